@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { TASK_STATUSES } from '../constants.ts';
+import { ok } from './envelope.ts';
+
+const uploadMediaType = z.enum(['image', 'video', 'audio']);
+
+/** POST /api/upload (multipart: `file`, `type` e.g. 'ai-asset'). */
+const uploadedFile = z.object({
+  id: z.string(),
+  filename: z.string(),
+  /** `/api/images/<key>`, `/api/videos/<key>` or `/api/audio/<key>`. */
+  url: z.string(),
+  size: z.number().int(),
+  /** Derived from the file's sniffed MIME type. */
+  type: uploadMediaType,
+  mime_type: z.string(),
+  /** Null until the extraction task has made the WebP thumbnail (audio has none). */
+  thumbnail_url: z.string().nullable(),
+  /** The `media.extract` task; poll GET /api/tasks/{taskId}. */
+  taskId: z.string(),
+});
+export type UploadedFile = z.infer<typeof uploadedFile>;
+export const uploadReply = ok(uploadedFile);
+export type UploadReply = z.infer<typeof uploadReply>;
+
+/** GET /api/upload/{id}. */
+export const uploadParams = z.object({ id: z.string().max(64) });
+const uploadStatus = uploadedFile.extend({
+  purpose: z.string(),
+  status: z.enum(['processing', 'ready', 'failed']),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  duration_ms: z.number().int().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  taskId: z.string().nullable(),
+  created_at: z.string(),
+});
+export const uploadStatusReply = ok(uploadStatus);
+export type UploadStatus = z.infer<typeof uploadStatus>;
+
+/** GET /api/tasks/{id}: the state of any long-running task. */
+export const taskParams = z.object({ id: z.string().max(64) });
+const taskStatus = z.object({
+  id: z.string(),
+  kind: z.string(),
+  status: z.enum(TASK_STATUSES),
+  progress: z.number().int(),
+  estimatedSecondsLeft: z.number().int().nullable(),
+  result: z.record(z.string(), z.unknown()).nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const taskStatusReply = ok(taskStatus);

@@ -1,0 +1,69 @@
+import { mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, inject, onTestFailed } from 'vitest';
+
+export const baseUrl = () => inject('baseUrl');
+const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
+
+export interface BrowserSession {
+  context: BrowserContext;
+  page: Page;
+}
+
+/** A fresh Chromium profile (Debian's chromium, headless) for one test; screenshots saved on failure. */
+export async function openBrowser(options: { width?: number; height?: number; locale?: string } = {}) {
+  const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'genpro-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    locale: options.locale ?? 'en-US',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  onTestFailed(async ({ task }) => {
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const file = path.join(SCREENSHOT_DIR, `${task.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
+    await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+  });
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Registers a fresh account through the API and returns its credentials. */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
+/** The newest six-digit code mailed to an address, read from the embedded outbox. */
+export async function latestCode(email: string): Promise<string> {
+  for (let i = 0; i < 40; i++) {
+    const res = await fetch(`${baseUrl()}/dev/mail.json?to=${encodeURIComponent(email)}`);
+    if (res.ok) {
+      const body = (await res.json()) as { data: Array<{ text: string }> };
+      const match = body.data[0]?.text.match(/\b(\d{6})\b/);
+      if (match) return match[1];
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`No verification code mailed to ${email}`);
+}
+
+export { afterAll, afterEach, beforeAll, expect };

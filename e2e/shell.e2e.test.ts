@@ -1,0 +1,113 @@
+import type { Page } from 'playwright-core';
+import { describe, it } from 'vitest';
+import { baseUrl, expect, openBrowser } from './browser.ts';
+
+async function logIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl()}/auth/login`);
+  await page.locator('#login-email').fill(email);
+  await page.locator('#login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL('**/dashboard**');
+  await page.getByTestId('dashboard-shell').waitFor();
+}
+
+describe('dashboard shell', () => {
+  it('at 375 px shows the bottom tab bar and the full-screen menu with balance and Logout', async () => {
+    const browser = await openBrowser({ width: 375, height: 740 });
+    const { page } = browser;
+    try {
+      await logIn(page, 'creator@genpro.local', 'genpro-creator');
+      const tabbar = page.getByTestId('mobile-tabbar');
+      await tabbar.waitFor();
+      for (const view of ['creators', 'aiPersonas', 'brands', 'community', 'chatWithGenPro']) {
+        expect(await tabbar.getByTestId(`nav-${view}`).count()).toBe(1);
+      }
+      expect(await page.getByTestId('sidebar').count()).toBe(0);
+      const box = await tabbar.boundingBox();
+      expect(box && box.y + box.height).toBeGreaterThan(700);
+      // Nothing overflows sideways at phone width.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+      await page.getByTestId('mobile-menu-button').click();
+      const menu = page.getByTestId('mobile-menu');
+      await menu.waitFor();
+      expect(await menu.getByTestId('credit-balance').textContent()).toContain('200');
+      expect(await menu.getByTestId('nav-genproStudio').count()).toBe(1);
+      expect(await menu.getByTestId('logout-button').count()).toBe(1);
+      await menu.getByTestId('nav-genproStudio').click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('view')).toBe('genproStudio');
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('Arabic turns the page right-to-left and is remembered', async () => {
+    const browser = await openBrowser();
+    const { page } = browser;
+    try {
+      await page.goto(`${baseUrl()}/auth/login`);
+      await page.getByTestId('language-select').first().selectOption('ar');
+      await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('ar');
+      await page.reload();
+      await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+      await logIn(page, 'brand@genpro.local', 'genpro-brand');
+      expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+      // The sidebar sits on the right in right-to-left layout.
+      const sidebar = await page.getByTestId('sidebar').boundingBox();
+      expect(sidebar?.x).toBeGreaterThan(600);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('a pending creator sees the review banner, hidden items and the approval gate', async () => {
+    const browser = await openBrowser();
+    const { page } = browser;
+    try {
+      await logIn(page, 'pending@genpro.local', 'genpro-pending');
+      const banner = page.getByTestId('approval-banner');
+      await banner.waitFor();
+      expect(await banner.getAttribute('data-kind')).toBe('pending');
+      expect(await page.getByTestId('nav-myCampaigns').count()).toBe(0);
+      expect(await page.getByTestId('nav-campaignsPool').count()).toBe(0);
+      expect(await page.getByTestId('nav-adminCreators').count()).toBe(0);
+      await page.goto(`${baseUrl()}/dashboard?view=campaignsPool`);
+      await page.getByTestId('approval-gate').waitFor();
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('an admin sees the admin views; dark theme is the default and light is remembered', async () => {
+    const browser = await openBrowser();
+    const { page } = browser;
+    try {
+      await logIn(page, 'admin@genpro.local', 'genpro-admin');
+      expect(await page.getByTestId('nav-adminCreators').count()).toBe(1);
+      expect(await page.getByTestId('nav-adminBrands').count()).toBe(1);
+      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+      await page.getByTestId('theme-select').first().selectOption('light');
+      await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
+      await page.reload();
+      await page.getByTestId('dashboard-shell').waitFor();
+      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('a return flag refreshes the user and is removed from the URL', async () => {
+    const browser = await openBrowser();
+    const { page } = browser;
+    try {
+      await logIn(page, 'brand@genpro.local', 'genpro-brand');
+      await page.goto(`${baseUrl()}/dashboard?view=community&topup=success`);
+      await page.getByTestId('dashboard-shell').waitFor();
+      await expect.poll(() => new URL(page.url()).searchParams.has('topup')).toBe(false);
+      expect(new URL(page.url()).searchParams.get('view')).toBe('community');
+    } finally {
+      await browser.close();
+    }
+  });
+});

@@ -1,0 +1,35 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const distIndex = path.join(root, 'web', 'dist', 'index.html');
+
+function newestMtime(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(target)) {
+    if (entry === 'dist' || entry === 'node_modules') continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+/** True when web/dist is missing or older than any web, common or build-config source. */
+export function webBuildIsStale(): boolean {
+  if (!existsSync(distIndex)) return true;
+  const built = statSync(distIndex).mtimeMs;
+  const sources = ['web', 'common', 'vite.config.ts', 'package.json'].map((p) => path.join(root, p));
+  return sources.some((source) => newestMtime(source) > built);
+}
+
+/** Builds the single-page app with Vite when its sources changed since the last build. */
+export async function ensureWebBuilt(log: (line: string) => void = (l) => process.stdout.write(`${l}\n`)) {
+  if (!webBuildIsStale()) return;
+  log('Building the web app (sources changed since the last build)…');
+  const { build } = await import('vite');
+  await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
+  log('Web app built.');
+}

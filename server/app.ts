@@ -1,0 +1,164 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { MESSAGES } from '../common/messages.ts';
+import type { AppContext } from './context.ts';
+import { authRoutes } from './features/auth/routes.ts';
+import { devMailRoutes } from './features/dev-mail/routes.ts';
+import { healthRoutes } from './features/health/routes.ts';
+import { mediaRoutes } from './features/media/routes.ts';
+import { taskRoutes } from './features/tasks/routes.ts';
+import { uploadRoutes } from './features/uploads/routes.ts';
+import { authenticateRequest } from './platform/auth/session.ts';
+import { AppError } from './platform/errors.ts';
+
+export type App = FastifyInstance;
+const WEB_DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'web', 'dist');
+
+/** The Fastify instance with plugins and every feature's routes. Does not listen. */
+export async function buildApp(ctx: AppContext): Promise<App> {
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    trustProxy: ctx.config.TRUST_PROXY,
+    bodyLimit: 12 * 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+    disableRequestLogging: ctx.config.NODE_ENV === 'test',
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: ctx.config.UPLOAD_MAX_MB * 1024 * 1024, files: 10, fields: 20 },
+  });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(429, 'rate_limited', MESSAGES.generic.rateLimited, {
+        retryAfterSeconds: Math.ceil(context.ttl / 1000),
+      }),
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'GenPro Studio API', version: '0.1.0' },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request) => {
+    await authenticateRequest(request, ctx.db, ctx.clock);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  await app.register(healthRoutes(ctx));
+  await app.register(authRoutes(ctx));
+  await app.register(mediaRoutes(ctx));
+  await app.register(uploadRoutes(ctx));
+  await app.register(taskRoutes(ctx));
+  if (ctx.config.embedded.mail) await app.register(devMailRoutes(ctx));
+
+  await registerWeb(app);
+  return app;
+}
+
+async function registerWeb(app: FastifyInstance): Promise<void> {
+  const hasWeb = existsSync(path.join(WEB_DIST, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: WEB_DIST,
+      wildcard: false,
+      setHeaders: (res, filePath) => {
+        res.header(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url.startsWith('/api/') || request.url === '/api';
+    if (isApi || request.method !== 'GET') {
+      return reply.code(404).send({ success: false, error: MESSAGES.generic.notFound, code: 'not_found' });
+    }
+    if (!hasWeb) {
+      return reply
+        .code(503)
+        .type('text/plain')
+        .send('The web app is not built yet. Run `npm run build:web` (npm start does this for you).');
+    }
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}
+
+function errorHandler(
+  this: FastifyInstance,
+  error: FastifyError,
+  request: import('fastify').FastifyRequest,
+  reply: import('fastify').FastifyReply,
+) {
+  if (error instanceof AppError) {
+    if (error.status === 429) {
+      const retry = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
+      if (retry) reply.header('retry-after', String(retry));
+    }
+    return reply.code(error.status).send({
+      success: false,
+      error: error.message,
+      code: error.code,
+      ...(error.details === undefined ? {} : { details: error.details }),
+    });
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const fieldErrors: Record<string, string[]> = {};
+    for (const issue of error.validation) {
+      const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
+      if (!fieldErrors[field]) fieldErrors[field] = [];
+      fieldErrors[field].push(issue.message ?? 'Invalid value');
+    }
+    const first = Object.values(fieldErrors)[0]?.[0];
+    return reply.code(400).send({
+      success: false,
+      error: first ?? MESSAGES.generic.validation,
+      code: 'validation',
+      details: { fieldErrors },
+    });
+  }
+  if (isResponseSerializationError(error)) {
+    request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
+    return reply.code(500).send({ success: false, error: MESSAGES.generic.internal, code: 'internal' });
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ success: false, error: MESSAGES.generic.internal, code: 'internal' });
+  }
+  if (error.code === 'FST_REQ_FILE_TOO_LARGE' || status === 413) {
+    return reply.code(413).send({ success: false, error: error.message, code: 'too_large' });
+  }
+  return reply.code(status).send({ success: false, error: error.message, code: error.code ?? 'bad_request' });
+}

@@ -1,0 +1,5 @@
+export * from './credits.ts';
+export * from './mail.ts';
+export * from './media.ts';
+export * from './tasks.ts';
+export * from './users.ts';

@@ -1,0 +1,222 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  loginBody,
+  meReply,
+  registerBody,
+  resendVerificationBody,
+  resendVerificationReply,
+  sessionIdParams,
+  sessionReply,
+  sessionsReply,
+  verifyCodeBody,
+  verifyCodeReply,
+} from '../../../common/api/auth.ts';
+import { errorReply, messageReply } from '../../../common/api/envelope.ts';
+import { EMAIL_CODE, SESSION_TTL_DAYS } from '../../../common/constants.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import type { AppContext } from '../../context.ts';
+import { currentUser, requireUser, SESSION_COOKIE } from '../../platform/auth/session.ts';
+import { notFound, unauthorized } from '../../platform/errors.ts';
+import { getMe, loginUser, registerUser } from './service.ts';
+import { listSessions, type RequestMeta, revokeAllSessions, revokeSession } from './sessions.ts';
+import { loadUserDto } from './users.ts';
+import { resendVerification, verifyCode } from './verification.ts';
+
+const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply, 409: errorReply, 429: errorReply };
+
+function meta(request: FastifyRequest): RequestMeta {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] };
+}
+
+/** Sign-up, log-in, email verification and sessions. Tokens go in the body and in an httpOnly cookie. */
+export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const secure = ctx.config.SECURE_COOKIES ?? ctx.config.publicUrl.startsWith('https://');
+  const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
+  const setSessionCookie = (reply: FastifyReply, token: string) =>
+    reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_DAYS * 86_400 });
+  const clearSessionCookie = (reply: FastifyReply) => reply.clearCookie(SESSION_COOKIE, cookieOptions);
+  /** Per IP, per route, for the calls that guess secrets (log-in, codes) or send mail. */
+  const perIp = { rateLimit: { max: ctx.config.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: 60_000 } };
+  const signedIn = requireUser();
+
+  return async (app) => {
+    app.post(
+      '/api/auth/register',
+      {
+        config: perIp,
+        schema: {
+          tags: ['auth'],
+          summary: 'Create a creator or brand account; sends the email code and signs in',
+          body: registerBody,
+          response: { 201: sessionReply, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { token, user } = await registerUser(ctx, request.body, meta(request));
+        setSessionCookie(reply, token);
+        return reply.code(201).send({ success: true, data: { token, user } });
+      },
+    );
+
+    app.post(
+      '/api/auth/login',
+      {
+        config: perIp,
+        schema: {
+          tags: ['auth'],
+          summary: 'Log in with email and password',
+          body: loginBody,
+          response: { 200: sessionReply, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { token, user } = await loginUser(ctx, request.body, meta(request));
+        setSessionCookie(reply, token);
+        return { success: true as const, data: { token, user } };
+      },
+    );
+
+    app.post(
+      '/api/auth/logout',
+      { schema: { tags: ['auth'], summary: 'Revoke the current session', response: { 200: messageReply, ...errors } } },
+      async (request, reply) => {
+        if (request.auth) {
+          await signedIn(request, reply);
+          await revokeSession(ctx.db, ctx.clock.now(), request.auth.user.id, request.auth.session.id);
+        }
+        clearSessionCookie(reply);
+        return { success: true as const, message: MESSAGES.auth.loggedOut };
+      },
+    );
+
+    app.get(
+      '/api/auth/me',
+      {
+        preHandler: signedIn,
+        schema: {
+          tags: ['auth'],
+          summary: 'The signed-in user and credits',
+          security: [{ bearer: [] }],
+          response: { 200: meReply, ...errors },
+        },
+      },
+      async (request) => ({ success: true as const, data: await getMe(ctx, currentUser(request).id) }),
+    );
+
+    app.post(
+      '/api/auth/resend-verification',
+      {
+        config: perIp,
+        schema: {
+          tags: ['auth'],
+          summary: 'Send a new email code (same answer for unknown or verified emails)',
+          body: resendVerificationBody,
+          response: { 200: resendVerificationReply, 502: errorReply, ...errors },
+        },
+      },
+      async (request) => {
+        await resendVerification(ctx, request.body.email);
+        return {
+          success: true as const,
+          message: MESSAGES.verification.sent,
+          cooldownSeconds: EMAIL_CODE.resendCooldownSeconds,
+        };
+      },
+    );
+
+    app.post(
+      '/api/auth/verify-code',
+      {
+        config: perIp,
+        preHandler: signedIn,
+        schema: {
+          tags: ['auth'],
+          summary: "Verify the signed-in user's email with the 6-digit code; returns a fresh token",
+          security: [{ bearer: [] }],
+          body: verifyCodeBody,
+          response: { 200: verifyCodeReply, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const auth = request.auth;
+        if (!auth) throw unauthorized(MESSAGES.auth.required);
+        const result = await verifyCode(
+          ctx,
+          { user: auth.user, sessionId: auth.session.id },
+          request.body.code,
+          meta(request),
+        );
+        setSessionCookie(reply, result.token);
+        return {
+          success: true as const,
+          message: result.alreadyVerified ? MESSAGES.verification.alreadyVerified : MESSAGES.verification.verified,
+          token: result.token,
+          user: await loadUserDto(ctx.db, auth.user.id, ctx.clock.now()),
+        };
+      },
+    );
+
+    app.get(
+      '/api/auth/sessions',
+      {
+        preHandler: signedIn,
+        schema: {
+          tags: ['auth'],
+          summary: 'Active sessions, most recently seen first',
+          security: [{ bearer: [] }],
+          response: { 200: sessionsReply, ...errors },
+        },
+      },
+      async (request) => {
+        const auth = request.auth;
+        if (!auth) throw unauthorized(MESSAGES.auth.required);
+        return {
+          success: true as const,
+          data: await listSessions(ctx.db, ctx.clock.now(), auth.user.id, auth.session.id),
+        };
+      },
+    );
+
+    app.delete(
+      '/api/auth/sessions/:id',
+      {
+        preHandler: signedIn,
+        schema: {
+          tags: ['auth'],
+          summary: 'Revoke one of your sessions',
+          security: [{ bearer: [] }],
+          params: sessionIdParams,
+          response: { 200: messageReply, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const auth = request.auth;
+        if (!auth) throw unauthorized(MESSAGES.auth.required);
+        if (!(await revokeSession(ctx.db, ctx.clock.now(), auth.user.id, request.params.id))) {
+          throw notFound(MESSAGES.auth.sessionNotFound);
+        }
+        if (request.params.id === auth.session.id) clearSessionCookie(reply);
+        return { success: true as const, message: MESSAGES.auth.sessionRevoked };
+      },
+    );
+
+    app.delete(
+      '/api/users/sessions/revoke-all',
+      {
+        preHandler: signedIn,
+        schema: {
+          tags: ['auth'],
+          summary: 'Revoke all your sessions, this one included',
+          security: [{ bearer: [] }],
+          response: { 200: messageReply, ...errors },
+        },
+      },
+      async (request, reply) => {
+        await revokeAllSessions(ctx.db, ctx.clock.now(), currentUser(request).id);
+        clearSessionCookie(reply);
+        return { success: true as const, message: MESSAGES.auth.sessionsRevoked };
+      },
+    );
+  };
+}

@@ -1,0 +1,98 @@
+import { sql } from 'drizzle-orm';
+import type { Role } from '../../../common/constants.ts';
+import type { AppContext } from '../../context.ts';
+import { users } from '../../db/schema/index.ts';
+import { hashPassword } from '../../platform/auth/crypto.ts';
+import { insertAccount, type NewAccount } from './service.ts';
+
+export interface DemoAccount {
+  role: Role;
+  email: string;
+  password: string;
+  note: string;
+}
+
+type DemoSpec = DemoAccount & Pick<NewAccount, 'firstName' | 'lastName' | 'userStatus' | 'creatorType'>;
+
+/** Fixed demo credentials (documented in docs/accounts.md); only ever created on an empty database. */
+const DEMO_ACCOUNTS: readonly DemoSpec[] = [
+  {
+    role: 'admin',
+    email: 'admin@genpro.local',
+    password: 'genpro-admin',
+    note: 'admin: approves creators and brands',
+    firstName: 'Ada',
+    lastName: 'Admin',
+    userStatus: null,
+  },
+  {
+    role: 'brand',
+    email: 'brand@genpro.local',
+    password: 'genpro-brand',
+    note: 'brand',
+    firstName: 'Bea',
+    lastName: 'Brand',
+    userStatus: null,
+  },
+  {
+    role: 'creator',
+    email: 'creator@genpro.local',
+    password: 'genpro-creator',
+    note: 'approved creator (content_creator)',
+    firstName: 'Cleo',
+    lastName: 'Creator',
+    userStatus: 'approved_creator',
+    creatorType: 'content_creator',
+  },
+  {
+    role: 'creator',
+    email: 'pending@genpro.local',
+    password: 'genpro-pending',
+    note: 'creator awaiting approval',
+    firstName: 'Pat',
+    lastName: 'Pending',
+    userStatus: 'pending',
+  },
+];
+
+/** Arbitrary constant key for the advisory lock that keeps two starting processes from both seeding. */
+const SEED_LOCK_KEY = 7_117_001;
+
+/**
+ * When the users table is empty: an admin, a brand, an approved creator and a pending creator, all
+ * verified, each with the welcome credits and a trial. Returns them, or null when there were users.
+ */
+export async function seedDemoIfEmpty(ctx: Pick<AppContext, 'db' | 'clock'>): Promise<DemoAccount[] | null> {
+  const hashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hashPassword(a.password)));
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`);
+    const [{ count }] = await tx.select({ count: sql<number>`count(*)::int` }).from(users);
+    if (count > 0) return null;
+    for (const [i, account] of DEMO_ACCOUNTS.entries()) {
+      await insertAccount(tx, now, {
+        firstName: account.firstName,
+        lastName: account.lastName,
+        email: account.email,
+        passwordHash: hashes[i],
+        role: account.role,
+        userStatus: account.userStatus,
+        creatorType: account.creatorType ?? null,
+        isVerified: true,
+      });
+    }
+    return DEMO_ACCOUNTS.map(({ role, email, password, note }) => ({ role, email, password, note }));
+  });
+}
+
+/** The start-up banner's table of demo credentials. */
+export function formatDemoAccounts(list: readonly DemoAccount[]): string {
+  const rows = [['role', 'email', 'password', 'note'], ...list.map((a) => [a.role, a.email, a.password, a.note])];
+  const widths = [0, 1, 2].map((col) => Math.max(...rows.map((r) => r[col].length)));
+  const line = (r: string[]) =>
+    `  ${r
+      .map((cell, col) => (col < 3 ? cell.padEnd(widths[col]) : cell))
+      .join('  ')
+      .trimEnd()}`;
+  return ['Demo accounts (change or remove them before going public):', ...rows.map(line)].join('\n');
+}

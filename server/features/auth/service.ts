@@ -1,0 +1,188 @@
+import { eq } from 'drizzle-orm';
+import type { LoginBody, RegisterBody, User } from '../../../common/api/auth.ts';
+import { type Role, TRIAL_DAYS, TRIAL_PLAN, type UserStatus } from '../../../common/constants.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import type { AppContext } from '../../context.ts';
+import { subscriptions, users } from '../../db/schema/index.ts';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../platform/auth/crypto.ts';
+import type { UserRow } from '../../platform/auth/session.ts';
+import { grantWelcomeCredits } from '../../platform/credits/ledger.ts';
+import { conflict, unauthorized } from '../../platform/errors.ts';
+import { assertNotLocked, clearFailures, recordFailure } from './attempts.ts';
+import { createSession, type RequestMeta, revokeAllSessions } from './sessions.ts';
+import { findUserByEmail, loadUserDto, type Tx } from './users.ts';
+import { issueVerificationCode, sendVerificationMail } from './verification.ts';
+
+type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log'>;
+
+export interface SignedIn {
+  token: string;
+  user: User;
+}
+
+export interface NewAccount {
+  firstName: string;
+  lastName: string;
+  email: string;
+  passwordHash: string;
+  role: Role;
+  userStatus: UserStatus | null;
+  creatorType?: string | null;
+  isVerified: boolean;
+}
+
+/**
+ * Inserts a user with what every new account starts with: the welcome credit grant (a ledger
+ * `addition`) and a TRIAL_DAYS trial subscription. Call inside a transaction.
+ */
+export async function insertAccount(tx: Tx, now: Date, account: NewAccount): Promise<UserRow> {
+  const [user] = await tx
+    .insert(users)
+    .values({
+      firstName: account.firstName,
+      lastName: account.lastName,
+      email: account.email.trim().toLowerCase(),
+      passwordHash: account.passwordHash,
+      role: account.role,
+      userStatus: account.userStatus,
+      creatorType: account.creatorType ?? null,
+      isVerified: account.isVerified,
+      lastPasswordChange: now,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  await tx.insert(subscriptions).values({
+    userId: user.id,
+    planType: TRIAL_PLAN,
+    status: 'trialing',
+    trialEnd: new Date(now.getTime() + TRIAL_DAYS * 86_400_000),
+    currentPeriodEnd: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await grantWelcomeCredits(tx, user.id);
+  return user;
+}
+
+/** POST /api/auth/register: a creator (pending approval) or a brand, signed in and sent a code. */
+export async function registerUser(deps: Deps, input: RegisterBody, meta: RequestMeta): Promise<SignedIn> {
+  const now = deps.clock.now();
+  const passwordHash = await hashPassword(input.password);
+  let created: { user: UserRow; code: string; token: string };
+  try {
+    created = await deps.db.transaction(async (tx) => {
+      if (await findUserByEmail(tx, input.email)) throw conflict(MESSAGES.auth.emailTaken);
+      const user = await insertAccount(tx, now, {
+        firstName: input.first_name,
+        lastName: input.last_name,
+        email: input.email,
+        passwordHash,
+        role: input.role,
+        userStatus: input.role === 'creator' ? 'pending' : null,
+        isVerified: false,
+      });
+      const code = await issueVerificationCode(tx, now, user.id);
+      const { token } = await createSession(tx, now, user.id, meta);
+      return { user, code, token };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(MESSAGES.auth.emailTaken);
+    throw error;
+  }
+  try {
+    await sendVerificationMail(deps, created.user, created.code);
+  } catch (error) {
+    // The account exists; the verification page offers "resend", so registration still succeeds.
+    deps.log.warn({ err: error, userId: created.user.id }, 'verification mail could not be sent at registration');
+  }
+  return { token: created.token, user: await loadUserDto(deps.db, created.user.id, now) };
+}
+
+/**
+ * POST /api/auth/login. Unknown emails cost the same scrypt work as wrong passwords and get the same
+ * 401. Unverified users are signed in too (the web routes them to the verification page).
+ */
+export async function loginUser(deps: Deps, input: LoginBody, meta: RequestMeta): Promise<SignedIn> {
+  const now = deps.clock.now();
+  await assertNotLocked(deps.db, now, 'login', input.email);
+  const user = await findUserByEmail(deps.db, input.email);
+  const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  if (!user || !passwordOk) {
+    await recordFailure(deps.db, now, 'login', input.email);
+    throw unauthorized(MESSAGES.auth.invalidCredentials);
+  }
+  await clearFailures(deps.db, 'login', input.email);
+  const { token } = await createSession(deps.db, now, user.id, meta);
+  return { token, user: await loadUserDto(deps.db, user.id, now) };
+}
+
+/** GET /api/auth/me. */
+export async function getMe(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  userId: string,
+): Promise<{ user: User; credits: number }> {
+  const user = await loadUserDto(deps.db, userId, deps.clock.now());
+  return { user, credits: user.credits };
+}
+
+export interface AdminInput {
+  email: string;
+  password: string;
+  firstName?: string;
+  lastName?: string;
+}
+
+/**
+ * Creates a verified admin, or promotes an existing account to admin (verified, user_status cleared,
+ * password set to the one given, its other sessions revoked). New admins get the same welcome credits
+ * and trial row as any account.
+ */
+export async function createAdmin(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  input: AdminInput,
+): Promise<{ user: User; created: boolean }> {
+  const now = deps.clock.now();
+  const email = input.email.trim().toLowerCase();
+  const passwordHash = await hashPassword(input.password);
+  const { userId, created } = await deps.db.transaction(async (tx) => {
+    const existing = await findUserByEmail(tx, email);
+    if (existing) {
+      await tx
+        .update(users)
+        .set({
+          role: 'admin',
+          userStatus: null,
+          isVerified: true,
+          passwordHash,
+          lastPasswordChange: now,
+          updatedAt: now,
+          ...(input.firstName ? { firstName: input.firstName } : {}),
+          ...(input.lastName ? { lastName: input.lastName } : {}),
+        })
+        .where(eq(users.id, existing.id));
+      await revokeAllSessions(tx, now, existing.id);
+      return { userId: existing.id, created: false };
+    }
+    const user = await insertAccount(tx, now, {
+      firstName: input.firstName ?? 'Admin',
+      lastName: input.lastName ?? 'User',
+      email,
+      passwordHash,
+      role: 'admin',
+      userStatus: null,
+      isVerified: true,
+    });
+    return { userId: user.id, created: true };
+  });
+  return { user: await loadUserDto(deps.db, userId, now), created };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
+    if (typeof e !== 'object') return false;
+    if ('code' in e && e.code === '23505') return true;
+    e = 'cause' in e ? e.cause : undefined;
+  }
+  return false;
+}

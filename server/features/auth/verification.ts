@@ -1,0 +1,150 @@
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { EMAIL_CODE } from '../../../common/constants.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import type { AppContext } from '../../context.ts';
+import { emailVerificationCodes, users } from '../../db/schema/index.ts';
+import { generateNumericCode, safeEqualHex, sha256 } from '../../platform/auth/crypto.ts';
+import type { UserRow } from '../../platform/auth/session.ts';
+import { AppError, tooManyRequests } from '../../platform/errors.ts';
+import { verificationCodeMail } from '../../platform/mail/templates.ts';
+import { assertNotLocked, recordFailure } from './attempts.ts';
+import { createSession, type RequestMeta, revokeSession } from './sessions.ts';
+import type { DbOrTx } from './users.ts';
+
+type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log'>;
+const codes = emailVerificationCodes;
+
+/** A new code for the user; older unused codes stop working. Only the SHA-256 of the code is stored. */
+export async function issueVerificationCode(db: DbOrTx, now: Date, userId: string): Promise<string> {
+  const code = generateNumericCode(EMAIL_CODE.length);
+  await db.delete(codes).where(and(eq(codes.userId, userId), isNull(codes.consumedAt)));
+  await db.insert(codes).values({
+    userId,
+    codeHash: sha256(code),
+    expiresAt: new Date(now.getTime() + EMAIL_CODE.expiresInSeconds * 1000),
+    createdAt: now,
+    updatedAt: now,
+  });
+  return code;
+}
+
+export async function sendVerificationMail(deps: Pick<Deps, 'mail'>, user: UserRow, code: string): Promise<void> {
+  await deps.mail.send(verificationCodeMail(user.email, user.firstName, code));
+}
+
+/**
+ * POST /api/auth/resend-verification. Unknown and already-verified emails get the same answer as a
+ * real resend, so the endpoint does not reveal accounts. Within the cooldown: 429 with the seconds left.
+ */
+export async function resendVerification(deps: Deps, email: string): Promise<void> {
+  const now = deps.clock.now();
+  const outcome = await deps.db.transaction(async (tx) => {
+    const [user] = await tx
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`)
+      .limit(1)
+      .for('update');
+    if (!user || user.isVerified) return null;
+    const [latest] = await tx
+      .select({ createdAt: codes.createdAt })
+      .from(codes)
+      .where(eq(codes.userId, user.id))
+      .orderBy(desc(codes.createdAt))
+      .limit(1);
+    if (latest) {
+      const waitMs = latest.createdAt.getTime() + EMAIL_CODE.resendCooldownSeconds * 1000 - now.getTime();
+      if (waitMs > 0) return { kind: 'wait' as const, waitSeconds: Math.ceil(waitMs / 1000) };
+    }
+    return { kind: 'send' as const, user, code: await issueVerificationCode(tx, now, user.id) };
+  });
+  if (!outcome) return;
+  if (outcome.kind === 'wait') {
+    throw tooManyRequests(MESSAGES.verification.cooldown(outcome.waitSeconds), outcome.waitSeconds);
+  }
+  try {
+    await sendVerificationMail(deps, outcome.user, outcome.code);
+  } catch {
+    throw new AppError(502, 'mail_failed', MESSAGES.verification.sendFailed);
+  }
+}
+
+export interface VerifiedSession {
+  token: string;
+  alreadyVerified: boolean;
+}
+
+/**
+ * POST /api/auth/verify-code for the signed-in user. The newest unused code counts; it dies after
+ * EMAIL_CODE.maxWrongTries wrong tries or EMAIL_CODE.expiresInSeconds. Success marks the email verified,
+ * consumes the code and rotates the session (the old token stops working).
+ */
+export async function verifyCode(
+  deps: Deps,
+  auth: { user: UserRow; sessionId: string },
+  code: string,
+  meta: RequestMeta,
+): Promise<VerifiedSession> {
+  const now = deps.clock.now();
+  const { user } = auth;
+  await assertNotLocked(deps.db, now, 'verify', user.id);
+  if (user.isVerified) {
+    return { token: await rotateSession(deps.db, now, auth, meta), alreadyVerified: true };
+  }
+
+  const [current] = await deps.db
+    .select()
+    .from(codes)
+    .where(and(eq(codes.userId, user.id), isNull(codes.consumedAt)))
+    .orderBy(desc(codes.createdAt))
+    .limit(1);
+  if (!current || current.expiresAt.getTime() <= now.getTime())
+    throw codeError('code_expired', MESSAGES.verification.expired);
+  if (current.wrongTries >= EMAIL_CODE.maxWrongTries) throw codeError('code_dead', MESSAGES.verification.tooManyWrong);
+
+  if (!safeEqualHex(sha256(code), current.codeHash)) {
+    await recordFailure(deps.db, now, 'verify', user.id);
+    // Atomic and capped, so parallel guesses cannot spend more than maxWrongTries on one code.
+    const [counted] = await deps.db
+      .update(codes)
+      .set({ wrongTries: sql`${codes.wrongTries} + 1`, updatedAt: now })
+      .where(and(eq(codes.id, current.id), isNull(codes.consumedAt), lt(codes.wrongTries, EMAIL_CODE.maxWrongTries)))
+      .returning({ wrongTries: codes.wrongTries });
+    if (!counted || counted.wrongTries >= EMAIL_CODE.maxWrongTries) {
+      throw codeError('code_dead', MESSAGES.verification.tooManyWrong);
+    }
+    throw codeError('invalid_code', MESSAGES.verification.invalidCode);
+  }
+
+  return deps.db.transaction(async (tx) => {
+    const consumed = await tx
+      .update(codes)
+      .set({ consumedAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(codes.id, current.id),
+          isNull(codes.consumedAt),
+          lt(codes.wrongTries, EMAIL_CODE.maxWrongTries),
+          gt(codes.expiresAt, now),
+        ),
+      )
+      .returning({ id: codes.id });
+    if (consumed.length === 0) throw codeError('invalid_code', MESSAGES.verification.invalidCode);
+    await tx.update(users).set({ isVerified: true, updatedAt: now }).where(eq(users.id, user.id));
+    return { token: await rotateSession(tx, now, auth, meta), alreadyVerified: false };
+  });
+}
+
+async function rotateSession(
+  db: DbOrTx,
+  now: Date,
+  auth: { user: UserRow; sessionId: string },
+  meta: RequestMeta,
+): Promise<string> {
+  await revokeSession(db, now, auth.user.id, auth.sessionId);
+  return (await createSession(db, now, auth.user.id, meta)).token;
+}
+
+function codeError(code: 'invalid_code' | 'code_expired' | 'code_dead', message: string): AppError {
+  return new AppError(400, code, message);
+}

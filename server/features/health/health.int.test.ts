@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('GET /healthz', () => {
+  it('reports every part ok with 200, without a session', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json()).toEqual({ status: 'ok', database: 'ok', jobs: 'ok', storage: 'ok' });
+  });
+
+  it('answers 503 degraded naming the part that fails', async () => {
+    const ping = vi.spyOn(t.ctx.storage, 'ping').mockResolvedValue(false);
+    const jobs = vi.spyOn(t.ctx.jobs, 'health').mockRejectedValue(new Error('down'));
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/healthz' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'degraded', database: 'ok', jobs: 'error', storage: 'error' });
+    } finally {
+      ping.mockRestore();
+      jobs.mockRestore();
+    }
+  });
+});

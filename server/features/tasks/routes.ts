@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorReply } from '../../../common/api/envelope.ts';
+import { taskParams, taskStatusReply } from '../../../common/api/uploads.ts';
+import type { AppContext } from '../../context.ts';
+import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { toTaskView } from '../../platform/jobs/queue.ts';
+
+/** GET /api/tasks/{id}: status, progress, estimate, result or error of one of the user's tasks. */
+export function taskRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/tasks/:id',
+      {
+        preHandler: requireUser(),
+        schema: {
+          tags: ['tasks'],
+          summary: 'A long-running task of the signed-in user',
+          params: taskParams,
+          response: { 200: taskStatusReply, 401: errorReply, 404: errorReply },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: toTaskView(await ctx.jobs.getTask(currentUser(request).id, request.params.id)),
+      }),
+    );
+  };
+}

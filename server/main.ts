@@ -1,0 +1,54 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { closeContext, createContext } from './context.ts';
+import { formatDemoAccounts, seedDemoIfEmpty } from './features/auth/seed.ts';
+
+/** Process entry: config, database, storage, jobs, engines, then listen. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const ctx = await createContext(config);
+  const demo = config.SEED_DEMO ? await seedDemoIfEmpty(ctx) : null;
+  const app = await buildApp(ctx);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    ctx.log.info({ signal }, 'shutting down');
+    await app.close();
+    await closeContext(ctx);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const lines = [
+    '',
+    `  GenPro Studio is running at ${config.publicUrl}`,
+    `  database: ${ctx.database.kind === 'pglite' ? `PGlite (${config.dataDir}/pg)` : 'PostgreSQL (DATABASE_URL)'}`,
+    `  media: ${ctx.storage.kind === 'local' ? `local disk (${config.dataDir}/media)` : `S3 bucket ${config.S3_BUCKET}`}`,
+    `  workers: ${config.RUN_WORKERS ? 'in this process' : 'off (run `npm run worker`)'}`,
+    `  mail: ${config.embedded.mail ? `outbox, readable at ${config.publicUrl}/dev/mail` : 'SMTP'}`,
+    `  API docs: ${config.publicUrl}/api/docs`,
+  ];
+  if (demo && demo.length > 0) lines.push('', formatDemoAccounts(demo));
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(
+    `GenPro Studio failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

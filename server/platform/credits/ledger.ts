@@ -1,0 +1,152 @@
+import { and, eq, gte, sql } from 'drizzle-orm';
+import { WELCOME_CREDITS } from '../../../common/constants.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import type { Db } from '../../db/client.ts';
+import { creditTransactions, tasks, users } from '../../db/schema/index.ts';
+import { notFound, paymentRequired } from '../errors.ts';
+
+/**
+ * The credits ledger. The balance lives on `users.credits`; every change writes a
+ * `credit_transactions` row with the balance after it, in the same transaction.
+ *
+ * Every function takes the database or a transaction (a drizzle transaction is a `Db`) and runs its
+ * statements in a (nested) transaction of its own, so the balance and the row never disagree.
+ */
+export type LedgerDb = Db;
+
+type CreditTransactionRow = typeof creditTransactions.$inferSelect;
+
+export interface CreditChange {
+  userId: string;
+  /** A positive whole number of credits. */
+  amount: number;
+  /** Where the change comes from: 'welcome', 'purchase', 'refund', 'generation', 'admin', … */
+  source: string;
+  description: string;
+  generationType?: string | null;
+  taskId?: string | null;
+}
+
+export interface CreditChangeResult {
+  balanceAfter: number;
+  transaction: CreditTransactionRow;
+}
+
+function assertAmount(amount: number): void {
+  if (!Number.isInteger(amount) || amount <= 0)
+    throw new RangeError(`credit amount must be a positive integer, got ${amount}`);
+}
+
+/** Adds credits (an `addition` row). */
+export async function addCredits(db: LedgerDb, change: CreditChange): Promise<CreditChangeResult> {
+  assertAmount(change.amount);
+  return db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(users)
+      .set({ credits: sql`${users.credits} + ${change.amount}`, updatedAt: sql`now()` })
+      .where(eq(users.id, change.userId))
+      .returning({ credits: users.credits });
+    if (!updated) throw notFound('User not found');
+    const [row] = await tx
+      .insert(creditTransactions)
+      .values({
+        userId: change.userId,
+        type: 'addition',
+        amount: change.amount,
+        balanceAfter: updated.credits,
+        source: change.source,
+        generationType: change.generationType ?? null,
+        taskId: change.taskId ?? null,
+        description: change.description,
+      })
+      .returning();
+    return { balanceAfter: updated.credits, transaction: row };
+  });
+}
+
+/**
+ * Spends credits (a `deduction` row) when the balance covers them; otherwise throws a 402 AppError
+ * with `details: { required, balance }`. The conditional UPDATE means concurrent spends never
+ * overdraw: each one re-checks the balance under the row lock.
+ */
+export async function reserveCredits(db: LedgerDb, change: CreditChange): Promise<CreditChangeResult> {
+  assertAmount(change.amount);
+  return db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(users)
+      .set({ credits: sql`${users.credits} - ${change.amount}`, updatedAt: sql`now()` })
+      .where(and(eq(users.id, change.userId), gte(users.credits, change.amount)))
+      .returning({ credits: users.credits });
+    if (!updated) {
+      const [user] = await tx.select({ credits: users.credits }).from(users).where(eq(users.id, change.userId));
+      if (!user) throw notFound('User not found');
+      throw paymentRequired(MESSAGES.credits.insufficient, { required: change.amount, balance: user.credits });
+    }
+    const [row] = await tx
+      .insert(creditTransactions)
+      .values({
+        userId: change.userId,
+        type: 'deduction',
+        amount: change.amount,
+        balanceAfter: updated.credits,
+        source: change.source,
+        generationType: change.generationType ?? null,
+        taskId: change.taskId ?? null,
+        description: change.description,
+      })
+      .returning();
+    return { balanceAfter: updated.credits, transaction: row };
+  });
+}
+
+/**
+ * Gives back what a task reserved (an `addition` row, source 'refund', with the task id).
+ * Idempotent: a task is refunded at most once. Returns the credits refunded (0 when nothing was due).
+ */
+export async function refundTask(db: LedgerDb, taskId: string, description?: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    // Lock the task row so two failure paths cannot both refund.
+    const [task] = await tx
+      .select({ userId: tasks.userId, kind: tasks.kind, creditsReserved: tasks.creditsReserved })
+      .from(tasks)
+      .where(eq(tasks.id, taskId))
+      .for('update');
+    if (!task || task.creditsReserved <= 0) return 0;
+    const [already] = await tx
+      .select({ id: creditTransactions.id })
+      .from(creditTransactions)
+      .where(
+        and(
+          eq(creditTransactions.taskId, taskId),
+          eq(creditTransactions.source, 'refund'),
+          eq(creditTransactions.type, 'addition'),
+        ),
+      )
+      .limit(1);
+    if (already) return 0;
+    const [deduction] = await tx
+      .select({ generationType: creditTransactions.generationType })
+      .from(creditTransactions)
+      .where(and(eq(creditTransactions.taskId, taskId), eq(creditTransactions.type, 'deduction')))
+      .limit(1);
+    await addCredits(tx, {
+      userId: task.userId,
+      amount: task.creditsReserved,
+      source: 'refund',
+      description: description ?? `Refund: ${task.kind} failed`,
+      generationType: deduction?.generationType ?? null,
+      taskId,
+    });
+    return task.creditsReserved;
+  });
+}
+
+/** The welcome grant every new account starts with (WELCOME_CREDITS, source 'welcome'). */
+export async function grantWelcomeCredits(db: LedgerDb, userId: string): Promise<CreditChangeResult> {
+  return addCredits(db, {
+    userId,
+    amount: WELCOME_CREDITS,
+    source: 'welcome',
+    description: 'Welcome credits',
+  });
+}

@@ -1,0 +1,8 @@
+import { mediaExtractTask } from '../../features/uploads/extract-task.ts';
+import type { AnyTaskDefinition } from './types.ts';
+
+/**
+ * Every task kind of the studio, in one list: the API process (with RUN_WORKERS on) and
+ * `npm run worker` register the same kinds through JobQueue.attach(). Add new kinds here.
+ */
+export const TASK_KINDS: readonly AnyTaskDefinition[] = [mediaExtractTask];

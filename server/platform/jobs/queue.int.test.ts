@@ -1,0 +1,317 @@
+import { eq } from 'drizzle-orm';
+import PgBoss from 'pg-boss';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { creditTransactions, tasks } from '../../db/schema/index.ts';
+import { createTestUser, creditsOf, eventually } from '../../test/fixtures.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { grantWelcomeCredits } from '../credits/ledger.ts';
+import { AppError } from '../errors.ts';
+import { JobQueue, taskQueueName } from './queue.ts';
+import { defineTask, PermanentTaskError, type TaskRow } from './types.ts';
+
+const input = z.object({ n: z.number().optional() });
+
+async function taskRow(t: TestApp, id: string): Promise<TaskRow> {
+  const [row] = await t.ctx.db.select().from(tasks).where(eq(tasks.id, id));
+  return row;
+}
+
+function waitForStatus(t: TestApp, id: string, status: TaskRow['status'], timeoutMs = 20_000): Promise<TaskRow> {
+  return eventually(
+    async () => {
+      const row = await taskRow(t, id);
+      return row.status === status ? row : undefined;
+    },
+    { timeoutMs, what: `task ${id} to be ${status}` },
+  );
+}
+
+/** A second process's worker on the same database (the API app here runs no workers). */
+async function startWorker(t: TestApp, options: { maintenanceIntervalSeconds?: number } = {}): Promise<JobQueue> {
+  const worker = new JobQueue({
+    database: t.ctx.database,
+    log: t.ctx.log,
+    clock: t.ctx.clock,
+    concurrency: 1,
+    ...options,
+  });
+  const ctx: AppContext = { ...t.ctx, config: { ...t.ctx.config, RUN_WORKERS: true }, jobs: worker };
+  worker.attach(ctx);
+  return worker;
+}
+
+describe('job queue with workers in the API process', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('retries a failing task, then fails it, stores the error and refunds its credits', async () => {
+    const user = await createTestUser(t.ctx.db);
+    await grantWelcomeCredits(t.ctx.db, user.id);
+    const attempts: number[] = [];
+    await t.ctx.jobs.register(
+      defineTask({
+        kind: 'test.always-fails',
+        input,
+        retryLimit: 1,
+        retryDelaySeconds: 1,
+        async handler({ attempt }) {
+          attempts.push(attempt);
+          throw new AppError(503, 'engine_unavailable', 'The engine is unavailable');
+        },
+      }),
+    );
+    const task = await t.ctx.jobs.createTask({
+      userId: user.id,
+      kind: 'test.always-fails',
+      input: {},
+      credits: 41,
+      generationType: 'image',
+      description: 'Dream image',
+    });
+    expect(task.status).toBe('queued');
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(159);
+
+    // Between attempts the task is queued again with the error recorded.
+    const between = await eventually(
+      async () => {
+        const row = await taskRow(t, task.id);
+        return row.status === 'queued' && row.attempts === 1 && row.error ? row : undefined;
+      },
+      { intervalMs: 20, what: 'the first failure' },
+    );
+    expect(between.error).toEqual({ code: 'engine_unavailable', message: 'The engine is unavailable' });
+
+    const failed = await waitForStatus(t, task.id, 'failed');
+    expect(attempts).toEqual([1, 2]);
+    expect(failed.attempts).toBe(2);
+    expect(failed.error).toEqual({ code: 'engine_unavailable', message: 'The engine is unavailable' });
+    expect(failed.finishedAt).not.toBeNull();
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(200);
+    const ledger = await t.ctx.db.select().from(creditTransactions).where(eq(creditTransactions.taskId, task.id));
+    expect(ledger.map((r) => [r.type, r.source, r.amount])).toEqual(
+      expect.arrayContaining([
+        ['deduction', 'generation', 41],
+        ['addition', 'refund', 41],
+      ]),
+    );
+    expect(ledger.find((r) => r.source === 'refund')).toMatchObject({ balanceAfter: 200, generationType: 'image' });
+  });
+
+  it('fails a permanent error at once without retrying', async () => {
+    const user = await createTestUser(t.ctx.db, { credits: 10 });
+    let calls = 0;
+    await t.ctx.jobs.register(
+      defineTask({
+        kind: 'test.permanent',
+        input,
+        retryLimit: 3,
+        async handler() {
+          calls++;
+          throw new PermanentTaskError('bad_prompt', 'The prompt cannot be used');
+        },
+      }),
+    );
+    const task = await t.ctx.jobs.createTask({ userId: user.id, kind: 'test.permanent', input: {}, credits: 10 });
+    const failed = await waitForStatus(t, task.id, 'failed');
+    expect(failed.error).toEqual({ code: 'bad_prompt', message: 'The prompt cannot be used' });
+    expect(failed.attempts).toBe(1);
+    expect(calls).toBe(1);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(10);
+  });
+
+  it('writes progress into the row, then the result', async () => {
+    const user = await createTestUser(t.ctx.db);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await t.ctx.jobs.register(
+      defineTask({
+        kind: 'test.progress',
+        input,
+        async handler({ report, input: i }) {
+          await report({ progress: 40, estimatedSecondsLeft: 12 });
+          await gate;
+          return { doubled: (i.n ?? 0) * 2 };
+        },
+      }),
+    );
+    const task = await t.ctx.jobs.createTask({
+      userId: user.id,
+      kind: 'test.progress',
+      input: { n: 21 },
+      estimatedSeconds: 30,
+    });
+    expect(task.estimatedSecondsLeft).toBe(30);
+    const running = await eventually(
+      async () => {
+        const row = await taskRow(t, task.id);
+        return row.progress === 40 ? row : undefined;
+      },
+      { what: 'progress 40' },
+    );
+    expect(running).toMatchObject({ status: 'processing', estimatedSecondsLeft: 12, attempts: 1 });
+    expect(running.startedAt).not.toBeNull();
+    release();
+    const done = await waitForStatus(t, task.id, 'completed');
+    expect(done).toMatchObject({ progress: 100, estimatedSecondsLeft: 0, result: { doubled: 42 }, error: null });
+  });
+
+  it('picks a task up at once after it is created (no polling wait)', async () => {
+    const user = await createTestUser(t.ctx.db);
+    await t.ctx.jobs.register(defineTask({ kind: 'test.quick', input, handler: async () => ({ ok: true }) }));
+    // Let the worker settle into its polling delay first.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    const task = await t.ctx.jobs.createTask({ userId: user.id, kind: 'test.quick', input: {} });
+    await eventually(async () => (await taskRow(t, task.id)).status === 'completed', { intervalMs: 10 });
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  it('refuses a task the user cannot pay for (402) and writes nothing', async () => {
+    const user = await createTestUser(t.ctx.db, { credits: 5 });
+    const error = await t.ctx.jobs
+      .createTask({ userId: user.id, kind: 'test.quick', input: {}, credits: 6 })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 402 });
+    const rows = await t.ctx.db.select().from(tasks).where(eq(tasks.userId, user.id));
+    expect(rows).toHaveLength(0);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(5);
+  });
+
+  it("answers 404 for another user's task", async () => {
+    const owner = await createTestUser(t.ctx.db);
+    const other = await createTestUser(t.ctx.db);
+    const task = await t.ctx.jobs.createTask({ userId: owner.id, kind: 'test.quick', input: {} });
+    expect((await t.ctx.jobs.getTask(owner.id, task.id)).id).toBe(task.id);
+    await expect(t.ctx.jobs.getTask(other.id, task.id)).rejects.toMatchObject({ status: 404 });
+    await expect(t.ctx.jobs.getTask(owner.id, 'not-a-uuid')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('reports healthy', async () => {
+    expect(await t.ctx.jobs.health()).toBe(true);
+  });
+});
+
+describe('tasks survive without a running worker', () => {
+  let t: TestApp;
+  const slow = defineTask({
+    kind: 'test.survivor',
+    input,
+    retryLimit: 1,
+    retryDelaySeconds: 0,
+    expireInSeconds: 1,
+    handler: async () => ({ survived: true }),
+  });
+  const lastChance = defineTask({
+    kind: 'test.last-chance',
+    input,
+    retryLimit: 0,
+    expireInSeconds: 1,
+    handler: async () => ({ never: true }),
+  });
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RUN_WORKERS: 'false' } });
+    await t.ctx.jobs.register(slow);
+    await t.ctx.jobs.register(lastChance);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a task created with workers off completes once a worker starts', async () => {
+    const user = await createTestUser(t.ctx.db);
+    const task = await t.ctx.jobs.createTask({ userId: user.id, kind: slow.kind, input: {} });
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect((await taskRow(t, task.id)).status).toBe('queued');
+
+    const worker = await startWorker(t);
+    await worker.register(slow);
+    await worker.start();
+    try {
+      const done = await waitForStatus(t, task.id, 'completed');
+      expect(done.result).toEqual({ survived: true });
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('a job whose worker died mid-task expires and is retried by another worker', async () => {
+    const user = await createTestUser(t.ctx.db);
+    const task = await t.ctx.jobs.createTask({ userId: user.id, kind: slow.kind, input: {} });
+    // A worker takes the job and dies: the job stays active in pg-boss, nobody completes it.
+    const dead = new PgBoss({
+      db: { executeSql: (text, values) => t.ctx.database.executeSql(text, values) },
+      schema: 'pgboss',
+      supervise: false,
+      schedule: false,
+    });
+    dead.on('error', () => undefined);
+    await dead.start();
+    const [taken] = await dead.fetch(taskQueueName(slow.kind));
+    expect(taken?.id).toBe(task.id);
+    await dead.stop({ graceful: false, close: false });
+
+    const worker = await startWorker(t, { maintenanceIntervalSeconds: 1 });
+    await worker.register(slow);
+    await worker.start();
+    try {
+      const done = await waitForStatus(t, task.id, 'completed', 25_000);
+      expect(done.result).toEqual({ survived: true });
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('when the last attempt dies, recovery fails the task and refunds it', async () => {
+    const user = await createTestUser(t.ctx.db, { credits: 30 });
+    const task = await t.ctx.jobs.createTask({ userId: user.id, kind: lastChance.kind, input: {}, credits: 30 });
+    const dead = new PgBoss({
+      db: { executeSql: (text, values) => t.ctx.database.executeSql(text, values) },
+      schema: 'pgboss',
+      supervise: false,
+      schedule: false,
+    });
+    dead.on('error', () => undefined);
+    await dead.start();
+    const [taken] = await dead.fetch(taskQueueName(lastChance.kind));
+    expect(taken?.id).toBe(task.id);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await dead.expire();
+    await dead.stop({ graceful: false, close: false });
+
+    const worker = await startWorker(t);
+    await worker.start();
+    try {
+      const failed = await waitForStatus(t, task.id, 'failed');
+      expect(failed.error?.code).toBe('interrupted');
+      expect(await creditsOf(t.ctx.db, user.id)).toBe(30);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('recovery re-sends a task whose job never reached the queue', async () => {
+    const user = await createTestUser(t.ctx.db);
+    const [orphan] = await t.ctx.db
+      .insert(tasks)
+      .values({ userId: user.id, kind: slow.kind, input: {}, createdAt: new Date(Date.now() - 5 * 60_000) })
+      .returning();
+    const worker = await startWorker(t);
+    await worker.register(slow);
+    await worker.start();
+    try {
+      const done = await waitForStatus(t, orphan.id, 'completed');
+      expect(done.result).toEqual({ survived: true });
+    } finally {
+      await worker.stop();
+    }
+  });
+});

@@ -1,0 +1,553 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import { MESSAGES } from '../../../common/messages.ts';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/client.ts';
+import { tasks } from '../../db/schema/index.ts';
+import type { Clock } from '../clock.ts';
+import { refundTask, reserveCredits } from '../credits/ledger.ts';
+import { AppError, notFound } from '../errors.ts';
+import { MediaStore } from '../media/store.ts';
+import { TASK_KINDS } from './kinds.ts';
+import {
+  type AnyTaskDefinition,
+  PermanentTaskError,
+  type TaskDefinition,
+  type TaskError,
+  type TaskProgress,
+  type TaskRow,
+} from './types.ts';
+
+/** pg-boss lives in its own schema of the studio's database. */
+const BOSS_SCHEMA = 'pgboss';
+const TASK_QUEUE_PREFIX = 'task.';
+/** Internal queues driven by pg-boss schedules. */
+export const MAINTENANCE_QUEUES = {
+  mediaCleanup: 'maintenance.media-cleanup',
+  taskRecovery: 'maintenance.task-recovery',
+} as const;
+const SCHEDULES: Record<(typeof MAINTENANCE_QUEUES)[keyof typeof MAINTENANCE_QUEUES], string> = {
+  [MAINTENANCE_QUEUES.mediaCleanup]: '7 * * * *',
+  [MAINTENANCE_QUEUES.taskRecovery]: '* * * * *',
+};
+/** pg-boss refuses less than 0.5 s; in-process sends wake the worker at once anyway. */
+const POLLING_INTERVAL_SECONDS = 1;
+const DEFAULTS = { retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 900 };
+const PROGRESS_WRITE_INTERVAL_MS = 500;
+/** A queued task with no pg-boss job for this long is re-sent by the recovery sweep. */
+const ORPHAN_AFTER_SECONDS = 60;
+
+interface TaskJobData {
+  taskId: string;
+}
+
+export interface CreateTaskInput {
+  userId: string;
+  kind: string;
+  input: Record<string, unknown>;
+  /** Credits reserved now and refunded if the task fails. Default 0. */
+  credits?: number;
+  /** Initial estimate shown before the worker reports. */
+  estimatedSeconds?: number;
+  /** Ledger row description for the reservation. */
+  description?: string;
+  /** Ledger `generation_type` of the reservation (and its refund). */
+  generationType?: string;
+  /** Ledger `source` of the reservation. Default 'generation'. */
+  creditSource?: string;
+  /** Use a pre-generated task id (e.g. to reference it from a row written before the task). */
+  id?: string;
+}
+
+/** What status calls return for a task. */
+interface TaskView {
+  id: string;
+  kind: string;
+  status: TaskRow['status'];
+  progress: number;
+  estimatedSecondsLeft: number | null;
+  result: Record<string, unknown> | null;
+  error: TaskError | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toTaskView(task: TaskRow): TaskView {
+  return {
+    id: task.id,
+    kind: task.kind,
+    status: task.status,
+    progress: task.progress,
+    estimatedSecondsLeft: task.estimatedSecondsLeft,
+    result: task.result ?? null,
+    error: task.error ?? null,
+    createdAt: task.createdAt.toISOString(),
+    updatedAt: task.updatedAt.toISOString(),
+  };
+}
+
+export interface JobQueueDeps {
+  database: Database;
+  log: FastifyBaseLogger;
+  clock: Clock;
+  /** Workers per task kind; default config.WORKER_CONCURRENCY. */
+  concurrency?: number;
+  /** How often pg-boss expires jobs of dead workers; default 30 s. */
+  maintenanceIntervalSeconds?: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function bossDb(database: Database): PgBoss.Db {
+  return { executeSql: (text, values) => database.executeSql(text, values) };
+}
+
+export function taskQueueName(kind: string): string {
+  return `${TASK_QUEUE_PREFIX}${kind}`;
+}
+
+/**
+ * Tasks on pg-boss. Each task is a `tasks` row (what users see) and a pg-boss job with the same id
+ * (what workers pick up). The row is written and credits reserved in one transaction; the job is
+ * sent right after and the local workers are woken at once. A worker marks the row processing, runs
+ * the kind's handler, writes progress and the result. A failed attempt goes back to `queued` with
+ * its error until pg-boss has no retries left; then the row is marked failed and its credits
+ * refunded in one transaction. A worker that dies mid-task leaves an active job that pg-boss expires
+ * and retries; a scheduled recovery sweep re-sends lost jobs and fails tasks whose job failed without
+ * a worker to record it.
+ */
+export class JobQueue {
+  private boss: PgBoss | null = null;
+  private ctx: AppContext | null = null;
+  private readonly definitions = new Map<string, AnyTaskDefinition>();
+  private readonly workerIds = new Map<string, string[]>();
+  private readonly running = new Set<AbortController>();
+  private runWorkers = false;
+  private stopping = false;
+
+  constructor(private readonly deps: JobQueueDeps) {}
+
+  /** Binds the context handlers receive and registers every task kind of the studio. */
+  attach(ctx: AppContext): void {
+    this.ctx = ctx;
+    for (const definition of TASK_KINDS) void this.register(definition);
+  }
+
+  /** Adds a task kind. Before start() it only records it; after, it creates the queue (and workers). */
+  async register<Input, Result extends object>(definition: TaskDefinition<Input, Result>): Promise<void> {
+    const existing = this.definitions.get(definition.kind);
+    if (existing === (definition as unknown as AnyTaskDefinition)) return;
+    if (existing) throw new Error(`task kind ${definition.kind} is already registered`);
+    this.definitions.set(definition.kind, definition as unknown as AnyTaskDefinition);
+    if (this.boss) await this.activate(definition as unknown as AnyTaskDefinition);
+  }
+
+  get kinds(): string[] {
+    return [...this.definitions.keys()];
+  }
+
+  /** Starts pg-boss; workers and schedules run only when `config.RUN_WORKERS` is on. */
+  async start(): Promise<void> {
+    if (this.boss) return;
+    this.stopping = false;
+    this.runWorkers = this.ctx?.config.RUN_WORKERS ?? false;
+    const boss = new PgBoss({
+      db: bossDb(this.deps.database),
+      schema: BOSS_SCHEMA,
+      migrate: true,
+      supervise: true,
+      schedule: this.runWorkers,
+      maintenanceIntervalSeconds: this.deps.maintenanceIntervalSeconds ?? 30,
+      pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
+    });
+    boss.on('error', (error) => {
+      if (!this.stopping) this.deps.log.error({ err: error }, 'job queue error');
+    });
+    await boss.start();
+    this.boss = boss;
+    for (const definition of this.definitions.values()) await this.activate(definition);
+    for (const queue of Object.values(MAINTENANCE_QUEUES)) await boss.createQueue(queue);
+    if (this.runWorkers) {
+      await this.work(MAINTENANCE_QUEUES.mediaCleanup, 1, async () => {
+        const deleted = await this.mediaStore().deleteExpired();
+        if (deleted > 0) this.deps.log.info({ deleted }, 'expired temporary media removed');
+        return { deleted };
+      });
+      await this.work(MAINTENANCE_QUEUES.taskRecovery, 1, async () => this.recover());
+      for (const [queue, cron] of Object.entries(SCHEDULES)) await boss.schedule(queue, cron, {}, { retryLimit: 0 });
+      await this.recover().catch((error: unknown) => this.deps.log.warn({ err: error }, 'task recovery failed'));
+    }
+  }
+
+  /** Lets running attempts finish (up to 15 s), then stops. Unfinished attempts are retried later. */
+  async stop(): Promise<void> {
+    const boss = this.boss;
+    if (!boss || this.stopping) return;
+    this.stopping = true;
+    try {
+      await boss.stop({ graceful: true, wait: true, timeout: 15_000 });
+    } finally {
+      for (const controller of this.running) controller.abort(new Error('job queue stopped'));
+      this.boss = null;
+      this.workerIds.clear();
+    }
+  }
+
+  /** For /healthz: pg-boss is started and its schema answers. */
+  async health(): Promise<boolean> {
+    if (!this.boss || this.stopping) return false;
+    try {
+      await this.deps.database.executeSql(`SELECT version FROM ${BOSS_SCHEMA}.version LIMIT 1`);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Reserves the credits and writes the task row in one transaction (402 AppError when the balance
+   * is short), then sends its job and wakes the local workers.
+   */
+  async createTask(input: CreateTaskInput): Promise<TaskRow> {
+    const definition = this.definition(input.kind);
+    const boss = this.requireBoss();
+    const credits = input.credits ?? 0;
+    if (!Number.isInteger(credits) || credits < 0) throw new RangeError('credits must be a non-negative integer');
+    const id = input.id ?? randomUUID();
+    const now = this.deps.clock.now();
+    const task = await this.deps.database.db.transaction(async (tx) => {
+      if (credits > 0) {
+        await reserveCredits(tx, {
+          userId: input.userId,
+          amount: credits,
+          source: input.creditSource ?? 'generation',
+          description: input.description ?? input.kind,
+          generationType: input.generationType ?? null,
+          taskId: id,
+        });
+      }
+      const [row] = await tx
+        .insert(tasks)
+        .values({
+          id,
+          userId: input.userId,
+          kind: input.kind,
+          status: 'queued',
+          progress: 0,
+          estimatedSecondsLeft: input.estimatedSeconds ?? null,
+          input: input.input,
+          creditsReserved: credits,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      return row;
+    });
+    try {
+      await this.send(boss, definition, task.id);
+    } catch (error) {
+      // The row is committed; the recovery sweep re-sends its job.
+      this.deps.log.warn({ err: error, taskId: task.id }, 'task job could not be sent; recovery will retry');
+    }
+    return task;
+  }
+
+  /** The user's task; 404 for an unknown id or another user's task. */
+  async getTask(userId: string, id: string): Promise<TaskRow> {
+    if (!UUID.test(id)) throw notFound(MESSAGES.tasks.notFound);
+    const [task] = await this.deps.database.db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.id, id), eq(tasks.userId, userId)))
+      .limit(1);
+    if (!task) throw notFound(MESSAGES.tasks.notFound);
+    return task;
+  }
+
+  /** Runs a maintenance job now (instead of waiting for its schedule) and wakes its worker. */
+  async runMaintenance(queue: (typeof MAINTENANCE_QUEUES)[keyof typeof MAINTENANCE_QUEUES]): Promise<string | null> {
+    const boss = this.requireBoss();
+    const id = await boss.send(queue, {}, { retryLimit: 0 });
+    this.notify(queue);
+    return id;
+  }
+
+  /**
+   * Re-sends jobs of tasks whose job never reached pg-boss (a crash between commit and send) and
+   * fails (with refund) tasks whose job failed or vanished without a worker recording it.
+   */
+  async recover(): Promise<{ resent: number; failed: number }> {
+    const boss = this.requireBoss();
+    const { rows: orphans } = await this.deps.database.executeSql(
+      `SELECT t.id, t.kind FROM tasks t
+        WHERE t.status IN ('queued', 'processing')
+          AND t.created_at < now() - make_interval(secs => $1)
+          AND NOT EXISTS (SELECT 1 FROM ${BOSS_SCHEMA}.job j WHERE j.id = t.id)
+          AND NOT EXISTS (SELECT 1 FROM ${BOSS_SCHEMA}.archive a WHERE a.id = t.id)
+        LIMIT 500`,
+      [ORPHAN_AFTER_SECONDS],
+    );
+    let resent = 0;
+    for (const row of orphans) {
+      const definition = this.definitions.get(String(row.kind));
+      if (!definition) continue;
+      await this.send(boss, definition, String(row.id));
+      resent++;
+    }
+    const { rows: dead } = await this.deps.database.executeSql(
+      `SELECT t.id, t.kind FROM tasks t
+        JOIN (SELECT id, state FROM ${BOSS_SCHEMA}.job UNION ALL SELECT id, state FROM ${BOSS_SCHEMA}.archive) j
+          ON j.id = t.id
+        WHERE t.status IN ('queued', 'processing') AND j.state IN ('failed', 'cancelled', 'completed')
+        LIMIT 500`,
+    );
+    let failed = 0;
+    for (const row of dead) {
+      const error = { code: 'interrupted', message: MESSAGES.tasks.interrupted };
+      if (await this.finalizeFailure(String(row.id), error)) failed++;
+    }
+    if (resent > 0 || failed > 0) this.deps.log.info({ resent, failed }, 'task recovery');
+    return { resent, failed };
+  }
+
+  private definition(kind: string): AnyTaskDefinition {
+    const definition = this.definitions.get(kind);
+    if (!definition) throw new Error(`unknown task kind: ${kind}`);
+    return definition;
+  }
+
+  private requireBoss(): PgBoss {
+    if (!this.boss || this.stopping) throw new Error('the job queue is not started');
+    return this.boss;
+  }
+
+  private mediaStore(): MediaStore {
+    if (!this.ctx) throw new Error('the job queue has no context');
+    return new MediaStore({ db: this.ctx.db, storage: this.ctx.storage, clock: this.deps.clock });
+  }
+
+  private async send(boss: PgBoss, definition: AnyTaskDefinition, taskId: string): Promise<void> {
+    const queue = taskQueueName(definition.kind);
+    const data: TaskJobData = { taskId };
+    await boss.send(queue, data, {
+      id: taskId,
+      retryLimit: definition.retryLimit ?? DEFAULTS.retryLimit,
+      retryDelay: definition.retryDelaySeconds ?? DEFAULTS.retryDelaySeconds,
+      expireInSeconds: definition.expireInSeconds ?? DEFAULTS.expireInSeconds,
+    });
+    this.notify(queue);
+  }
+
+  private notify(queue: string): void {
+    if (!this.boss) return;
+    for (const workerId of this.workerIds.get(queue) ?? []) this.boss.notifyWorker(workerId);
+  }
+
+  private async activate(definition: AnyTaskDefinition): Promise<void> {
+    const boss = this.requireBoss();
+    const queue = taskQueueName(definition.kind);
+    await boss.createQueue(queue);
+    if (!this.runWorkers) return;
+    const concurrency = this.deps.concurrency ?? this.ctx?.config.WORKER_CONCURRENCY ?? 1;
+    await this.work(queue, concurrency, (job) => this.runJob(definition, job));
+  }
+
+  private async work(
+    queue: string,
+    concurrency: number,
+    run: (job: PgBoss.JobWithMetadata<TaskJobData>) => Promise<object>,
+  ): Promise<void> {
+    const boss = this.requireBoss();
+    const ids = this.workerIds.get(queue) ?? [];
+    for (let i = 0; i < concurrency; i++) {
+      const id = await boss.work<TaskJobData>(
+        queue,
+        { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: POLLING_INTERVAL_SECONDS },
+        async ([job]) => (job ? run(job) : {}),
+      );
+      ids.push(id);
+    }
+    this.workerIds.set(queue, ids);
+  }
+
+  /** One attempt of one task. Throwing hands the failure to pg-boss (retry or final failure). */
+  private async runJob(definition: AnyTaskDefinition, job: PgBoss.JobWithMetadata<TaskJobData>): Promise<object> {
+    const ctx = this.ctx;
+    if (!ctx) throw new Error('the job queue has no context');
+    const db = this.deps.database.db;
+    const taskId = job.data?.taskId;
+    if (!taskId) return { skipped: 'no task id' };
+    const now = this.deps.clock.now();
+    const [task] = await db
+      .update(tasks)
+      .set({
+        status: 'processing',
+        attempts: sql`${tasks.attempts} + 1`,
+        startedAt: now,
+        updatedAt: now,
+      })
+      .where(and(eq(tasks.id, taskId), inArray(tasks.status, ['queued', 'processing'])))
+      .returning();
+    if (!task) return { skipped: 'task already finished' };
+    const attempt = task.attempts;
+    const isFinalAttempt = job.retryCount >= job.retryLimit;
+
+    const controller = new AbortController();
+    this.running.add(controller);
+    const expireInSeconds = definition.expireInSeconds ?? DEFAULTS.expireInSeconds;
+    const timer = setTimeout(() => controller.abort(new TaskTimeout()), Math.max(500, expireInSeconds * 1000 - 1000));
+    const report = this.progressReporter(taskId, attempt);
+    try {
+      const parsed = definition.input.safeParse(task.input);
+      if (!parsed.success) throw new PermanentTaskError('invalid_input', 'The task input is not valid');
+      const result = await raceAbort(
+        definition.handler({ task, input: parsed.data, ctx, attempt, signal: controller.signal, report }),
+        controller.signal,
+      );
+      const done = this.deps.clock.now();
+      await db
+        .update(tasks)
+        .set({
+          status: 'completed',
+          progress: 100,
+          estimatedSecondsLeft: 0,
+          result: result as Record<string, unknown>,
+          error: null,
+          finishedAt: done,
+          updatedAt: done,
+        })
+        .where(and(eq(tasks.id, taskId), eq(tasks.attempts, attempt), eq(tasks.status, 'processing')));
+      return { taskId, status: 'completed' };
+    } catch (thrown) {
+      const error = toTaskError(thrown);
+      const permanent = isPermanent(thrown);
+      this.deps.log.warn(
+        { err: thrown, taskId, kind: definition.kind, attempt, final: permanent || isFinalAttempt },
+        'task attempt failed',
+      );
+      if (permanent || isFinalAttempt) {
+        await this.finalizeFailure(taskId, error, attempt);
+      } else {
+        await db
+          .update(tasks)
+          .set({ status: 'queued', error, updatedAt: this.deps.clock.now() })
+          .where(and(eq(tasks.id, taskId), eq(tasks.attempts, attempt), eq(tasks.status, 'processing')));
+      }
+      throw thrown instanceof Error ? thrown : new Error(error.message);
+    } finally {
+      clearTimeout(timer);
+      this.running.delete(controller);
+    }
+  }
+
+  /** Marks the task failed, refunds its credits and runs the kind's onFailed, in one transaction. */
+  private async finalizeFailure(taskId: string, error: TaskError, attempt?: number): Promise<boolean> {
+    const ctx = this.ctx;
+    return this.deps.database.db.transaction(async (tx) => {
+      const now = this.deps.clock.now();
+      const [task] = await tx
+        .update(tasks)
+        .set({ status: 'failed', error, estimatedSecondsLeft: null, finishedAt: now, updatedAt: now })
+        .where(
+          and(
+            eq(tasks.id, taskId),
+            inArray(tasks.status, ['queued', 'processing']),
+            attempt === undefined ? undefined : eq(tasks.attempts, attempt),
+          ),
+        )
+        .returning();
+      if (!task) return false;
+      await refundTask(tx, taskId, `Refund: ${task.kind} failed`);
+      const definition = this.definitions.get(task.kind);
+      if (definition?.onFailed && ctx) await definition.onFailed({ task, ctx, tx, error });
+      return true;
+    });
+  }
+
+  private progressReporter(taskId: string, attempt: number): (progress: TaskProgress) => Promise<void> {
+    let lastWrite = 0;
+    let lastProgress = -1;
+    return async ({ progress, estimatedSecondsLeft }) => {
+      const value = Math.max(0, Math.min(99, Math.round(progress)));
+      const nowMs = Date.now();
+      if (value === lastProgress && estimatedSecondsLeft === undefined) return;
+      if (nowMs - lastWrite < PROGRESS_WRITE_INTERVAL_MS && value - lastProgress < 10) return;
+      lastWrite = nowMs;
+      lastProgress = value;
+      await this.deps.database.db
+        .update(tasks)
+        .set({
+          progress: value,
+          ...(estimatedSecondsLeft === undefined
+            ? {}
+            : {
+                estimatedSecondsLeft:
+                  estimatedSecondsLeft === null ? null : Math.max(0, Math.round(estimatedSecondsLeft)),
+              }),
+          updatedAt: this.deps.clock.now(),
+        })
+        .where(and(eq(tasks.id, taskId), eq(tasks.attempts, attempt), eq(tasks.status, 'processing')));
+    };
+  }
+}
+
+class TaskTimeout extends Error {
+  constructor() {
+    super(MESSAGES.tasks.timedOut);
+    this.name = 'TaskTimeout';
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function isPermanent(error: unknown): boolean {
+  if (error instanceof PermanentTaskError) return true;
+  return error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 429;
+}
+
+function toTaskError(error: unknown): TaskError {
+  if (error instanceof PermanentTaskError || error instanceof AppError)
+    return { code: error.code, message: error.message };
+  if (error instanceof TaskTimeout) return { code: 'timeout', message: error.message };
+  return { code: 'task_failed', message: MESSAGES.generic.internal };
+}
+
+/**
+ * Installs pg-boss's schema (and the queues of every known kind) into a database. Used by the test
+ * template so per-test copies start without migrating pg-boss; start() does the same when needed.
+ */
+export async function installJobSchema(database: Database): Promise<void> {
+  const boss = new PgBoss({
+    db: bossDb(database),
+    schema: BOSS_SCHEMA,
+    migrate: true,
+    supervise: false,
+    schedule: false,
+  });
+  boss.on('error', () => undefined);
+  await boss.start();
+  try {
+    for (const definition of TASK_KINDS) await boss.createQueue(taskQueueName(definition.kind));
+    for (const queue of Object.values(MAINTENANCE_QUEUES)) await boss.createQueue(queue);
+  } finally {
+    await boss.stop({ graceful: false, wait: true, close: false });
+  }
+}

@@ -1,0 +1,71 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SIGNED_MEDIA_URL_TTL_SECONDS } from '../../../common/constants.ts';
+import type { Config } from '../../config.ts';
+
+/**
+ * Signed, expiring media URLs: `<path>?expires=<unix seconds>&sig=<base64url HMAC-SHA256>` over
+ * `<path>\n<expires>`. The secret is MEDIA_URL_SECRET, or one generated on first use and kept at
+ * `<DATA_DIR>/secrets/media-url-secret` (set MEDIA_URL_SECRET when several machines serve media).
+ */
+export type SigningConfig = Pick<Config, 'MEDIA_URL_SECRET' | 'dataDir'>;
+
+const secrets = new Map<string, Buffer>();
+
+function secretFor(config: SigningConfig): Buffer {
+  if (config.MEDIA_URL_SECRET) return Buffer.from(config.MEDIA_URL_SECRET, 'utf8');
+  const file = path.join(config.dataDir, 'secrets', 'media-url-secret');
+  const cached = secrets.get(file);
+  if (cached) return cached;
+  let secret: Buffer;
+  try {
+    secret = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url');
+  } catch {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const generated = randomBytes(48).toString('base64url');
+    try {
+      // 'wx' fails if another process wrote it first; then read theirs.
+      writeFileSync(file, generated, { mode: 0o600, flag: 'wx' });
+    } catch {
+      // fall through to the read below
+    }
+    secret = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url');
+  }
+  if (secret.length < 32) throw new Error(`media URL secret at ${file} is too short`);
+  secrets.set(file, secret);
+  return secret;
+}
+
+function signature(secret: Buffer, urlPath: string, expires: number): string {
+  return createHmac('sha256', secret).update(`${urlPath}\n${expires}`).digest('base64url');
+}
+
+/** Appends `expires` and `sig` to a media path (e.g. `/api/images/upload/2025/01/<uuid>.png`). */
+export function signMediaUrl(
+  config: SigningConfig,
+  urlPath: string,
+  ttlSeconds: number = SIGNED_MEDIA_URL_TTL_SECONDS,
+  now: Date = new Date(),
+): string {
+  const expires = Math.floor(now.getTime() / 1000) + Math.max(1, Math.floor(ttlSeconds));
+  const sig = signature(secretFor(config), urlPath, expires);
+  return `${urlPath}?expires=${expires}&sig=${sig}`;
+}
+
+export type SignatureCheck = 'valid' | 'expired' | 'invalid';
+
+/** Checks the `expires`/`sig` pair of a request for `urlPath` (the path without its query). */
+export function verifyMediaSignature(
+  config: SigningConfig,
+  urlPath: string,
+  expires: string,
+  sig: string,
+  now: Date = new Date(),
+): SignatureCheck {
+  if (!/^\d{1,12}$/.test(expires) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return 'invalid';
+  const expected = Buffer.from(signature(secretFor(config), urlPath, Number(expires)), 'base64url');
+  const given = Buffer.from(sig, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+  return Number(expires) * 1000 < now.getTime() ? 'expired' : 'valid';
+}

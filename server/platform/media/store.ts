@@ -1,0 +1,161 @@
+import type { Readable } from 'node:stream';
+import { and, eq, isNotNull, lt } from 'drizzle-orm';
+import { MEDIA_URL_PREFIX, type StorageClass } from '../../../common/constants.ts';
+import type { Db } from '../../db/client.ts';
+import { mediaObjects } from '../../db/schema/index.ts';
+import type { Clock } from '../clock.ts';
+import { expiryFor, isValidKey, makeKey } from '../storage/keys.ts';
+import type { ObjectStorage, StorageTags } from '../storage/types.ts';
+
+export type MediaObjectRow = typeof mediaObjects.$inferSelect;
+
+export interface StoreMediaInput {
+  body: Buffer | Readable;
+  contentType: string;
+  storageClass: StorageClass;
+  /** File extension of the key, without the dot (`png`, `mp4`, `webp`). */
+  ext: string;
+  /** The owner; null only for objects that belong to nobody (e.g. shared demo media). */
+  userId: string | null;
+  personaId?: string | null;
+  /** Byte length of a stream body, when known (S3 streams it instead of buffering). */
+  contentLength?: number;
+  isPublic?: boolean;
+  /** The `Source` tag: 'upload', 'generation', 'enhancement', 'thumbnail', … */
+  source?: string;
+  /** Further tags (GenerationId, OriginalAssetId, …). Classification, UserId, PersonaId, UploadDate, ExpiresAt, AssetType and IsPersonaAsset are filled in. */
+  tags?: StorageTags;
+}
+
+export interface StoredMedia {
+  key: string;
+  /** The media route that serves it, e.g. `/api/images/<key>`. */
+  url: string;
+  size: number;
+  contentType: string;
+  storageClass: StorageClass;
+  expiresAt: Date | null;
+  tags: StorageTags;
+}
+
+type MediaKind = 'image' | 'video' | 'audio' | 'other';
+
+function mediaKindOf(contentType: string): MediaKind {
+  if (contentType.startsWith('image/')) return 'image';
+  if (contentType.startsWith('video/')) return 'video';
+  if (contentType.startsWith('audio/')) return 'audio';
+  return 'other';
+}
+
+/**
+ * The route that serves a key: persona media under /api/personas/image|video, other images under
+ * /api/images, video under /api/videos, audio under /api/audio. Every prefix serves every key (the
+ * prefix only names the kind); authorisation is per object.
+ */
+export function mediaUrl(key: string, contentType: string, storageClass?: string): string {
+  const kind = mediaKindOf(contentType);
+  if (storageClass === 'persona') {
+    return `${kind === 'video' ? MEDIA_URL_PREFIX.personaVideo : MEDIA_URL_PREFIX.personaImage}${key}`;
+  }
+  if (kind === 'video') return `${MEDIA_URL_PREFIX.video}${key}`;
+  if (kind === 'audio') return `${MEDIA_URL_PREFIX.audio}${key}`;
+  return `${MEDIA_URL_PREFIX.image}${key}`;
+}
+
+export interface MediaStoreDeps {
+  db: Db;
+  storage: ObjectStorage;
+  clock: Clock;
+}
+
+/**
+ * Puts bytes into storage and records their `media_objects` row (owner, persona, class, tags,
+ * expiry) in one call, so no feature can store a file the media routes do not know about.
+ * Build it from the context: `new MediaStore(ctx)`.
+ */
+export class MediaStore {
+  constructor(private readonly deps: MediaStoreDeps) {}
+
+  async put(input: StoreMediaInput): Promise<StoredMedia> {
+    const now = this.deps.clock.now();
+    const key = makeKey(input.storageClass, input.ext, now);
+    const expiresAt = expiryFor(input.storageClass, now);
+    const kind = mediaKindOf(input.contentType);
+    const tags: StorageTags = {
+      AssetType: kind,
+      Classification: input.storageClass,
+      UploadDate: now.toISOString(),
+      ...(input.userId ? { UserId: input.userId } : {}),
+      ...(input.personaId ? { PersonaId: input.personaId, IsPersonaAsset: 'true' } : { IsPersonaAsset: 'false' }),
+      ...(input.source ? { Source: input.source } : {}),
+      ...(expiresAt ? { ExpiresAt: expiresAt.toISOString() } : {}),
+      ...input.tags,
+    };
+    const info = await this.deps.storage.put(key, input.body, {
+      contentType: input.contentType,
+      storageClass: input.storageClass,
+      tags,
+      contentLength: input.contentLength,
+    });
+    try {
+      await this.deps.db.insert(mediaObjects).values({
+        key,
+        userId: input.userId,
+        personaId: input.personaId ?? null,
+        contentType: input.contentType,
+        size: info.size,
+        storageClass: input.storageClass,
+        tags,
+        isPublic: input.isPublic ?? false,
+        expiresAt,
+        createdAt: now,
+      });
+    } catch (error) {
+      await this.deps.storage.delete(key).catch(() => undefined);
+      throw error;
+    }
+    return {
+      key,
+      url: mediaUrl(key, input.contentType, input.storageClass),
+      size: info.size,
+      contentType: input.contentType,
+      storageClass: input.storageClass,
+      expiresAt,
+      tags,
+    };
+  }
+
+  async get(key: string): Promise<MediaObjectRow | null> {
+    if (!isValidKey(key)) return null;
+    const [row] = await this.deps.db.select().from(mediaObjects).where(eq(mediaObjects.key, key)).limit(1);
+    return row ?? null;
+  }
+
+  /** Removes the bytes and the row. Returns false when the key was unknown. */
+  async delete(key: string): Promise<boolean> {
+    const row = await this.get(key);
+    if (!row) return false;
+    await this.deps.storage.delete(key);
+    await this.deps.db.delete(mediaObjects).where(eq(mediaObjects.key, key));
+    return true;
+  }
+
+  /** Deletes temporary objects whose expiry has passed (bytes first, then the row). Returns how many. */
+  async deleteExpired(batchSize = 200): Promise<number> {
+    const now = this.deps.clock.now();
+    let deleted = 0;
+    for (;;) {
+      const expired = await this.deps.db
+        .select({ key: mediaObjects.key })
+        .from(mediaObjects)
+        .where(and(isNotNull(mediaObjects.expiresAt), lt(mediaObjects.expiresAt, now)))
+        .limit(batchSize);
+      for (const { key } of expired) {
+        await this.deps.storage.delete(key);
+        await this.deps.db.delete(mediaObjects).where(eq(mediaObjects.key, key));
+        deleted++;
+      }
+      if (expired.length < batchSize) return deleted;
+    }
+  }
+}

@@ -1,0 +1,111 @@
+// A small S3 server for tests: path-style PUT (with x-amz-tagging), GET (Range, ?tagging), HEAD and
+// DELETE of objects, HEAD of the bucket. The AWS SDK talks real HTTP to it.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+interface FakeObject {
+  body: Buffer;
+  contentType: string;
+  tags: Record<string, string>;
+  metadata: Record<string, string>;
+}
+
+export interface FakeS3 {
+  endpoint: string;
+  bucket: string;
+  objects: Map<string, FakeObject>;
+  requests: { method: string; url: string; headers: IncomingMessage['headers'] }[];
+  close(): Promise<void>;
+}
+
+function xmlEscape(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function notFound(res: ServerResponse, method: string, key: string): void {
+  res.statusCode = 404;
+  if (method === 'HEAD') return void res.end();
+  res.setHeader('content-type', 'application/xml');
+  res.end(
+    `<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message><Key>${xmlEscape(key)}</Key></Error>`,
+  );
+}
+
+export async function startFakeS3(bucket = 'genpro-test'): Promise<FakeS3> {
+  const objects = new Map<string, FakeObject>();
+  const requests: FakeS3['requests'] = [];
+  const server: Server = createServer(async (req, res) => {
+    const method = req.method ?? 'GET';
+    requests.push({ method, url: req.url ?? '', headers: req.headers });
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const [, bucketName, ...rest] = url.pathname.split('/');
+    const key = decodeURIComponent(rest.join('/'));
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    if (bucketName !== bucket) {
+      res.statusCode = 404;
+      return void res.end(method === 'HEAD' ? undefined : '<Error><Code>NoSuchBucket</Code></Error>');
+    }
+    if (!key) {
+      res.statusCode = method === 'HEAD' ? 200 : 405;
+      return void res.end();
+    }
+    if (method === 'PUT') {
+      const tags = Object.fromEntries(new URLSearchParams(String(req.headers['x-amz-tagging'] ?? '')));
+      const metadata: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (name.startsWith('x-amz-meta-')) metadata[name.slice(11)] = String(value);
+      }
+      objects.set(key, {
+        body,
+        contentType: String(req.headers['content-type'] ?? 'application/octet-stream'),
+        tags,
+        metadata,
+      });
+      res.setHeader('etag', `"${body.length}"`);
+      return void res.end();
+    }
+    const object = objects.get(key);
+    if (method === 'DELETE') {
+      objects.delete(key);
+      res.statusCode = 204;
+      return void res.end();
+    }
+    if (!object) return notFound(res, method, key);
+    if (method === 'GET' && url.searchParams.has('tagging')) {
+      const tagSet = Object.entries(object.tags)
+        .map(([k, v]) => `<Tag><Key>${xmlEscape(k)}</Key><Value>${xmlEscape(v)}</Value></Tag>`)
+        .join('');
+      res.setHeader('content-type', 'application/xml');
+      return void res.end(`<?xml version="1.0" encoding="UTF-8"?><Tagging><TagSet>${tagSet}</TagSet></Tagging>`);
+    }
+    res.setHeader('content-type', object.contentType);
+    res.setHeader('accept-ranges', 'bytes');
+    res.setHeader('etag', `"${object.body.length}"`);
+    let payload = object.body;
+    const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
+    if (range) {
+      const start = Number(range[1]);
+      const end = range[2] ? Math.min(Number(range[2]), object.body.length - 1) : object.body.length - 1;
+      if (start >= object.body.length) {
+        res.statusCode = 416;
+        return void res.end();
+      }
+      payload = object.body.subarray(start, end + 1);
+      res.statusCode = 206;
+      res.setHeader('content-range', `bytes ${start}-${end}/${object.body.length}`);
+    }
+    res.setHeader('content-length', String(payload.length));
+    res.end(method === 'HEAD' ? undefined : payload);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    bucket,
+    objects,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

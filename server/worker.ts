@@ -1,0 +1,47 @@
+// Worker-only process (`npm run worker`): runs the job queue against the configured database, no HTTP.
+// Start as many as needed on any machine that reaches the database and media storage.
+import { ConfigError, loadConfig } from './config.ts';
+import { closeContext, createContext } from './context.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig({ ...process.env, RUN_WORKERS: 'true' });
+  const ctx = await createContext(config);
+  ctx.log.info(
+    {
+      kinds: ctx.jobs.kinds,
+      concurrency: config.WORKER_CONCURRENCY,
+      database: ctx.database.kind,
+      storage: ctx.storage.kind,
+    },
+    'worker ready',
+  );
+
+  if (ctx.database.kind === 'pglite') {
+    ctx.log.warn(
+      'no DATABASE_URL: this worker uses its own embedded database; set DATABASE_URL to share the API process database',
+    );
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.log.info({ signal }, 'worker stopping: finishing running tasks');
+    try {
+      await closeContext(ctx);
+      ctx.log.info('worker stopped');
+      process.exit(0);
+    } catch (error) {
+      ctx.log.error({ err: error }, 'worker did not stop cleanly');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', (signal) => void shutdown(signal));
+  process.once('SIGINT', (signal) => void shutdown(signal));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(error.message);
+  else console.error(error);
+  process.exit(1);
+});

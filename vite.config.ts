@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const webRoot = fileURLToPath(new URL('./web', import.meta.url));
+const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
+const proxy = Object.fromEntries(['/api', '/dev', '/healthz'].map((path) => [path, { target: apiTarget }]));
+
+export default defineConfig({
+  root: webRoot,
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 600,
+  },
+  server: { port: 5173, proxy },
+  preview: { port: 4173, proxy },
+});

@@ -1,0 +1,100 @@
+// fetch wrapper: JSON in and out, bearer token, X-Requested-With, and ApiError for every failure.
+import { MESSAGES } from '../../common/messages.ts';
+import { getToken } from './session.ts';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly details: unknown;
+
+  constructor(status: number, message: string, code?: string, details?: unknown) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+
+  /** True when the request never got an answer (offline, DNS, connection refused). */
+  get isNetwork(): boolean {
+    return this.status === 0;
+  }
+}
+
+interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Send this bearer token instead of the stored one (log-out sends the token it has just forgotten). */
+  token?: string | null;
+}
+
+interface ErrorBody {
+  success?: boolean;
+  error?: unknown;
+  message?: unknown;
+  code?: unknown;
+  details?: unknown;
+}
+
+export async function apiRequest<T>(
+  path: string,
+  { method = 'GET', body, signal, token = getToken() }: RequestOptions = {},
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, MESSAGES.verification.network, 'NETWORK');
+  }
+
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+
+  const payload = (json ?? {}) as ErrorBody;
+  if (!response.ok || payload.success === false) {
+    const message =
+      typeof payload.error === 'string'
+        ? payload.error
+        : typeof payload.message === 'string'
+          ? payload.message
+          : response.status === 429
+            ? MESSAGES.generic.rateLimited
+            : MESSAGES.generic.internal;
+    throw new ApiError(
+      response.status,
+      message,
+      typeof payload.code === 'string' ? payload.code : undefined,
+      payload.details,
+    );
+  }
+  return json as T;
+}
+
+/** Field errors from a 400 reply's `details` ({ fieldErrors: { email: ['...'] } }). */
+export function fieldErrorsOf(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError)) return {};
+  const details = error.details as { fieldErrors?: Record<string, unknown> } | undefined;
+  const result: Record<string, string> = {};
+  for (const [field, messages] of Object.entries(details?.fieldErrors ?? {})) {
+    const first = Array.isArray(messages) ? messages.find((m) => typeof m === 'string') : messages;
+    if (typeof first === 'string') result[field] = first;
+  }
+  return result;
+}

@@ -1,0 +1,133 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useOutletContext, useSearchParams } from 'react-router';
+import {
+  approvalBanner,
+  isViewGated,
+  mobileMenuViews,
+  mobileTabViews,
+  resolveDashboardView,
+  visibleViews,
+} from '../../../common/rules/navigation.ts';
+import type { DashboardContext } from '../../app/DashboardGuard.tsx';
+import { useSignOut } from '../../app/useSignOut.ts';
+import { LogoMark } from '../../ui/Logo.tsx';
+import { SettingsControl } from '../../ui/SettingsControl.tsx';
+import { useMediaQuery } from '../../ui/useMediaQuery.ts';
+import { ApprovalBanner, ApprovalGate } from './ApprovalBanner.tsx';
+import { CreditBalance } from './CreditBalance.tsx';
+import { MobileNav } from './MobileNav.tsx';
+import { Sidebar } from './Sidebar.tsx';
+import { VIEW_ICONS } from './viewMeta.ts';
+
+const COLLAPSED_KEY = 'sidebar_collapsed';
+
+function useCollapsedSidebar() {
+  const [collapsed, setCollapsed] = useState(() => {
+    try {
+      return localStorage.getItem(COLLAPSED_KEY) === 'true';
+    } catch {
+      return false;
+    }
+  });
+  const toggle = () =>
+    setCollapsed((value) => {
+      try {
+        localStorage.setItem(COLLAPSED_KEY, String(!value));
+      } catch {
+        // ignore: the state then lasts for this page only
+      }
+      return !value;
+    });
+  return [collapsed, toggle] as const;
+}
+
+export default function DashboardPage() {
+  const { t } = useTranslation();
+  const { user, credits } = useOutletContext<DashboardContext>();
+  const [params] = useSearchParams();
+  const view = resolveDashboardView(user, params.get('view'));
+  const isDesktop = useMediaQuery('(min-width: 768px)');
+  const [collapsed, toggleCollapsed] = useCollapsedSidebar();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const { signOut, pending: signingOut } = useSignOut();
+
+  const banner = approvalBanner(user);
+  const gated = isViewGated(user, view);
+  const Icon = VIEW_ICONS[view];
+  const title = t(`views.${view}.title`);
+
+  useEffect(() => {
+    document.title = `${title} · GenPro Studio`;
+  }, [title]);
+
+  // Leaving the mobile layout closes the full-screen menu.
+  useEffect(() => {
+    if (isDesktop) setMenuOpen(false);
+  }, [isDesktop]);
+
+  return (
+    <div className="flex min-h-dvh" data-testid="dashboard-shell" data-view={view}>
+      {isDesktop && (
+        <Sidebar
+          user={user}
+          credits={credits}
+          views={visibleViews(user)}
+          active={view}
+          collapsed={collapsed}
+          onToggle={toggleCollapsed}
+          onSignOut={signOut}
+          signingOut={signingOut}
+        />
+      )}
+
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-20 flex h-14 shrink-0 items-center gap-3 border-b border-line bg-bg/85 px-4 backdrop-blur-md md:px-8">
+          {!isDesktop && <LogoMark className="size-7" />}
+          <nav aria-label={t('nav.breadcrumb')} className="flex min-w-0 items-center gap-2 text-sm">
+            <span className="hidden text-subtle sm:inline">{t('nav.dashboard')}</span>
+            <span className="hidden text-line-strong sm:inline" aria-hidden>
+              /
+            </span>
+            <span className="truncate font-medium">{title}</span>
+          </nav>
+          <div className="ms-auto flex items-center gap-2">
+            {isDesktop ? <SettingsControl /> : <CreditBalance credits={credits} variant="pill" />}
+          </div>
+        </header>
+
+        <main id="main" className="w-full max-w-6xl flex-1 px-4 pt-6 pb-28 md:px-8 md:pt-8 md:pb-12">
+          {banner && <ApprovalBanner kind={banner} />}
+          <div className="flex items-start gap-4">
+            <span className="grid size-11 shrink-0 place-items-center rounded-xl border border-line bg-surface text-accent">
+              <Icon className="size-5" aria-hidden />
+            </span>
+            <div className="min-w-0">
+              <h1 data-testid="view-title" className="text-xl font-semibold tracking-tight md:text-2xl">
+                {title}
+              </h1>
+              <p data-testid="view-description" className="mt-1 text-sm text-muted">
+                {t(`views.${view}.description`)}
+              </p>
+            </div>
+          </div>
+          {gated && <ApprovalGate />}
+        </main>
+      </div>
+
+      {!isDesktop && (
+        <MobileNav
+          user={user}
+          credits={credits}
+          tabs={mobileTabViews(user)}
+          menuViews={mobileMenuViews(user)}
+          active={view}
+          menuOpen={menuOpen}
+          onMenuOpenChange={setMenuOpen}
+          onSignOut={signOut}
+          signingOut={signingOut}
+        />
+      )}
+    </div>
+  );
+}

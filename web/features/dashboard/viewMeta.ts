@@ -1,0 +1,39 @@
+import {
+  BadgeCheck,
+  Building2,
+  FolderKanban,
+  LayoutGrid,
+  type LucideIcon,
+  Megaphone,
+  MessagesSquare,
+  ScanFace,
+  UserCheck,
+  UsersRound,
+  WandSparkles,
+} from 'lucide-react';
+import type { DashboardView } from '../../../common/constants.ts';
+
+export const VIEW_ICONS: Record<DashboardView, LucideIcon> = {
+  creators: LayoutGrid,
+  aiPersonas: ScanFace,
+  genproStudio: WandSparkles,
+  chatWithGenPro: MessagesSquare,
+  campaignsPool: Megaphone,
+  community: UsersRound,
+  brands: Building2,
+  myCampaigns: FolderKanban,
+  adminCreators: UserCheck,
+  adminBrands: BadgeCheck,
+};
+
+/** Sidebar sections, in order. Views a user may not see are filtered out by common/rules/navigation.ts. */
+export const NAV_SECTIONS: ReadonlyArray<{ id: 'create' | 'marketplace' | 'admin'; views: readonly DashboardView[] }> =
+  [
+    { id: 'create', views: ['creators', 'aiPersonas', 'genproStudio', 'chatWithGenPro'] },
+    { id: 'marketplace', views: ['campaignsPool', 'community', 'brands', 'myCampaigns'] },
+    { id: 'admin', views: ['adminCreators', 'adminBrands'] },
+  ];
+
+export function viewHref(view: DashboardView): string {
+  return `/dashboard?view=${view}`;
+}

@@ -1,0 +1,45 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../common/constants.ts';
+import { MESSAGES } from '../../common/messages.ts';
+import { usePreferences } from '../app/preferences.ts';
+import ar from './ar.json';
+import en from './en.json';
+
+void i18next.use(initReactI18next).init({
+  resources: { en: { translation: en }, ar: { translation: ar } },
+  lng: usePreferences.getState().language,
+  fallbackLng: 'en',
+  initAsync: false,
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+
+// Spec messages (common/messages.ts) are shown verbatim in English. In other languages a message that the
+// server or a validator sends is looked up by its English text under "messages.<group>.<name>".
+let messageKeys: Map<string, string> | undefined;
+
+function buildMessageKeys(): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const [group, entries] of Object.entries(MESSAGES)) {
+    for (const [name, value] of Object.entries(entries)) {
+      if (typeof value === 'string') keys.set(value, `messages.${group}.${name}`);
+    }
+  }
+  const v = MESSAGES.validation;
+  keys.set(v.passwordTooShort(PASSWORD_MIN_LENGTH), 'messages.validation.passwordTooShort');
+  keys.set(v.passwordTooLong(PASSWORD_MAX_LENGTH), 'messages.validation.passwordTooLong');
+  return keys;
+}
+
+/** Translate a user-facing message that may come from the spec's catalogue; unknown text is shown as is. */
+export function translateMessage(message: string): string {
+  messageKeys ??= buildMessageKeys();
+  const key = messageKeys.get(message);
+  if (!key) return message;
+  return i18next.t(key, {
+    defaultValue: message,
+    min: PASSWORD_MIN_LENGTH,
+    max: PASSWORD_MAX_LENGTH,
+  });
+}
