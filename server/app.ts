@@ -37,7 +37,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     trustProxy: ctx.config.TRUST_PROXY,
     bodyLimit: 12 * 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
-    disableRequestLogging: ctx.config.NODE_ENV === 'test',
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
