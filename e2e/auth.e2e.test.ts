@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { baseUrl, expect, latestCode, openBrowser, uniqueEmail } from './browser.ts';
+import { baseUrl, expect, latestCode, logIn, openBrowser, uniqueEmail } from './browser.ts';
 
 describe('account journey', () => {
   it('registers, verifies with the mailed code, uses the dashboard, logs out and in again', async () => {
@@ -59,12 +59,7 @@ describe('account journey', () => {
         .poll(() => page.getByTestId('login-required').textContent())
         .toContain('Please log in to access the dashboard');
 
-      await page.goto(`${baseUrl()}/auth/login`);
-      await page.locator('#login-email').fill(email);
-      await page.locator('#login-password').fill(password);
-      await page.getByTestId('login-submit').click();
-      await page.waitForURL('**/dashboard**');
-      await page.getByTestId('dashboard-shell').waitFor();
+      await logIn(page, email, password);
     } finally {
       await browser.close();
     }

@@ -47,7 +47,17 @@ export async function openBrowser(options: { width?: number; height?: number; lo
   };
 }
 
-/** Registers a fresh account through the API and returns its credentials. */
+/** Logs in through the form and waits for the dashboard shell. */
+export async function logIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl()}/auth/login`);
+  await page.locator('#login-email').fill(email);
+  await page.locator('#login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL('**/dashboard**');
+  await page.getByTestId('dashboard-shell').waitFor();
+}
+
+/** An address no other test uses. */
 export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 }

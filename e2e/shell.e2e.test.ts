@@ -1,15 +1,5 @@
-import type { Page } from 'playwright-core';
 import { describe, it } from 'vitest';
-import { baseUrl, expect, openBrowser } from './browser.ts';
-
-async function logIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${baseUrl()}/auth/login`);
-  await page.locator('#login-email').fill(email);
-  await page.locator('#login-password').fill(password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/dashboard**');
-  await page.getByTestId('dashboard-shell').waitFor();
-}
+import { baseUrl, expect, logIn, openBrowser } from './browser.ts';
 
 describe('dashboard shell', () => {
   it('at 375 px shows the bottom tab bar and the full-screen menu with balance and Logout', async () => {

@@ -37,6 +37,29 @@ function assertAmount(amount: number): void {
     throw new RangeError(`credit amount must be a positive integer, got ${amount}`);
 }
 
+/** The ledger row of a balance change already applied to `users.credits`. */
+async function recordChange(
+  tx: LedgerDb,
+  type: 'addition' | 'deduction',
+  change: CreditChange,
+  balanceAfter: number,
+): Promise<CreditChangeResult> {
+  const [row] = await tx
+    .insert(creditTransactions)
+    .values({
+      userId: change.userId,
+      type,
+      amount: change.amount,
+      balanceAfter,
+      source: change.source,
+      generationType: change.generationType ?? null,
+      taskId: change.taskId ?? null,
+      description: change.description,
+    })
+    .returning();
+  return { balanceAfter, transaction: row };
+}
+
 /** Adds credits (an `addition` row). */
 export async function addCredits(db: LedgerDb, change: CreditChange): Promise<CreditChangeResult> {
   assertAmount(change.amount);
@@ -47,20 +70,7 @@ export async function addCredits(db: LedgerDb, change: CreditChange): Promise<Cr
       .where(eq(users.id, change.userId))
       .returning({ credits: users.credits });
     if (!updated) throw notFound('User not found');
-    const [row] = await tx
-      .insert(creditTransactions)
-      .values({
-        userId: change.userId,
-        type: 'addition',
-        amount: change.amount,
-        balanceAfter: updated.credits,
-        source: change.source,
-        generationType: change.generationType ?? null,
-        taskId: change.taskId ?? null,
-        description: change.description,
-      })
-      .returning();
-    return { balanceAfter: updated.credits, transaction: row };
+    return recordChange(tx, 'addition', change, updated.credits);
   });
 }
 
@@ -82,20 +92,7 @@ export async function reserveCredits(db: LedgerDb, change: CreditChange): Promis
       if (!user) throw notFound('User not found');
       throw paymentRequired(MESSAGES.credits.insufficient, { required: change.amount, balance: user.credits });
     }
-    const [row] = await tx
-      .insert(creditTransactions)
-      .values({
-        userId: change.userId,
-        type: 'deduction',
-        amount: change.amount,
-        balanceAfter: updated.credits,
-        source: change.source,
-        generationType: change.generationType ?? null,
-        taskId: change.taskId ?? null,
-        description: change.description,
-      })
-      .returning();
-    return { balanceAfter: updated.credits, transaction: row };
+    return recordChange(tx, 'deduction', change, updated.credits);
   });
 }
 
