@@ -163,3 +163,140 @@ export const TRIAL_PLAN = 'trial';
 
 /** Where the Contact Support page (/contact) sends people. */
 export const SUPPORT_EMAIL = 'support@genpro.studio';
+
+// ---- Generation (issue 3) ----
+
+/** Reference + character images a model accepts before generating (spec 5 and 9). */
+export const MODEL_IMAGE_LIMITS: Record<string, number> = { runway: 3, seedream: 10, seedreamai: 6 };
+export const DEFAULT_MODEL_IMAGE_LIMIT = 3;
+export const IMAGE_MODELS = ['seedream4', 'nanobana', 'nanobana-gemini-2.5-flash-image-preview', 'seedreamai'] as const;
+export const VIDEO_MODELS = [
+  'veo-3.0-generate-001',
+  'veo-3.0-generate-preview',
+  'veo-3.0-fast-generate-preview',
+  'veo-3.1-generate-preview',
+  'seedance',
+  'runway-gen4_turbo',
+  'runway-gen4_aleph',
+  'runway-act_two',
+] as const;
+/** The spec's `{token}`: picking it switches the video form to first/last frame (FilmmakerPro). */
+export const DUAL_FRAME_MODEL = 'veo-3.1-generate-preview';
+export const MAGIC_MODIFY_MODEL = 'runway-gen4_aleph';
+export const ACT_STUDIO_MODEL = 'runway-act_two';
+export const AUDIO_MODEL = 'suno-v3.5';
+export const AUDIO_DURATIONS = [15, 30, 60, 120] as const;
+export const AUDIO_GENRES = ['Electronic', 'Hip Hop', 'Cinematic', 'Ambient', 'Pop', 'Rock'] as const;
+export const AUDIO_MOODS = ['upbeat', 'calm', 'epic'] as const;
+
+export const IMAGE_DEFAULTS = {
+  model: 'nanobana',
+  size: '1024x1024',
+  variations: 2,
+  numberOfImages: 1,
+  sampleImageSize: '2K',
+  aspectRatio: '1:1',
+} as const;
+export const VIDEO_DEFAULTS = {
+  model: 'veo-3.0-generate-001',
+  duration: 10,
+  creativity: 0.66,
+  aspectRatio: '16:9',
+  personGeneration: 'allow_adult',
+  fps: 24,
+} as const;
+export const MAX_IMAGES_PER_REQUEST = 4;
+/** Prompts under this many words get QUALITY_SUFFIX appended (spec 5). */
+export const QUALITY_SUFFIX_MIN_WORDS = 20;
+export const QUALITY_SUFFIX = ', highly detailed, professional quality, sharp focus, cinematic lighting';
+
+/** Video polling (spec 9): every 15 s, at most 40 attempts; progress starts at 5, +2 per attempt, cap 95. */
+export const VIDEO_POLL = {
+  intervalMs: 15_000,
+  maxAttempts: 40,
+  initialProgress: 5,
+  initialEstimateSeconds: 180,
+  progressStep: 2,
+  progressCap: 95,
+  minBarPercent: 5,
+} as const;
+export const UPSCALE_POLL = { intervalMs: 5_000, timeoutMs: 1_800_000 } as const;
+export const ASSETS_PAGE_SIZE = 35;
+export const ASSETS_LOAD_MORE_WITHIN_PX = 200;
+export const UPLOAD_STORAGE_CEILINGS_MB = { image: 75, video: 750, other: 100 } as const;
+export const UPLOAD_CONCURRENCY = 3;
+export const UPSCALE_TARGET = { width: 3840, height: 2160 } as const;
+export const ENHANCOR_KINDS = ['realistic-skin', 'portrait-upscaler', 'image-upscaler', 'detailed'] as const;
+export type EnhancorKind = (typeof ENHANCOR_KINDS)[number];
+
+/**
+ * The one price list, in credits. Spec figures: pro video (Veo, with audio) 101, dream video
+ * (Seedream/Seedance) 41, persona video 21, video enhancement 50; the rest are ours.
+ */
+export const PRICES = {
+  /** Per image up to 2048 px on the long side. */
+  image: 4,
+  /** Per image larger than 2048 px on the long side (4K). */
+  image4k: 8,
+  videoPro: 101,
+  /** Veo without audio. */
+  videoStandard: 81,
+  videoDream: 41,
+  videoRunway: 61,
+  personaVideo: 21,
+  music: 10,
+  voice: 3,
+  imageUpscale: 10,
+  videoEnhancement: 50,
+  promptEnhancement: 0,
+} as const;
+
+// ---- Uploads and upscale (issue 3) ----
+
+/**
+ * What the JSON upload calls (POST /api/upload/base64-to-url, POST /api/temp-upload) accept,
+ * checked on the sniffed bytes (canvas spec 5: jpeg, png, webp, gif; mp4, webm, quicktime; mpeg,
+ * wav, ogg, m4a).
+ */
+export const REMOTE_UPLOAD_MIME_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/gif',
+  'video/mp4',
+  'video/webm',
+  'video/quicktime',
+  'audio/mpeg',
+  'audio/wav',
+  'audio/ogg',
+  'audio/mp4',
+] as const;
+
+/** The video enhance dialog (canvas spec 9). */
+export const VIDEO_ENHANCE = {
+  scales: [2, 3, 4],
+  fps: [24, 30, 60, 120],
+  qualities: ['low', 'medium', 'high'],
+  defaultQuality: 'high',
+  categories: ['upscaling', 'interpolation', 'enhancement'],
+  defaultModel: 'proteus',
+  defaultOption: 'prob-4',
+  /** The asset card's one-click model: upscale towards 4K (UPSCALE_TARGET), at most 4x. */
+  fourKModel: 'upscale_4k',
+  /** Quality → denoise/sharpen/enhance (0–1): high 0.8/0.7/0.9, otherwise 0.5/0.4/0.6. */
+  presets: {
+    high: { denoise: 0.8, sharpen: 0.7, enhance: 0.9 },
+    other: { denoise: 0.5, sharpen: 0.4, enhance: 0.6 },
+  },
+  estimatedSeconds: 180,
+} as const;
+export type VideoEnhanceQuality = (typeof VIDEO_ENHANCE.qualities)[number];
+export type VideoEnhanceCategory = (typeof VIDEO_ENHANCE.categories)[number];
+
+/** Per-service defaults of the image enhance dialog (canvas spec 9). */
+export const IMAGE_ENHANCE_DEFAULTS: Readonly<Record<EnhancorKind, { mode?: string; enhancementLevel?: number }>> = {
+  'realistic-skin': {},
+  'portrait-upscaler': { mode: 'fast' },
+  'image-upscaler': {},
+  detailed: { enhancementLevel: 0.8 },
+};

@@ -18,12 +18,16 @@ import {
 } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../common/messages.ts';
 import type { AppContext } from './context.ts';
+import { assetRoutes } from './features/assets/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { devMailRoutes } from './features/dev-mail/routes.ts';
+import { generationRoutes } from './features/generation/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
 import { taskRoutes } from './features/tasks/routes.ts';
+import { remoteUploadRoutes } from './features/uploads/remote-routes.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
+import { upscaleRoutes } from './features/upscale/routes.ts';
 import { authenticateRequest } from './platform/auth/session.ts';
 import { AppError } from './platform/errors.ts';
 
@@ -79,6 +83,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(mediaRoutes(ctx));
   await app.register(uploadRoutes(ctx));
   await app.register(taskRoutes(ctx));
+  await app.register(generationRoutes(ctx));
+  await app.register(assetRoutes(ctx));
+  await app.register(remoteUploadRoutes(ctx));
+  await app.register(upscaleRoutes(ctx));
   if (ctx.config.embedded.mail) await app.register(devMailRoutes(ctx));
 
   await registerWeb(app);

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
+import { createEngineRegistry, type EngineRegistry } from './engines/registry.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
 import { createMailer } from './platform/mail/index.ts';
@@ -16,6 +17,7 @@ export interface AppContext {
   db: Database['db'];
   storage: ObjectStorage;
   jobs: JobQueue;
+  engines: EngineRegistry;
   mail: Mailer;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -40,6 +42,7 @@ export interface ContextOverrides {
   storage?: ObjectStorage;
   clock?: Clock;
   log?: FastifyBaseLogger;
+  engines?: EngineRegistry;
 }
 
 /** Opens the database (migrating it), storage, mail and the job queue; workers start only when asked. */
@@ -51,7 +54,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const storage = overrides.storage ?? createStorage(config);
   const mail = createMailer({ config, db: database.db, log, clock });
   const jobs = new JobQueue({ database, log, clock });
-  const ctx: AppContext = { config, database, db: database.db, storage, jobs, mail, clock, log };
+  const engines = overrides.engines ?? createEngineRegistry(config);
+  const ctx: AppContext = { config, database, db: database.db, storage, jobs, engines, mail, clock, log };
   jobs.attach(ctx);
   await jobs.start();
   return ctx;

@@ -20,8 +20,14 @@ const uploadedFile = z.object({
   taskId: z.string(),
 });
 export type UploadedFile = z.infer<typeof uploadedFile>;
-export const uploadReply = ok(uploadedFile);
+/** One file: `data` is the file, as the spec reads it. */
+const uploadReply = ok(uploadedFile);
 export type UploadReply = z.infer<typeof uploadReply>;
+/** Several files (`file` repeated, at most UPLOAD.maxFiles): `data` lists them in the order sent. */
+const multiUploadReply = ok(z.array(uploadedFile));
+export type MultiUploadReply = z.infer<typeof multiUploadReply>;
+/** What POST /api/upload answers: one object for one file, an array for several. */
+export const anyUploadReply = z.union([uploadReply, multiUploadReply]);
 
 /** GET /api/upload/{id}. */
 export const uploadParams = z.object({ id: z.string().max(64) });

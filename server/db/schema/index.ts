@@ -1,3 +1,4 @@
+export * from './assets.ts';
 export * from './credits.ts';
 export * from './mail.ts';
 export * from './media.ts';

@@ -1,15 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorReply } from '../../../common/api/envelope.ts';
-import { uploadParams, uploadReply, uploadStatusReply } from '../../../common/api/uploads.ts';
+import { anyUploadReply, uploadParams, uploadStatusReply } from '../../../common/api/uploads.ts';
+import { UPLOAD } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { badRequest } from '../../platform/errors.ts';
-import { getUpload, receiveUpload, storeUpload } from './service.ts';
+import { getUpload, multipartLimits, receiveUploads, storeUploads } from './service.ts';
 
 const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply, 413: errorReply };
 
-/** POST /api/upload (multipart `file` + `type`) and GET /api/upload/{id} for its status and thumbnail. */
+/** POST /api/upload (multipart `file`, up to 10, + `type`) and GET /api/upload/{id} for its status and thumbnail. */
 export function uploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const signedIn = requireUser();
   return async (app) => {
@@ -19,17 +20,24 @@ export function uploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         preHandler: signedIn,
         schema: {
           tags: ['uploads'],
-          summary: `Upload an image, video or audio file (multipart: file, type); at most UPLOAD_MAX_MB`,
+          summary: `Upload images, videos or audio (multipart: file, repeated for up to ${UPLOAD.maxFiles} files; type)`,
+          description:
+            'Each file is typed by its bytes (images jpeg/png/gif/webp, videos mp4/mov/avi/webm, audio mp3/wav/m4a/ogg) ' +
+            'and limited to UPLOAD_MAX_MB (default 50), never above 75 MB for an image, 750 MB for a video and ' +
+            '100 MB otherwise. One file answers `data: {…}`; several answer `data: [{…}, …]` in the order sent.',
           consumes: ['multipart/form-data'],
-          response: { 200: uploadReply, ...errors },
+          response: { 200: anyUploadReply, ...errors },
         },
       },
       async (request) => {
         if (!request.isMultipart()) throw badRequest(MESSAGES.upload.noFile);
         const user = currentUser(request);
-        const received = await receiveUpload(ctx, request.parts());
+        const received = await receiveUploads(ctx, request.parts({ limits: multipartLimits(ctx) }));
         try {
-          return { success: true as const, data: await storeUpload(ctx, user.id, received) };
+          const files = await storeUploads(ctx, user.id, received);
+          return files.length === 1
+            ? { success: true as const, data: files[0] }
+            : { success: true as const, data: files };
         } finally {
           await received.cleanup();
         }

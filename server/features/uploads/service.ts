@@ -1,44 +1,53 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Multipart } from '@fastify/multipart';
 import { and, eq } from 'drizzle-orm';
-import { fileTypeFromFile } from 'file-type';
 import type { UploadedFile, UploadStatus } from '../../../common/api/uploads.ts';
-import { UPLOAD_SNIFFED_TYPES } from '../../../common/constants.ts';
+import { UPLOAD } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { uploadedMedia } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound, tooLarge } from '../../platform/errors.ts';
 import { MediaStore, mediaUrl } from '../../platform/media/store.ts';
 import { MEDIA_EXTRACT_KIND } from './extract-task.ts';
+import {
+  largestUploadLimitMb,
+  MB,
+  SNIFF_HEAD_BYTES,
+  type Sniffed,
+  sniffBuffer,
+  sniffFile,
+  type UploadKind,
+  uploadLimitMb,
+} from './sniff.ts';
 
 type UploadRow = typeof uploadedMedia.$inferSelect;
 
-/** A multipart upload saved to a temporary file, not yet checked. */
-export interface ReceivedUpload {
+/** One multipart file saved to a temporary file, not yet checked. */
+interface ReceivedFile {
   file: string;
   size: number;
   filename: string;
+}
+
+/** The files of one multipart upload (in the order sent) and its purpose. */
+export interface ReceivedUploads {
+  files: ReceivedFile[];
   purpose: string;
   cleanup(): Promise<void>;
 }
 
-/** Browser-friendly names for the MIME types file-type reports. */
-const MIME_ALIASES: Record<string, string> = {
-  'video/vnd.avi': 'video/x-msvideo',
-  'audio/x-m4a': 'audio/mp4',
-  'audio/vnd.wave': 'audio/wav',
-  'audio/x-wav': 'audio/wav',
-};
-
+/** Multipart field names that carry files: `file` (spec), repeated for several, or `files`. */
+const FILE_FIELDS = new Set(['file', 'files', 'file[]', 'files[]']);
 const PURPOSE = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function isFileTooLarge(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === 'FST_REQ_FILE_TOO_LARGE';
+function errorCode(error: unknown): string | undefined {
+  return (error as { code?: string } | null)?.code;
 }
 
 /** Keeps a display name: no path, no control characters, at most 255 characters. */
@@ -55,67 +64,129 @@ function cleanFilename(name: string | undefined, fallbackExt: string): string {
   return cleaned || `upload.${fallbackExt}`;
 }
 
+/** What `request.parts()` should be limited to: the largest per-kind limit and UPLOAD.maxFiles. */
+export function multipartLimits(ctx: AppContext): { fileSize: number; files: number } {
+  return { fileSize: largestUploadLimitMb(ctx.config) * MB, files: UPLOAD.maxFiles };
+}
+
 /**
- * Reads the multipart body: the `file` part is streamed to a temporary file (the multipart limit
- * stops it at UPLOAD_MAX_MB: 413), the `type` field is the upload's purpose. Other parts are drained.
+ * Copies one file part to `target`, stopping at the limit of its kind: the first bytes are sniffed
+ * as they arrive, so an 80 MB image is refused at 75 MB (or UPLOAD_MAX_MB) without storing the rest.
  */
-export async function receiveUpload(ctx: AppContext, parts: AsyncIterable<Multipart>): Promise<ReceivedUpload> {
+async function saveCapped(ctx: AppContext, source: Readable, target: string): Promise<number> {
+  let size = 0;
+  let head: Buffer | null = Buffer.alloc(0);
+  let limitMb = largestUploadLimitMb(ctx.config);
+  await pipeline(
+    source,
+    async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const chunk of chunks) {
+        size += chunk.length;
+        if (head) {
+          head = Buffer.concat([head, chunk]);
+          if (head.length >= SNIFF_HEAD_BYTES) {
+            limitMb = uploadLimitMb(ctx.config, (await sniffBuffer(head))?.kind ?? null);
+            head = null;
+          }
+        }
+        if (size > limitMb * MB) throw tooLarge(MESSAGES.upload.tooLarge(limitMb));
+        yield chunk;
+      }
+    },
+    createWriteStream(target),
+  );
+  return size;
+}
+
+/**
+ * Reads the multipart body: each file part (`file`, repeated for several; at most UPLOAD.maxFiles)
+ * is streamed to a temporary file and stopped at its size limit (413 'File size exceeds {n}MB
+ * limit'); the `type` field is the upload's purpose. Other parts are drained.
+ */
+export async function receiveUploads(ctx: AppContext, parts: AsyncIterable<Multipart>): Promise<ReceivedUploads> {
   const tmpRoot = path.join(ctx.config.dataDir, 'tmp');
   await mkdir(tmpRoot, { recursive: true });
   const dir = await mkdtemp(path.join(tmpRoot, 'upload-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });
-  const tooBig = () => tooLarge(MESSAGES.upload.tooLarge(ctx.config.UPLOAD_MAX_MB));
-  let saved: { file: string; filename: string } | null = null;
+  const streamLimit = () => tooLarge(MESSAGES.upload.tooLarge(largestUploadLimitMb(ctx.config)));
+  const files: ReceivedFile[] = [];
   let purpose = 'ai-asset';
   try {
     for await (const part of parts) {
       if (part.type === 'file') {
-        if (part.fieldname !== 'file' || saved) {
+        if (!FILE_FIELDS.has(part.fieldname)) {
           part.file.resume();
           continue;
         }
-        const file = path.join(dir, 'body');
+        if (files.length >= UPLOAD.maxFiles) throw badRequest(MESSAGES.upload.tooManyFiles(UPLOAD.maxFiles));
+        const file = path.join(dir, `part-${files.length}`);
+        let size: number;
         try {
-          await pipeline(part.file, createWriteStream(file));
+          size = await saveCapped(ctx, part.file, file);
         } catch (error) {
-          if (isFileTooLarge(error)) throw tooBig();
+          if (errorCode(error) === 'FST_REQ_FILE_TOO_LARGE') throw streamLimit();
           throw error;
         }
-        if (part.file.truncated) throw tooBig();
-        saved = { file, filename: part.filename };
+        if (part.file.truncated) throw streamLimit();
+        files.push({ file, size, filename: part.filename });
       } else if (part.fieldname === 'type' && typeof part.value === 'string' && part.value.trim()) {
         const value = part.value.trim();
         if (!PURPOSE.test(value)) throw badRequest('Invalid upload type');
         purpose = value;
       }
     }
-    if (!saved) throw badRequest(MESSAGES.upload.noFile);
-    const { size } = await stat(saved.file);
-    if (size === 0) throw badRequest(MESSAGES.upload.noFile);
-    return { file: saved.file, size, filename: saved.filename, purpose, cleanup };
+    const nonEmpty = files.filter((f) => f.size > 0);
+    if (nonEmpty.length === 0) throw badRequest(MESSAGES.upload.noFile);
+    return { files: nonEmpty, purpose, cleanup };
   } catch (error) {
     await cleanup();
-    if (isFileTooLarge(error)) throw tooBig();
+    const code = errorCode(error);
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw streamLimit();
+    if (code === 'FST_FILES_LIMIT') throw badRequest(MESSAGES.upload.tooManyFiles(UPLOAD.maxFiles));
     throw error;
   }
 }
 
+interface CheckedFile extends ReceivedFile {
+  sniffed: Sniffed & { kind: UploadKind };
+}
+
+/** The bytes (never the name or the client's MIME type) must be an accepted format within its limit. */
+async function checkFile(ctx: AppContext, file: ReceivedFile): Promise<CheckedFile> {
+  const sniffed = await sniffFile(file.file);
+  if (!sniffed?.kind) {
+    throw new AppError(400, 'unsupported_type', MESSAGES.upload.unsupportedType, { filename: file.filename });
+  }
+  const limitMb = uploadLimitMb(ctx.config, sniffed.kind);
+  if (file.size > limitMb * MB) throw tooLarge(MESSAGES.upload.tooLarge(limitMb));
+  return { ...file, sniffed: { ...sniffed, kind: sniffed.kind } };
+}
+
 /**
- * Checks the bytes (never the name or the client's MIME type) against the allowed image, video and
- * audio formats, stores the file, records it and starts the thumbnail/metadata task.
+ * Checks every file first (one bad file refuses the whole request and stores nothing), then
+ * stores each, records it and starts its thumbnail/metadata task. Answers in the order sent.
  */
-export async function storeUpload(ctx: AppContext, userId: string, upload: ReceivedUpload): Promise<UploadedFile> {
-  const sniffed = await fileTypeFromFile(upload.file);
-  const type = sniffed ? UPLOAD_SNIFFED_TYPES[sniffed.ext] : undefined;
-  if (!sniffed || !type) throw new AppError(400, 'unsupported_type', MESSAGES.upload.unsupportedType);
-  const mimeType = MIME_ALIASES[sniffed.mime] ?? sniffed.mime;
-  const filename = cleanFilename(upload.filename, sniffed.ext);
+export async function storeUploads(
+  ctx: AppContext,
+  userId: string,
+  received: ReceivedUploads,
+): Promise<UploadedFile[]> {
+  const checked: CheckedFile[] = [];
+  for (const file of received.files) checked.push(await checkFile(ctx, file));
+  const stored: UploadedFile[] = [];
+  for (const file of checked) stored.push(await storeOne(ctx, userId, file, received.purpose));
+  return stored;
+}
+
+async function storeOne(ctx: AppContext, userId: string, upload: CheckedFile, purpose: string): Promise<UploadedFile> {
+  const { ext, mime: mimeType, kind: type } = upload.sniffed;
+  const filename = cleanFilename(upload.filename, ext);
 
   const stored = await new MediaStore(ctx).put({
     body: createReadStream(upload.file),
     contentLength: upload.size,
     contentType: mimeType,
-    ext: sniffed.ext,
+    ext,
     storageClass: 'upload',
     userId,
     source: 'upload',
@@ -132,7 +203,7 @@ export async function storeUpload(ctx: AppContext, userId: string, upload: Recei
     type,
     mimeType,
     size: stored.size,
-    purpose: upload.purpose,
+    purpose,
     status: 'processing',
     taskId,
     createdAt: now,

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UploadReply, UploadStatus } from '../../../common/api/uploads.ts';
+import type { MultiUploadReply, UploadReply, UploadStatus } from '../../../common/api/uploads.ts';
+import { UPLOAD } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { mediaObjects, tasks } from '../../db/schema/index.ts';
 import { SESSION_COOKIE } from '../../platform/auth/session.ts';
@@ -21,18 +22,18 @@ interface FilePart {
 }
 
 /** A multipart/form-data body as a browser sends it. */
-function multipart(fields: Record<string, string>, file?: FilePart) {
+function multipart(fields: Record<string, string>, file?: FilePart | FilePart[]) {
   const boundary = `----genpro${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   }
-  if (file) {
+  for (const part of Array.isArray(file) ? file : file ? [file] : []) {
     chunks.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.name ?? 'file'}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="${part.name ?? 'file'}"; filename="${part.filename}"\r\nContent-Type: ${part.contentType}\r\n\r\n`,
       ),
-      file.data,
+      part.data,
       Buffer.from('\r\n'),
     );
   }
@@ -48,7 +49,12 @@ let png: Buffer;
 let mp4: Buffer;
 let mp3: Buffer;
 
-async function upload(token: string, file: FilePart, fields: Record<string, string> = { type: 'ai-asset' }, app = t) {
+async function upload(
+  token: string,
+  file: FilePart | FilePart[],
+  fields: Record<string, string> = { type: 'ai-asset' },
+  app = t,
+) {
   const body = multipart(fields, file);
   return app.app.inject({
     method: 'POST',
@@ -248,6 +254,53 @@ describe('POST /api/upload', () => {
     expect(res.json()).toMatchObject({ code: 'unsupported_type' });
   });
 
+  it('types a PNG renamed .mp4 (sent as video/mp4) as an image', async () => {
+    const res = await upload(user.token, { filename: 'clip.mp4', contentType: 'video/mp4', data: png });
+    expect(res.statusCode).toBe(200);
+    const { data } = res.json() as UploadReply;
+    expect(data).toMatchObject({ type: 'image', mime_type: 'image/png', filename: 'clip.mp4' });
+    expect(data.url).toMatch(/^\/api\/images\/upload\/.+\.png$/);
+  });
+
+  it('takes several files in one request and answers them as a list, in order', async () => {
+    const res = await upload(user.token, [
+      { filename: 'a.png', contentType: 'image/png', data: png },
+      { filename: 'b.mp4', contentType: 'video/mp4', data: mp4 },
+      { filename: 'c.mp3', contentType: 'audio/mpeg', data: mp3 },
+    ]);
+    expect(res.statusCode).toBe(200);
+    const { data } = res.json() as MultiUploadReply;
+    expect(data.map((f) => [f.filename, f.type])).toEqual([
+      ['a.png', 'image'],
+      ['b.mp4', 'video'],
+      ['c.mp3', 'audio'],
+    ]);
+    expect(new Set(data.map((f) => f.id)).size).toBe(3);
+    for (const file of data) expect((await waitUntilProcessed(file.id)).status).toBe('ready');
+  });
+
+  it('refuses the whole request when one of several files is not media, storing nothing', async () => {
+    const owner = await createTestUser(t.ctx.db);
+    const res = await upload(owner.token, [
+      { filename: 'a.png', contentType: 'image/png', data: png },
+      { filename: 'notes.txt', contentType: 'text/plain', data: Buffer.from('plain text\n'.repeat(50)) },
+    ]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'unsupported_type', details: { filename: 'notes.txt' } });
+    expect(await t.ctx.db.select().from(mediaObjects).where(eq(mediaObjects.userId, owner.id))).toHaveLength(0);
+  });
+
+  it(`accepts at most ${UPLOAD.maxFiles} files per request`, async () => {
+    const eleven = Array.from({ length: UPLOAD.maxFiles + 1 }, (_, i) => ({
+      filename: `f${i}.png`,
+      contentType: 'image/png',
+      data: png,
+    }));
+    const res = await upload(user.token, eleven);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: MESSAGES.upload.tooManyFiles(UPLOAD.maxFiles) });
+  });
+
   it('answers 400 without a file', async () => {
     const body = multipart({ type: 'ai-asset' });
     const res = await t.app.inject({
@@ -356,5 +409,22 @@ describe('upload size limit', () => {
     expect(rows).toHaveLength(0);
     const ok = await upload(owner.token, { filename: 'ok.png', contentType: 'image/png', data: png }, {}, small);
     expect(ok.statusCode).toBe(200);
+  });
+
+  it('applies the limit to each file of a multi-file request', async () => {
+    const owner = await createTestUser(small.ctx.db);
+    const big = Buffer.concat([png, randomBytes(1024 * 1024 + 10)]);
+    const res = await upload(
+      owner.token,
+      [
+        { filename: 'ok.png', contentType: 'image/png', data: png },
+        { filename: 'big.png', contentType: 'image/png', data: big },
+      ],
+      {},
+      small,
+    );
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ error: 'File size exceeds 1MB limit' });
+    expect(await small.ctx.db.select().from(mediaObjects).where(eq(mediaObjects.userId, owner.id))).toHaveLength(0);
   });
 });

@@ -1,8 +1,17 @@
+import { generateAudioTask, generateImageTask, generateVideoTask } from '../../features/generation/tasks.ts';
 import { mediaExtractTask } from '../../features/uploads/extract-task.ts';
+import { upscaleImageTask, upscaleVideoTask } from '../../features/upscale/tasks.ts';
 import type { AnyTaskDefinition } from './types.ts';
 
 /**
  * Every task kind of the studio, in one list: the API process (with RUN_WORKERS on) and
  * `npm run worker` register the same kinds through JobQueue.attach(). Add new kinds here.
  */
-export const TASK_KINDS: readonly AnyTaskDefinition[] = [mediaExtractTask];
+export const TASK_KINDS: readonly AnyTaskDefinition[] = [
+  mediaExtractTask,
+  generateImageTask,
+  generateVideoTask,
+  generateAudioTask,
+  upscaleImageTask,
+  upscaleVideoTask,
+];

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOutletContext, useSearchParams } from 'react-router';
 import {
@@ -13,12 +13,16 @@ import type { DashboardContext } from '../../app/DashboardGuard.tsx';
 import { useSignOut } from '../../app/useSignOut.ts';
 import { LogoMark } from '../../ui/Logo.tsx';
 import { SettingsControl } from '../../ui/SettingsControl.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
 import { useMediaQuery } from '../../ui/useMediaQuery.ts';
 import { ApprovalBanner, ApprovalGate } from './ApprovalBanner.tsx';
 import { CreditBalance } from './CreditBalance.tsx';
 import { MobileNav } from './MobileNav.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { VIEW_ICONS } from './viewMeta.ts';
+
+// The Creation Studio is its own chunk, loaded only when the genproStudio view opens.
+const StudioView = lazy(() => import('../studio/StudioView.tsx'));
 
 const COLLAPSED_KEY = 'sidebar_collapsed';
 
@@ -112,6 +116,17 @@ export default function DashboardPage() {
             </div>
           </div>
           {gated && <ApprovalGate />}
+          {view === 'genproStudio' && (
+            <Suspense
+              fallback={
+                <div className="mt-6 flex justify-center py-16" data-testid="studio-loading">
+                  <Spinner className="size-7" />
+                </div>
+              }
+            >
+              <StudioView />
+            </Suspense>
+          )}
         </main>
       </div>
 

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { PRICES } from '../constants.ts';
+import { imageCount, imageDimensions, priceOf, videoFamily, videoWantsAudio } from './pricing.ts';
+
+describe('imageDimensions', () => {
+  it('uses size as written when no aspect ratio or sample size is given', () => {
+    expect(imageDimensions({})).toEqual({ width: 1024, height: 1024 });
+    expect(imageDimensions({ size: '640x360' })).toEqual({ width: 640, height: 360 });
+  });
+  it('derives the size from aspect ratio and sample size (Seedream 16:9 4K, NanoBana 1:1 2K)', () => {
+    expect(imageDimensions({ aspectRatio: '16:9', sampleImageSize: '4K' })).toEqual({ width: 3840, height: 2160 });
+    expect(imageDimensions({ aspectRatio: '1:1', sampleImageSize: '2k' })).toEqual({ width: 2048, height: 2048 });
+    expect(imageDimensions({ size: '1024x1024', aspectRatio: '9:16' })).toEqual({ width: 576, height: 1024 });
+    expect(imageDimensions({ size: '1024x576', sampleImageSize: '2K' })).toEqual({ width: 2048, height: 1152 });
+  });
+  it('ignores an aspect ratio it cannot read', () => {
+    expect(imageDimensions({ size: '800x600', aspectRatio: 'wide' })).toEqual({ width: 800, height: 600 });
+  });
+});
+
+describe('imageCount', () => {
+  it('is the larger of variations and numberOfImages, default 1, at most 4', () => {
+    expect(imageCount({})).toBe(1);
+    expect(imageCount({ variations: 2, numberOfImages: 1 })).toBe(2);
+    expect(imageCount({ numberOfImages: 3 })).toBe(3);
+    expect(imageCount({ variations: 9 })).toBe(4);
+  });
+});
+
+describe('priceOf', () => {
+  it('prices images per image, 4K above 2048 px on the long side', () => {
+    expect(priceOf('image', {})).toBe(PRICES.image);
+    expect(priceOf('image', { size: '2048x2048', variations: 2 })).toBe(2 * PRICES.image);
+    expect(priceOf('image', { size: '2049x1024' })).toBe(PRICES.image4k);
+    expect(priceOf('image', { aspectRatio: '16:9', sampleImageSize: '4K', numberOfImages: 2 })).toBe(
+      2 * PRICES.image4k,
+    );
+  });
+
+  it('prices video by model family: Veo with audio is pro (101), Seedance is dream (41)', () => {
+    expect(priceOf('video', { model: 'veo-3.0-generate-001' })).toBe(101);
+    expect(priceOf('video', { model: 'veo-3.0-generate-001', generateAudio: true })).toBe(PRICES.videoPro);
+    expect(priceOf('video', { model: 'veo-3.0-fast-generate-preview', generateAudio: false })).toBe(
+      PRICES.videoStandard,
+    );
+    expect(priceOf('video', { model: 'veo-3.1-generate-preview', include_audio: false })).toBe(PRICES.videoStandard);
+    expect(priceOf('video', { model: 'seedance' })).toBe(41);
+    expect(priceOf('video', { model: 'seedream4' })).toBe(PRICES.videoDream);
+    expect(priceOf('video', { model: 'runway-gen4_aleph' })).toBe(PRICES.videoRunway);
+    expect(priceOf('video', { model: 'runway-act_two', generateAudio: true })).toBe(PRICES.videoRunway);
+  });
+
+  it('prices audio by type', () => {
+    expect(priceOf('audio', {})).toBe(PRICES.music);
+    expect(priceOf('audio', { type: 'music' })).toBe(PRICES.music);
+    expect(priceOf('audio', { type: 'voice' })).toBe(PRICES.voice);
+  });
+});
+
+describe('video audio default', () => {
+  it('is on for Veo, off for others, and generateAudio wins over include_audio', () => {
+    expect(videoWantsAudio({ model: 'veo-3.0-generate-001' })).toBe(true);
+    expect(videoWantsAudio({ model: 'seedance' })).toBe(false);
+    expect(videoWantsAudio({ model: 'veo-3', generateAudio: false, include_audio: true })).toBe(false);
+    expect(videoFamily('Runway-Gen4_turbo')).toBe('runway');
+  });
+});

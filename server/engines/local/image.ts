@@ -1,0 +1,453 @@
+import sharp from 'sharp';
+import { badRequest } from '../../platform/errors.ts';
+import type {
+  ComposeImageRequest,
+  EditImageRequest,
+  EngineCallOptions,
+  ImageEngine,
+  ImageResult,
+  InpaintRequest,
+  MediaBuffer,
+  TextToImageRequest,
+} from '../types.ts';
+import { clamp } from './colour.ts';
+import { applyPromptEdits, colourTransfer, EDIT_RULES, matchEditRules, posterize } from './edit-ops.ts';
+import { paint } from './painter.ts';
+import { hasPhrase } from './prompt-words.ts';
+import { resolveSeed, rngFor } from './random.ts';
+import { decode, encode, formatOf, fromRaw, meanColour, type RawImage, resizeRaw, step } from './raw.ts';
+
+/** Largest side the local image engine renders (8K). */
+const LOCAL_IMAGE_MAX_SIDE = 8192;
+
+function checkSize(width: number, height: number): void {
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 8 || height < 8) {
+    throw badRequest(`Invalid image size: ${width}x${height}`);
+  }
+  if (width > LOCAL_IMAGE_MAX_SIDE || height > LOCAL_IMAGE_MAX_SIDE) {
+    throw badRequest(`Image size ${width}x${height} exceeds ${LOCAL_IMAGE_MAX_SIDE} px`);
+  }
+}
+
+function throwIfAborted(options?: EngineCallOptions): void {
+  options?.signal?.throwIfAborted();
+}
+
+function ruleById(id: string) {
+  const rule = EDIT_RULES.find((r) => r.id === id);
+  if (!rule) throw new Error(`unknown edit rule ${id}`);
+  return rule;
+}
+
+/** Pixel-wise: out = a + (b - a) * mask/255, where mask 0 keeps a's bytes exactly. */
+function maskBlend(a: RawImage, b: RawImage, mask: Buffer): RawImage {
+  const out = Buffer.from(a.data);
+  const c = a.channels;
+  const colourChannels = 3;
+  for (let p = 0; p < mask.length; p++) {
+    const m = mask[p];
+    if (m === 0) continue;
+    const t = m / 255;
+    const o = p * c;
+    for (let k = 0; k < colourChannels; k++)
+      out[o + k] = Math.round(a.data[o + k] + (b.data[o + k] - a.data[o + k]) * t);
+  }
+  return { ...a, data: out };
+}
+
+/** Matches channel count (3/4) so two raw images can be blended; alpha comes from `like`. */
+function withChannels(image: RawImage, like: RawImage): RawImage {
+  if (image.channels === like.channels) return image;
+  const n = image.width * image.height;
+  const out = Buffer.alloc(n * like.channels);
+  for (let p = 0; p < n; p++) {
+    for (let k = 0; k < 3; k++) out[p * like.channels + k] = image.data[p * image.channels + k];
+    if (like.channels === 4) out[p * 4 + 3] = like.data[p * 4 + 3];
+  }
+  return { ...image, data: out, channels: like.channels };
+}
+
+/** The white area of the mask as one byte per pixel at the image size; values under 3 count as black. */
+async function loadMask(mask: MediaBuffer, width: number, height: number): Promise<{ mask: Buffer; box: Box | null }> {
+  const { data } = await sharp(mask.data)
+    .rotate()
+    .flatten({ background: '#000000' })
+    .greyscale()
+    .resize(width, height, { fit: 'fill', kernel: 'nearest' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  let x0 = width;
+  let y0 = height;
+  let x1 = -1;
+  let y1 = -1;
+  for (let p = 0; p < data.length; p++) {
+    if (data[p] < 3) {
+      data[p] = 0;
+      continue;
+    }
+    const x = p % width;
+    const y = (p - x) / width;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
+  return { mask: data, box: x1 < 0 ? null : { left: x0, top: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 } };
+}
+
+interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** Fills from the surroundings: blur(image·keep) / blur(keep), a normalised-convolution fill. */
+async function surroundingsFill(image: RawImage, mask: Buffer): Promise<RawImage> {
+  const { width, height } = image;
+  const n = width * height;
+  const keep = Buffer.alloc(n);
+  const pre = Buffer.alloc(n * 3);
+  for (let p = 0; p < n; p++) {
+    const k = 255 - mask[p];
+    keep[p] = k;
+    for (let c = 0; c < 3; c++) pre[p * 3 + c] = Math.round((image.data[p * image.channels + c] * k) / 255);
+  }
+  const sigma = Math.max(4, Math.min(width, height) / 18);
+  const blurredPre = await sharp(pre, { raw: { width, height, channels: 3 } })
+    .blur(sigma)
+    .raw()
+    .toBuffer();
+  const blurredKeep = await sharp(keep, { raw: { width, height, channels: 1 } })
+    .blur(sigma)
+    .raw()
+    .toBuffer();
+  const out = Buffer.alloc(n * image.channels);
+  for (let p = 0; p < n; p++) {
+    const k = Math.max(1, blurredKeep[p]);
+    for (let c = 0; c < 3; c++) out[p * image.channels + c] = clamp(Math.round((blurredPre[p * 3 + c] * 255) / k));
+    if (image.channels === 4) out[p * 4 + 3] = image.data[p * 4 + 3];
+  }
+  return { ...image, data: out };
+}
+
+/** The local image engine: procedural painting, prompt-driven edits, weighted composition, masked fills. */
+export class LocalImageEngine implements ImageEngine {
+  readonly name = 'local';
+
+  async textToImage(request: TextToImageRequest, options?: EngineCallOptions): Promise<ImageResult> {
+    checkSize(request.width, request.height);
+    throwIfAborted(options);
+    const seed = resolveSeed(request.prompt, request.seed);
+    const referenceColours = await Promise.all((request.referenceImages ?? []).slice(0, 10).map((r) => meanColour(r)));
+    const painting = await paint({
+      prompt: request.prompt,
+      negativePrompt: request.negativePrompt,
+      width: request.width,
+      height: request.height,
+      seed,
+      style: request.style,
+      referenceColours,
+    });
+    throwIfAborted(options);
+    const out = await encode(painting.image, formatOf(request.outputFormat));
+    options?.onProgress?.(1, 0);
+    const { reading, palette, horizon } = painting.plan;
+    return {
+      ...out,
+      seed,
+      metadata: {
+        engine: 'local',
+        model: request.model,
+        operation: 'text-to-image',
+        seed,
+        scene: reading.scene,
+        timeOfDay: reading.time,
+        mood: reading.mood,
+        styles: reading.styles,
+        colours: reading.colours.map((c) => c.word),
+        keywords: reading.keywords,
+        horizon: Math.round(horizon * 1000) / 1000,
+        subjects: painting.plan.subjects,
+        weather: painting.plan.weather,
+        palette: Object.fromEntries(Object.entries(palette).map(([k, v]) => [k, v.map(Math.round)])),
+        referenceGuidance: referenceColours.length,
+        renderSize: `${painting.renderWidth}x${painting.renderHeight}`,
+      },
+    };
+  }
+
+  async edit(request: EditImageRequest, options?: EngineCallOptions): Promise<ImageResult> {
+    let image = await decode(request.image, true);
+    if (request.width && request.height) {
+      checkSize(request.width, request.height);
+      image = await resizeRaw(image, request.width, request.height, 'cover');
+    }
+    const reference = request.reference ? await decode(request.reference) : undefined;
+    throwIfAborted(options);
+    const { image: edited, operations } = await applyPromptEdits(image, request.prompt, reference);
+    const out = await encode(fromRaw(edited), formatOf(request.outputFormat));
+    options?.onProgress?.(1, 0);
+    return {
+      ...out,
+      seed: request.seed,
+      metadata: { engine: 'local', model: request.model, operation: 'edit', operations, reference: Boolean(reference) },
+    };
+  }
+
+  async compose(request: ComposeImageRequest, options?: EngineCallOptions): Promise<ImageResult> {
+    checkSize(request.width, request.height);
+    if (request.images.length === 0) throw badRequest('At least one image is required');
+    const { width: w, height: h } = request;
+    const seed = resolveSeed(request.prompt, request.seed);
+    const rng = rngFor(request.prompt, seed, 'compose');
+    const layers = await Promise.all(
+      request.images.map(async (item) => ({
+        image: await resizeRaw(await decode(item.image), w, h, 'cover'),
+        weight: clamp(Number.isFinite(item.weight) ? item.weight : 0.5, 0, 1),
+        role: item.role,
+      })),
+    );
+    throwIfAborted(options);
+    const total = layers.reduce((s, l) => s + l.weight, 0);
+    const weights = layers.map((l) => (total > 0 ? l.weight / total : 1 / layers.length));
+    const mode = (request.blendMode ?? 'weighted').toLowerCase();
+    const n = w * h;
+    let data: Buffer;
+    const layout: string[] = [];
+    if (mode === 'sequential') {
+      // Vertical bands, each as wide as its weight, feathered into the next.
+      data = Buffer.alloc(n * 3);
+      const edges: number[] = [];
+      let acc = 0;
+      for (const wt of weights) {
+        acc += wt;
+        edges.push(acc * w);
+      }
+      const feather = Math.max(2, w * 0.03);
+      for (let x = 0; x < w; x++) {
+        const contrib = weights.map((_, i) => {
+          const start = i === 0 ? -Infinity : edges[i - 1];
+          const end = i === weights.length - 1 ? Infinity : edges[i];
+          return clamp((x - start + feather / 2) / feather, 0, 1) * clamp((end - x + feather / 2) / feather, 0, 1);
+        });
+        const sum = contrib.reduce((s, v) => s + v, 0) || 1;
+        for (let y = 0; y < h; y++) {
+          const p = (y * w + x) * 3;
+          for (let c = 0; c < 3; c++) {
+            let v = 0;
+            for (let i = 0; i < layers.length; i++) if (contrib[i] > 0) v += layers[i].image.data[p + c] * contrib[i];
+            data[p + c] = Math.round(v / sum);
+          }
+        }
+      }
+      layout.push('bands');
+    } else if (mode === 'random') {
+      // A seeded mosaic: each cell shows one image, chosen with probability equal to its weight.
+      data = Buffer.alloc(n * 3);
+      const cols = 8;
+      const rows = Math.max(1, Math.round((8 * h) / w));
+      const pick: number[] = [];
+      for (let i = 0; i < cols * rows; i++) {
+        let r = rng.next();
+        let chosen = weights.length - 1;
+        for (let k = 0; k < weights.length; k++) {
+          if (r < weights[k]) {
+            chosen = k;
+            break;
+          }
+          r -= weights[k];
+        }
+        pick.push(chosen);
+      }
+      for (let y = 0; y < h; y++) {
+        const row = Math.min(rows - 1, Math.floor((y / h) * rows));
+        for (let x = 0; x < w; x++) {
+          const col = Math.min(cols - 1, Math.floor((x / w) * cols));
+          const src = layers[pick[row * cols + col]].image.data;
+          const p = (y * w + x) * 3;
+          data[p] = src[p];
+          data[p + 1] = src[p + 1];
+          data[p + 2] = src[p + 2];
+        }
+      }
+      layout.push(`mosaic ${cols}x${rows}`);
+    } else {
+      // weighted (and the refinement modes): a per-pixel weighted average of every reference…
+      const acc = new Float32Array(n * 3);
+      for (let i = 0; i < layers.length; i++) {
+        const src = layers[i].image.data;
+        const wt = weights[i];
+        if (wt === 0) continue;
+        for (let p = 0; p < n * 3; p++) acc[p] += src[p] * wt;
+      }
+      data = Buffer.alloc(n * 3);
+      for (let p = 0; p < n * 3; p++) data[p] = Math.round(acc[p]);
+      layout.push('weighted-blend');
+      // …then the subject (role subject/character/product, else the heaviest) laid out as a feathered
+      // centre panel whose opacity is its weight, so heavier references dominate visibly.
+      const subjectIndex = (() => {
+        const byRole = layers.findIndex((l) => /subject|character|product|person|main/i.test(l.role ?? ''));
+        if (byRole >= 0) return byRole;
+        return weights.indexOf(Math.max(...weights));
+      })();
+      if (layers.length > 1 && (mode === 'layered' || mode === 'weighted' || mode === 'advanced-composition')) {
+        const subject = layers[subjectIndex].image.data;
+        const alpha = weights[subjectIndex];
+        const pw = w * (0.5 + 0.3 * alpha);
+        const ph = h * (0.5 + 0.3 * alpha);
+        const x0 = (w - pw) / 2;
+        const y0 = (h - ph) / 2;
+        const feather = Math.min(pw, ph) * 0.2;
+        for (let y = Math.floor(y0); y < Math.ceil(y0 + ph); y++) {
+          const fy = clamp(Math.min(y - y0, y0 + ph - y) / feather, 0, 1);
+          for (let x = Math.floor(x0); x < Math.ceil(x0 + pw); x++) {
+            const f = fy * clamp(Math.min(x - x0, x0 + pw - x) / feather, 0, 1) * alpha;
+            if (f <= 0) continue;
+            const p = (y * w + x) * 3;
+            for (let c = 0; c < 3; c++) data[p + c] = Math.round(data[p + c] + (subject[p + c] - data[p + c]) * f);
+          }
+        }
+        layout.push(`subject-panel:${subjectIndex}`);
+      }
+    }
+    let result: RawImage = { data, width: w, height: h, channels: 3 };
+    const strength = clamp(request.strength ?? 0.75, 0, 1);
+    const rules = matchEditRules(request.prompt);
+    const operations: string[] = [];
+    if (rules.length > 0 && strength > 0) {
+      let edited = result;
+      for (const rule of rules) {
+        edited = await rule.apply(edited, { prompt: request.prompt });
+        operations.push(rule.id);
+      }
+      const mixed = Buffer.alloc(result.data.length);
+      for (let p = 0; p < mixed.length; p++)
+        mixed[p] = Math.round(result.data[p] * (1 - strength) + edited.data[p] * strength);
+      result = { ...result, data: mixed };
+    }
+    if (mode === 'iterative-refinement' || mode === 'advanced-composition') {
+      result = await step(result, (s) => s.sharpen({ sigma: 1 }).modulate({ saturation: 1.05 }));
+      operations.push('refine');
+    }
+    const out = await encode(fromRaw(result), formatOf(request.outputFormat));
+    options?.onProgress?.(1, 0);
+    return {
+      ...out,
+      seed,
+      metadata: {
+        engine: 'local',
+        model: request.model,
+        operation: 'compose',
+        blendMode: mode,
+        weights: weights.map((x) => Math.round(x * 1000) / 1000),
+        layout,
+        operations,
+      },
+    };
+  }
+
+  async inpaint(request: InpaintRequest, options?: EngineCallOptions): Promise<ImageResult> {
+    const image = await decode(request.image, true);
+    const { width, height } = image;
+    const { mask, box } = await loadMask(request.mask, width, height);
+    const mode = (request.mode || 'inpaint').toLowerCase();
+    const seed = resolveSeed(request.prompt, request.seed);
+    const strength = clamp(request.styleStrength ?? 0.75, 0, 1);
+    const operations: string[] = [];
+    let replacement: RawImage = image;
+    if (box) {
+      throwIfAborted(options);
+      if (mode === 'replace') {
+        if (!request.reference) throw badRequest('Please upload a reference image for replacement');
+        // The reference, fitted to the mask's bounding box, placed where the mask is.
+        const ref = await resizeRaw(await decode(request.reference), box.width, box.height, 'cover');
+        const canvas = Buffer.from(image.data);
+        for (let y = 0; y < box.height; y++) {
+          for (let x = 0; x < box.width; x++) {
+            const dst = ((box.top + y) * width + box.left + x) * image.channels;
+            const src = (y * box.width + x) * 3;
+            canvas[dst] = ref.data[src];
+            canvas[dst + 1] = ref.data[src + 1];
+            canvas[dst + 2] = ref.data[src + 2];
+          }
+        }
+        replacement = { ...image, data: canvas };
+        operations.push('replace-with-reference');
+      } else if (mode === 'style-transfer') {
+        if (!request.reference) throw badRequest('Please upload a reference image for style transfer');
+        const ref = await decode(request.reference);
+        const styled = await ruleById('painting').apply(colourTransfer(image, ref, 1), { prompt: request.prompt });
+        replacement = withChannels(styled, image);
+        // styleStrength scales the change inside the mask
+        for (let p = 0; p < mask.length; p++) mask[p] = Math.round(mask[p] * strength);
+        operations.push('style-transfer');
+      } else if (
+        mode === 'add-remove' &&
+        /\b(remove|erase|delete|get rid of|without|clean up)\b/i.test(request.prompt)
+      ) {
+        replacement = await surroundingsFill(image, mask);
+        operations.push('remove-fill-from-surroundings');
+      } else if (mode === 'photorealistic') {
+        replacement = withChannels(
+          await step(image, (s) =>
+            s.removeAlpha().sharpen({ sigma: 1.2 }).linear(1.12, -12).modulate({ saturation: 1.08 }),
+          ),
+          image,
+        );
+        operations.push('photorealistic-detail');
+      } else if (mode === 'stylized' || mode === 'comic-panel') {
+        const base = await step(image, (s) => s.removeAlpha());
+        const styled =
+          mode === 'comic-panel'
+            ? posterize(await ruleById('cartoon').apply(base, { prompt: request.prompt }), 4)
+            : await ruleById('painting').apply(base, { prompt: request.prompt });
+        replacement = withChannels(styled, image);
+        operations.push(mode);
+      } else {
+        // inpaint / add: a texture painted from the prompt, matched to the surrounding colours.
+        const draft = request.quality === 'draft';
+        const pw = Math.max(16, Math.round(box.width / (draft ? 2 : 1)));
+        const ph = Math.max(16, Math.round(box.height / (draft ? 2 : 1)));
+        const painting = await paint({ prompt: request.prompt, width: pw, height: ph, seed });
+        const painted = await resizeRaw(
+          await step({ data: await painting.image.raw().toBuffer(), width: pw, height: ph, channels: 3 }, (s) => s),
+          box.width,
+          box.height,
+          'fill',
+        );
+        const surroundings = await surroundingsFill(image, mask);
+        const canvas = Buffer.from(surroundings.data);
+        for (let y = 0; y < box.height; y++) {
+          for (let x = 0; x < box.width; x++) {
+            const dst = ((box.top + y) * width + box.left + x) * image.channels;
+            const src = (y * box.width + x) * 3;
+            // 80 % painted texture, 20 % the surroundings, so the fill sits in the picture
+            for (let c = 0; c < 3; c++)
+              canvas[dst + c] = Math.round(painted.data[src + c] * 0.8 + canvas[dst + c] * 0.2);
+          }
+        }
+        replacement = { ...image, data: canvas };
+        operations.push('generated-texture', hasPhrase(request.prompt, 'add') ? 'add' : 'fill');
+      }
+    }
+    const result = box ? maskBlend(image, replacement, mask) : image;
+    const out = await encode(fromRaw(result), formatOf(request.outputFormat));
+    options?.onProgress?.(1, 0);
+    const changed = mask.reduce((s, v) => s + (v > 0 ? 1 : 0), 0);
+    return {
+      ...out,
+      seed,
+      metadata: {
+        engine: 'local',
+        model: request.model,
+        operation: 'inpaint',
+        mode,
+        operations,
+        quality: request.quality ?? 'standard',
+        maskedPixels: changed,
+        maskBox: box,
+      },
+    };
+  }
+}

@@ -1,0 +1,184 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorReply } from '../../../common/api/envelope.ts';
+import {
+  aiStatusReply,
+  generateAudioBody,
+  generateAudioReply,
+  generateImageBody,
+  generateImageReply,
+  generateVideoBody,
+  generateVideoReply,
+  generationStatusReply,
+  imageAgentBody,
+  imageAgentReply,
+  runwayTaskReply,
+  taskIdBody,
+} from '../../../common/api/generation.ts';
+import type { AppContext } from '../../context.ts';
+import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import {
+  enhanceImagePrompt,
+  generatedMediaOf,
+  QUICK_WAIT_MS,
+  startAudioGeneration,
+  startImageGeneration,
+  startVideoGeneration,
+  taskFailedError,
+  waitForTask,
+} from './service.ts';
+import { aiStatusOf, generationStatusOf, runwayTaskOf, STATUS_PATHS, taskAcceptedOf } from './status.ts';
+
+const errors = {
+  400: errorReply,
+  401: errorReply,
+  402: errorReply,
+  403: errorReply,
+  404: errorReply,
+  413: errorReply,
+  422: errorReply,
+  500: errorReply,
+  502: errorReply,
+};
+
+/**
+ * Generation: POST /api/ai/generate/image|video|audio, the status calls in each client's vocabulary
+ * and POST /api/ai/image-agent. The work runs as tasks; image and audio wait briefly for theirs.
+ */
+export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const signedIn = requireUser();
+  return async (app) => {
+    app.post(
+      '/api/ai/generate/image',
+      {
+        preHandler: signedIn,
+        schema: {
+          tags: ['generation'],
+          summary: 'Generates images (answers the finished images, or a task when it takes longer than ~20 s)',
+          body: generateImageBody,
+          response: { 200: generateImageReply, ...errors },
+        },
+      },
+      async (request) => {
+        const userId = currentUser(request).id;
+        const started = await startImageGeneration(ctx, userId, request.body);
+        const task = await waitForTask(ctx, userId, started.task.id, QUICK_WAIT_MS);
+        if (task.status === 'failed') throw taskFailedError(task);
+        const media = task.status === 'completed' ? generatedMediaOf(task) : [];
+        return {
+          success: true as const,
+          data: media.length > 0 ? media : taskAcceptedOf(task, started.model),
+          creditsUsed: started.credits,
+        };
+      },
+    );
+
+    app.post(
+      '/api/ai/generate/audio',
+      {
+        preHandler: signedIn,
+        schema: {
+          tags: ['generation'],
+          summary: 'Generates music or a voice-over (model suno-v3.5); the finished file or a task',
+          body: generateAudioBody,
+          response: { 200: generateAudioReply, ...errors },
+        },
+      },
+      async (request) => {
+        const userId = currentUser(request).id;
+        const started = await startAudioGeneration(ctx, userId, request.body);
+        const task = await waitForTask(ctx, userId, started.task.id, QUICK_WAIT_MS);
+        if (task.status === 'failed') throw taskFailedError(task);
+        const media = task.status === 'completed' ? generatedMediaOf(task)[0] : undefined;
+        return {
+          success: true as const,
+          data: media ?? taskAcceptedOf(task, started.model),
+          creditsUsed: started.credits,
+        };
+      },
+    );
+
+    app.post(
+      '/api/ai/generate/video',
+      {
+        preHandler: signedIn,
+        schema: {
+          tags: ['generation'],
+          summary: 'Starts a video generation (text, image, first+last frame, MagicModify, ActStudio); poll statusUrl',
+          body: generateVideoBody,
+          response: { 200: generateVideoReply, ...errors },
+        },
+      },
+      async (request) => {
+        const started = await startVideoGeneration(ctx, currentUser(request).id, request.body);
+        return { success: true as const, data: taskAcceptedOf(started.task, started.model) };
+      },
+    );
+
+    const statusSchema = (summary: string) => ({
+      preHandler: signedIn,
+      schema: {
+        tags: ['generation'],
+        summary,
+        body: taskIdBody,
+        response: { 200: generationStatusReply, 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply },
+      },
+    });
+    for (const [path, vendor] of [
+      [STATUS_PATHS.veo, 'Veo'],
+      [STATUS_PATHS.video, 'video'],
+      [STATUS_PATHS.seedream, 'Seedream/Seedance'],
+    ] as const) {
+      app.post(
+        path,
+        statusSchema(`Status of a ${vendor} generation task: processing | completed | failed`),
+        async (request) => ({
+          success: true as const,
+          data: generationStatusOf(await ctx.jobs.getTask(currentUser(request).id, request.body.taskId)),
+        }),
+      );
+    }
+
+    app.post(
+      STATUS_PATHS.ai,
+      {
+        preHandler: signedIn,
+        schema: {
+          tags: ['generation'],
+          summary: 'Status of any generation task, with top-level status, url, videoUrl and error',
+          body: taskIdBody,
+          response: { 200: aiStatusReply, 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply },
+        },
+      },
+      async (request) => aiStatusOf(await ctx.jobs.getTask(currentUser(request).id, request.body.taskId)),
+    );
+
+    app.get(
+      '/api/proxy/runway/tasks/:taskId',
+      {
+        preHandler: signedIn,
+        schema: {
+          tags: ['generation'],
+          summary: 'Status of a task in Runway’s vocabulary: PENDING, IN_PROGRESS, SUCCEEDED, FAILED',
+          params: z.object({ taskId: z.string().min(1).max(64) }),
+          response: { 200: runwayTaskReply, 401: errorReply, 404: errorReply },
+        },
+      },
+      async (request) => runwayTaskOf(await ctx.jobs.getTask(currentUser(request).id, request.params.taskId)),
+    );
+
+    app.post(
+      '/api/ai/image-agent',
+      {
+        preHandler: signedIn,
+        schema: {
+          tags: ['generation'],
+          summary: 'Enhances an image prompt (free): enhancedPrompt and an analysis',
+          body: imageAgentBody,
+          response: { 200: imageAgentReply, 400: errorReply, 401: errorReply, 403: errorReply, 422: errorReply },
+        },
+      },
+      async (request) => enhanceImagePrompt(ctx, request.body),
+    );
+  };
+}

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorReply } from '../../../common/api/envelope.ts';
+import { base64ToUrlBody, remoteUploadReply, tempUploadBody } from '../../../common/api/remote-upload.ts';
+import type { AppContext } from '../../context.ts';
+import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { base64BodyLimit, base64ToUrl, tempUpload } from './remote.ts';
+
+const errors = {
+  400: errorReply,
+  401: errorReply,
+  403: errorReply,
+  413: errorReply,
+  502: errorReply,
+};
+
+/** POST /api/upload/base64-to-url and POST /api/temp-upload: files sent as base64, data URLs or public URLs. */
+export function remoteUploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const signedIn = requireUser();
+  const bodyLimit = base64BodyLimit(ctx);
+  return async (app) => {
+    app.post(
+      '/api/upload/base64-to-url',
+      {
+        preHandler: signedIn,
+        bodyLimit,
+        schema: {
+          tags: ['uploads'],
+          summary: 'Store a base64 file (data URI or bare base64); temporary (1 day) when forRunway',
+          body: base64ToUrlBody,
+          response: { 200: remoteUploadReply, ...errors },
+        },
+      },
+      async (request) => base64ToUrl(ctx, currentUser(request).id, request.body),
+    );
+
+    app.post(
+      '/api/temp-upload',
+      {
+        preHandler: signedIn,
+        bodyLimit,
+        schema: {
+          tags: ['uploads'],
+          summary: 'Store media from a data URL or a public http(s) URL as a temporary file (1 day)',
+          body: tempUploadBody,
+          response: { 200: remoteUploadReply, ...errors },
+        },
+      },
+      async (request) => tempUpload(ctx, currentUser(request).id, request.body),
+    );
+  };
+}

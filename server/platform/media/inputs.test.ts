@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { MESSAGES } from '../../../common/messages.ts';
+import { extensionOf, parseMediaRef, storedKeyOf } from './inputs.ts';
+
+const config = { publicUrl: 'https://studio.example.com' };
+const key = 'generated/2025/01/3f1c7b1e-1a2b-4c3d-8e9f-0a1b2c3d4e5f.png';
+
+describe('parseMediaRef', () => {
+  it('reads own media paths, signed or absolute on this host or a loopback host', () => {
+    expect(parseMediaRef(config, `/api/images/${key}`)).toEqual({ kind: 'stored', key });
+    expect(parseMediaRef(config, `/api/videos/${key}?expires=1&sig=abc`)).toEqual({ kind: 'stored', key });
+    expect(parseMediaRef(config, `https://studio.example.com/api/personas/image/${key}`)).toEqual({
+      kind: 'stored',
+      key,
+    });
+    expect(parseMediaRef(config, `http://localhost:3000/api/audio/${key}`)).toEqual({ kind: 'stored', key });
+  });
+
+  it('refuses paths that are not media keys', () => {
+    expect(() => parseMediaRef(config, '/api/images/../etc/passwd')).toThrow(MESSAGES.inputs.notAMediaUrl);
+    expect(() => parseMediaRef(config, '/etc/passwd')).toThrow(MESSAGES.inputs.notAMediaUrl);
+    expect(() => parseMediaRef(config, 'https://studio.example.com/api/auth/me')).toThrow(MESSAGES.inputs.notAMediaUrl);
+    expect(() => parseMediaRef(config, '//evil.example/x.png')).toThrow(MESSAGES.remote.invalidUrl);
+  });
+
+  it('reads base64 data URIs and public URLs, and refuses other schemes', () => {
+    expect(parseMediaRef(config, 'data:image/png;base64,AAAA')).toEqual({
+      kind: 'data',
+      mimeType: 'image/png',
+      base64: 'AAAA',
+    });
+    expect(() => parseMediaRef(config, 'data:text/plain,hello')).toThrow(MESSAGES.remote.invalidUrl);
+    expect(parseMediaRef(config, 'https://cdn.example.org/a.png')).toEqual({
+      kind: 'remote',
+      url: 'https://cdn.example.org/a.png',
+    });
+    expect(() => parseMediaRef(config, 'file:///etc/passwd')).toThrow(MESSAGES.remote.invalidUrl);
+    expect(() => parseMediaRef(config, 'not a url')).toThrow(MESSAGES.remote.invalidUrl);
+  });
+
+  it('storedKeyOf gives the key or null', () => {
+    expect(storedKeyOf(config, `/api/images/${key}`)).toBe(key);
+    expect(storedKeyOf(config, 'https://cdn.example.org/a.png')).toBeNull();
+    expect(storedKeyOf(config, 'garbage')).toBeNull();
+  });
+
+  it('maps MIME types to extensions', () => {
+    expect(extensionOf('image/png')).toBe('png');
+    expect(extensionOf('audio/mpeg')).toBe('mp3');
+    expect(extensionOf('application/x-what')).toBe('bin');
+  });
+});

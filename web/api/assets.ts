@@ -1,0 +1,92 @@
+// The media library (GET/DELETE /api/ai/assets) and the per-asset upscale calls (spec 7).
+import { type InfiniteData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { Asset, assetReply, ListAssetsReply } from '../../common/api/assets.ts';
+import type { taskStatusReply } from '../../common/api/uploads.ts';
+import type { EnhanceQueuedReply } from '../../common/api/upscale.ts';
+import { ASSETS_PAGE_SIZE } from '../../common/constants.ts';
+import { upscaleStartRequest } from '../../common/rules/asset-upscale.ts';
+import { apiRequest } from './client.ts';
+
+export type { Asset };
+
+type AssetReply = z.infer<typeof assetReply>;
+type DeleteReply = { success: true };
+
+export const assetsQueryKey = ['assets'] as const;
+
+/** `type` filters the list (one type or a `|`-separated list, e.g. 'image' or 'video|video_enhancement'). */
+function assetsListKey(type?: string) {
+  return [...assetsQueryKey, 'list', type ?? 'all'] as const;
+}
+
+function fetchAssetsPage(offset: number, type?: string, signal?: AbortSignal) {
+  const params = new URLSearchParams({ limit: String(ASSETS_PAGE_SIZE), offset: String(offset) });
+  if (type) params.set('type', type);
+  return apiRequest<ListAssetsReply>(`/api/ai/assets?${params}`, { signal });
+}
+
+/** 35 a page from offset 0 (the first page is always offset 0, so a refetch starts over). */
+export function useAssets(type?: string) {
+  return useInfiniteQuery({
+    queryKey: assetsListKey(type),
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) => fetchAssetsPage(pageParam, type, signal),
+    getNextPageParam: (last) =>
+      last.pagination.hasMore ? last.pagination.offset + Math.max(last.data.length, 1) : undefined,
+    staleTime: 10_000,
+  });
+}
+
+export function getAsset(id: string, signal?: AbortSignal) {
+  return apiRequest<AssetReply>(`/api/ai/assets/${encodeURIComponent(id)}`, { signal });
+}
+
+type AssetPages = InfiniteData<ListAssetsReply, number>;
+
+/** Replace or drop one asset in every cached list without refetching. */
+export function updateCachedAsset(
+  queryClient: ReturnType<typeof useQueryClient>,
+  id: string,
+  update: (asset: Asset) => Asset | null,
+) {
+  queryClient.setQueriesData<AssetPages>({ queryKey: assetsQueryKey }, (data) => {
+    if (!data?.pages) return data;
+    return {
+      ...data,
+      pages: data.pages.map((page) => {
+        const list = page.data.flatMap((asset) => {
+          if (asset.id !== id) return [asset];
+          const next = update(asset);
+          return next ? [next] : [];
+        });
+        return { ...page, data: list, assets: list };
+      }),
+    };
+  });
+}
+
+export function useDeleteAsset() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiRequest<DeleteReply>(`/api/ai/assets/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: (_reply, id) => {
+      updateCachedAsset(queryClient, id, () => null);
+      void queryClient.invalidateQueries({ queryKey: assetsQueryKey });
+    },
+  });
+}
+
+type TaskReply = z.infer<typeof taskStatusReply>;
+
+/** GET /api/tasks/{id}: the state of a long-running task (the upscale's `requestId`). */
+export function getTask(id: string, signal?: AbortSignal) {
+  return apiRequest<TaskReply>(`/api/tasks/${encodeURIComponent(id)}`, { signal });
+}
+
+/** Starts an upscale: images to the image upscaler queue, videos to the 4K video enhancer. */
+export function startUpscale(asset: Asset) {
+  const { path, body } = upscaleStartRequest(asset);
+  return apiRequest<EnhanceQueuedReply>(path, { method: 'POST', body });
+}

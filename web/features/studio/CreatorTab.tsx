@@ -1,0 +1,245 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { AudioLines, CircleAlert, Coins, Image as ImageIcon, Sparkles, Video } from 'lucide-react';
+import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { QUALITY_SUFFIX } from '../../../common/constants.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import {
+  needsQualitySuffix,
+  promptWordCount,
+  STUDIO_ACTION_LABELS,
+  STUDIO_MODES,
+  type StudioMode,
+  studioAction,
+} from '../../../common/rules/studio.ts';
+import { useMe } from '../../api/auth.ts';
+import { translateMessage } from '../../i18n/index.ts';
+import { Button } from '../../ui/Button.tsx';
+import { cn } from '../../ui/cn.ts';
+import { inputClass } from '../../ui/Field.tsx';
+import { AssetsGrid } from '../assets/AssetsGrid.tsx';
+import { CreditsDialog } from './CreditsDialog.tsx';
+import { Segmented } from './controls.tsx';
+import { useCreditsText, useFormatNumber } from './format.ts';
+import { AudioForm, ImageForm, VideoForm } from './forms.tsx';
+import { localizeMessage } from './localize.ts';
+import { buildRequest, modeInputs, priceFor } from './requests.ts';
+import { ResultsPanel } from './results/ResultsPanel.tsx';
+import { resetGeneration, retryGeneration, runGeneration } from './runner.ts';
+import { useStudio } from './store.ts';
+
+const MODE_ICONS = { image: ImageIcon, video: Video, audio: AudioLines } as const;
+const PROMPT_MAX = 4000;
+
+/** The main action's label: Generate + the mode, 'Working...' while loading (spec 2.2). */
+export function useActionLabel() {
+  const { t } = useTranslation();
+  return (action: keyof typeof STUDIO_ACTION_LABELS, loading: boolean) =>
+    loading
+      ? translateMessage(MESSAGES.generation.working)
+      : t(`studio.actions.${action}`, { defaultValue: STUDIO_ACTION_LABELS[action] });
+}
+
+/** The Creator tab: image, video and audio modes, the result area, and the media library below. */
+export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeChange: (mode: StudioMode) => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const format = useFormatNumber();
+  const creditsText = useCreditsText();
+  const actionLabel = useActionLabel();
+  const promptId = useId();
+  const promptRef = useRef<HTMLTextAreaElement>(null);
+  const [check, setCheck] = useState<{ mode: StudioMode; text: string } | null>(null);
+  const [creditsOpen, setCreditsOpen] = useState(false);
+
+  const prompt = useStudio((s) => s.prompt);
+  const setPrompt = useStudio((s) => s.setPrompt);
+  const image = useStudio((s) => s.image);
+  const video = useStudio((s) => s.video);
+  const audio = useStudio((s) => s.audio);
+  const inputs = useStudio((s) => s.inputs);
+  const generation = useStudio((s) => s.generations[mode]);
+  const balance = useMe().data?.credits ?? null;
+
+  const snapshot = useMemo(() => ({ prompt, image, video, audio, inputs }), [prompt, image, video, audio, inputs]);
+  const info = useMemo(() => modeInputs(mode, snapshot), [mode, snapshot]);
+  const price = useMemo(() => priceFor(mode, snapshot), [mode, snapshot]);
+  const loading = generation.phase === 'loading';
+  const short = balance !== null && balance < price;
+  const suffixed = mode !== 'audio' && needsQualitySuffix(prompt);
+  const words = promptWordCount(prompt);
+  const checkText = check?.mode === mode ? check.text : null;
+  const resultsRef = useRef<HTMLElement>(null);
+
+  // A check message is about the form as it was: any change to the inputs clears it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: inputs and params are the triggers
+  useEffect(() => setCheck(null), [inputs, image, video, audio]);
+
+  const generate = () => {
+    const built = buildRequest(mode, useStudio.getState());
+    if (!built.ok) {
+      setCheck({ mode, text: built.i18nKey ? t(built.i18nKey) : localizeMessage(built.message) });
+      if (built.i18nKey === 'studio.checks.promptRequired') promptRef.current?.focus();
+      return;
+    }
+    setCheck(null);
+    void runGeneration(built, queryClient);
+    // Below the two-column layout the result sits under the form: bring it into view.
+    if (!window.matchMedia('(min-width: 1280px)').matches) {
+      requestAnimationFrame(() => resultsRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' }));
+    }
+  };
+
+  const onPromptKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey) && !loading) {
+      event.preventDefault();
+      generate();
+    }
+  };
+
+  const tryDifferentPrompt = () => {
+    resetGeneration(mode);
+    requestAnimationFrame(() => {
+      promptRef.current?.focus();
+      promptRef.current?.select();
+    });
+  };
+
+  return (
+    <div className="space-y-8">
+      <div className="grid gap-5 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+        <section
+          aria-label={t('studio.creator.formLabel')}
+          className="min-w-0 space-y-5 rounded-2xl border border-line bg-surface p-4 sm:p-5"
+        >
+          <Segmented
+            label={t('studio.creator.modeLabel')}
+            value={mode}
+            onChange={onModeChange}
+            options={STUDIO_MODES.map((value) => {
+              const Icon = MODE_ICONS[value];
+              return { value, label: t(`studio.modes.${value}`), icon: <Icon className="size-4" aria-hidden /> };
+            })}
+            testIdPrefix="studio-mode"
+            layout="fill"
+          />
+
+          <div className="space-y-1.5">
+            <div className="flex items-center justify-between gap-2">
+              <label htmlFor={promptId} className="text-sm font-medium text-fg">
+                {t('studio.prompt.label')}
+              </label>
+              <span className="text-[11px] tabular-nums text-subtle">{t('studio.prompt.words', { count: words })}</span>
+            </div>
+            <textarea
+              id={promptId}
+              ref={promptRef}
+              data-testid="prompt-input"
+              value={prompt}
+              maxLength={PROMPT_MAX}
+              onChange={(event) => {
+                setPrompt(event.target.value);
+                if (checkText) setCheck(null);
+              }}
+              onKeyDown={onPromptKeyDown}
+              placeholder={t(`studio.prompt.placeholder.${mode}`)}
+              aria-describedby={`${promptId}-hint`}
+              className={cn(inputClass, 'min-h-28 resize-y py-2.5 leading-relaxed')}
+              rows={4}
+            />
+            <p
+              id={`${promptId}-hint`}
+              className="flex items-start gap-1.5 text-[11px] leading-snug text-subtle"
+              data-testid="quality-suffix-hint"
+              data-active={suffixed}
+            >
+              <Sparkles className={cn('mt-px size-3 shrink-0', suffixed ? 'text-accent' : 'text-subtle')} aria-hidden />
+              {mode === 'audio'
+                ? t('studio.prompt.audioHint')
+                : suffixed
+                  ? t('studio.prompt.suffixWillBeAdded', { suffix: QUALITY_SUFFIX.replace(/^,\s*/, '') })
+                  : t('studio.prompt.suffixRule')}
+            </p>
+          </div>
+
+          {mode === 'image' && <ImageForm info={info} />}
+          {mode === 'video' && <VideoForm info={info} />}
+          {mode === 'audio' && <AudioForm />}
+
+          <div className="space-y-3 border-t border-line pt-4">
+            {checkText && (
+              <p
+                role="alert"
+                data-testid="generate-check"
+                className="flex items-start gap-2 rounded-lg border border-danger/30 bg-danger-soft px-3 py-2 text-sm text-danger"
+              >
+                <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
+                {checkText}
+              </p>
+            )}
+            <div className="flex flex-wrap items-center gap-x-4 gap-y-3">
+              <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+                <span
+                  data-testid="price-tag"
+                  data-credits={price}
+                  className="inline-flex items-center gap-1.5 rounded-full border border-accent/30 bg-accent-soft px-2.5 py-1 font-semibold text-fg"
+                  title={t('studio.price.costTitle')}
+                >
+                  <Coins className="size-4 text-accent" aria-hidden />
+                  <span className="sr-only">{t('studio.price.cost')}: </span>
+                  {creditsText(price)}
+                </span>
+                <span className="text-xs text-muted" data-testid="studio-balance">
+                  {t('studio.price.balanceShort', { formatted: balance === null ? '—' : format(balance) })}
+                </span>
+                {short && (
+                  <button
+                    type="button"
+                    onClick={() => setCreditsOpen(true)}
+                    className="text-xs font-medium text-warning underline-offset-2 hover:underline"
+                  >
+                    {t('studio.price.notEnough')}
+                  </button>
+                )}
+              </div>
+              <Button
+                size="lg"
+                onClick={generate}
+                loading={loading}
+                data-testid="generate-button"
+                className="w-full sm:w-auto"
+              >
+                {!loading && <Sparkles className="size-4" aria-hidden />}
+                {actionLabel(studioAction('creator', mode), loading)}
+              </Button>
+            </div>
+          </div>
+        </section>
+
+        <section
+          ref={resultsRef}
+          aria-label={t('studio.results.label')}
+          className="flex min-w-0 scroll-mt-20 flex-col rounded-2xl border border-line bg-surface p-4 sm:p-5 xl:sticky xl:top-[4.5rem] xl:max-h-[calc(100dvh-5.5rem)] xl:self-start xl:overflow-y-auto"
+        >
+          <h2 className="mb-4 text-sm font-semibold text-muted">{t('studio.results.title')}</h2>
+          <div className="flex flex-1 items-center">
+            <ResultsPanel
+              mode={mode}
+              generation={generation}
+              price={price}
+              balance={balance}
+              onTryDifferentPrompt={tryDifferentPrompt}
+              onAddCredits={() => setCreditsOpen(true)}
+              onRetry={() => {
+                if (!retryGeneration(mode, queryClient)) generate();
+              }}
+            />
+          </div>
+        </section>
+      </div>
+
+      <AssetsGrid />
+      <CreditsDialog open={creditsOpen} onOpenChange={setCreditsOpen} balance={balance} />
+    </div>
+  );
+}

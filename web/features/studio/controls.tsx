@@ -1,0 +1,272 @@
+import { ChevronDown } from 'lucide-react';
+import { Switch, ToggleGroup } from 'radix-ui';
+import { type ReactNode, useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { cn } from '../../ui/cn.ts';
+import { inputClass } from '../../ui/Field.tsx';
+
+export const labelClass = 'text-xs font-medium text-muted';
+
+/** The layout direction for Radix widgets whose arrow keys follow it. */
+export function useDir(): 'ltr' | 'rtl' {
+  const { i18n } = useTranslation();
+  return i18n.language === 'ar' ? 'rtl' : 'ltr';
+}
+
+export function SelectField({
+  label,
+  value,
+  onChange,
+  options,
+  hint,
+  testId,
+  disabled,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: ReadonlyArray<{ value: string; label: string }>;
+  hint?: ReactNode;
+  testId?: string;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="min-w-0 space-y-1.5">
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      <div className="relative">
+        <select
+          id={id}
+          value={value}
+          disabled={disabled}
+          data-testid={testId}
+          onChange={(event) => onChange(event.target.value)}
+          aria-describedby={hint ? `${id}-hint` : undefined}
+          className={cn(inputClass, 'h-10 appearance-none truncate pe-8')}
+        >
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+        <ChevronDown
+          className="pointer-events-none absolute end-2.5 top-1/2 size-4 -translate-y-1/2 text-subtle"
+          aria-hidden
+        />
+      </div>
+      {hint && (
+        <p id={`${id}-hint`} className="text-[11px] leading-snug text-subtle">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function TextInputField({
+  label,
+  value,
+  onChange,
+  placeholder,
+  hint,
+  multiline,
+  maxLength,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+  hint?: ReactNode;
+  multiline?: boolean;
+  maxLength?: number;
+}) {
+  const id = useId();
+  return (
+    <div className="min-w-0 space-y-1.5">
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      {multiline ? (
+        <textarea
+          id={id}
+          value={value}
+          maxLength={maxLength}
+          placeholder={placeholder}
+          onChange={(event) => onChange(event.target.value)}
+          className={cn(inputClass, 'min-h-16 resize-y py-2 leading-relaxed')}
+          rows={2}
+        />
+      ) : (
+        <input
+          id={id}
+          value={value}
+          maxLength={maxLength}
+          placeholder={placeholder}
+          onChange={(event) => onChange(event.target.value)}
+          className={cn(inputClass, 'h-10')}
+        />
+      )}
+      {hint && <p className="text-[11px] leading-snug text-subtle">{hint}</p>}
+    </div>
+  );
+}
+
+export function SwitchField({
+  label,
+  description,
+  checked,
+  onChange,
+  disabled,
+  testId,
+}: {
+  label: string;
+  description?: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  disabled?: boolean;
+  testId?: string;
+}) {
+  const id = useId();
+  const dir = useDir();
+  return (
+    <div className="flex items-start justify-between gap-3 rounded-lg border border-line bg-surface-2/60 px-3 py-2.5">
+      <div className="min-w-0">
+        <label htmlFor={id} className="text-sm font-medium text-fg">
+          {label}
+        </label>
+        {description && <p className="mt-0.5 text-[11px] leading-snug text-subtle">{description}</p>}
+      </div>
+      <Switch.Root
+        id={id}
+        dir={dir}
+        checked={checked}
+        disabled={disabled}
+        onCheckedChange={onChange}
+        data-testid={testId}
+        className={cn(
+          'relative mt-0.5 inline-flex h-5 w-9 shrink-0 items-center rounded-full border border-line-strong transition-colors',
+          'data-[state=checked]:border-accent data-[state=checked]:bg-accent data-[state=unchecked]:bg-surface-3',
+          'disabled:cursor-not-allowed disabled:opacity-50',
+        )}
+      >
+        <Switch.Thumb
+          className={cn(
+            'block size-4 rounded-full bg-white shadow transition-transform',
+            'translate-x-0.5 data-[state=checked]:translate-x-[17px]',
+            'rtl:-translate-x-0.5 rtl:data-[state=checked]:-translate-x-[17px]',
+          )}
+        />
+      </Switch.Root>
+    </div>
+  );
+}
+
+export function RangeField({
+  label,
+  value,
+  onChange,
+  min,
+  max,
+  step,
+  format,
+  hint,
+}: {
+  label: string;
+  value: number;
+  onChange: (value: number) => void;
+  min: number;
+  max: number;
+  step: number;
+  format: (value: number) => string;
+  hint?: string;
+}) {
+  const id = useId();
+  return (
+    <div className="min-w-0 space-y-1.5">
+      <div className="flex items-center justify-between gap-2">
+        <label htmlFor={id} className={labelClass}>
+          {label}
+        </label>
+        <output htmlFor={id} className="text-xs font-semibold tabular-nums text-fg">
+          {format(value)}
+        </output>
+      </div>
+      <input
+        id={id}
+        type="range"
+        min={min}
+        max={max}
+        step={step}
+        value={value}
+        onChange={(event) => onChange(Number(event.target.value))}
+        className="h-2 w-full cursor-pointer accent-[var(--gp-accent)]"
+        aria-valuetext={format(value)}
+      />
+      {hint && <p className="text-[11px] leading-snug text-subtle">{hint}</p>}
+    </div>
+  );
+}
+
+/** A single-choice row of buttons (arrow keys move between them). */
+export function Segmented<T extends string>({
+  label,
+  value,
+  onChange,
+  options,
+  testIdPrefix,
+  size = 'md',
+  layout = 'inline',
+  className,
+}: {
+  label: string;
+  value: T;
+  onChange: (value: T) => void;
+  options: ReadonlyArray<{ value: T; label: string; icon?: ReactNode; title?: string }>;
+  testIdPrefix?: string;
+  size?: 'sm' | 'md';
+  /** inline: as wide as its items; fill: items share the full width; grid: two per row. */
+  layout?: 'inline' | 'fill' | 'grid';
+  className?: string;
+}) {
+  const dir = useDir();
+  return (
+    <ToggleGroup.Root
+      type="single"
+      dir={dir}
+      value={value}
+      aria-label={label}
+      onValueChange={(next) => {
+        if (next) onChange(next as T);
+      }}
+      className={cn(
+        'max-w-full gap-1 rounded-xl border border-line bg-surface-2 p-1',
+        layout === 'inline' && 'inline-flex overflow-x-auto',
+        layout === 'fill' && 'flex w-full',
+        layout === 'grid' && 'grid grid-cols-2',
+        className,
+      )}
+    >
+      {options.map((option) => (
+        <ToggleGroup.Item
+          key={option.value}
+          value={option.value}
+          title={option.title}
+          data-testid={testIdPrefix ? `${testIdPrefix}-${option.value}` : undefined}
+          className={cn(
+            'inline-flex min-w-0 items-center justify-center gap-1.5 whitespace-nowrap rounded-lg font-medium text-muted transition-colors',
+            layout === 'inline' ? 'shrink-0' : 'flex-1',
+            'hover:text-fg focus-visible:outline-2 focus-visible:outline-accent',
+            'data-[state=on]:bg-surface data-[state=on]:text-fg data-[state=on]:shadow-sm',
+            size === 'sm' ? 'h-7 px-2.5 text-xs' : 'h-9 px-3.5 text-sm',
+          )}
+        >
+          {option.icon}
+          {option.label}
+        </ToggleGroup.Item>
+      ))}
+    </ToggleGroup.Root>
+  );
+}

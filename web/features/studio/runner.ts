@@ -1,0 +1,231 @@
+// Runs one generation: the POST, then (for a task) the status polls, moving the mode's generation through
+// loading → success | error. Lives outside React so a video keeps being polled while the user switches mode
+// or view; a new run of the same mode aborts the previous one.
+import type { QueryClient } from '@tanstack/react-query';
+import type { GeneratedMedia } from '../../../common/api/generation.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import {
+  decideVideoPoll,
+  generationErrorKind,
+  type VideoPollOutcome,
+  videoPollAttempt,
+  videoPollDelay,
+  videoPollProgress,
+  videoPollSecondsLeft,
+} from '../../../common/rules/generation-state.ts';
+import type { StudioMode } from '../../../common/rules/studio.ts';
+import { assetsQueryKey } from '../../api/assets.ts';
+import { meQueryKey } from '../../api/auth.ts';
+import { ApiError } from '../../api/client.ts';
+import {
+  generateAudio,
+  generateImage,
+  generateVideo,
+  isTaskAccepted,
+  type TaskAccepted,
+  taskStatus,
+  videoStatus,
+} from '../../api/generation.ts';
+import { useSession } from '../../api/session.ts';
+import type { BuiltRequest } from './requests.ts';
+import { type GeneratedItem, type GenerationResult, initialGeneration, useStudio } from './store.ts';
+
+type ReadyRequest = Extract<BuiltRequest, { ok: true }>;
+
+const running = new Map<StudioMode, AbortController>();
+/** The last request of each mode, for Retry. */
+const lastRequests = new Map<StudioMode, ReadyRequest>();
+
+const FAILED: Record<StudioMode, string> = {
+  image: MESSAGES.generation.imageFailed,
+  video: MESSAGES.generation.videoFailed,
+  audio: MESSAGES.generation.audioFailed,
+};
+
+class GenerationFailure extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly code?: string | null,
+  ) {
+    super(message);
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new DOMException('Aborted', 'AbortError'));
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new DOMException('Aborted', 'AbortError'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const toItem = (media: GeneratedMedia): GeneratedItem => ({
+  id: media.id,
+  url: media.url,
+  thumbnailUrl: media.thumbnail_url,
+  type: media.type,
+  width: media.width,
+  height: media.height,
+  duration: media.duration,
+});
+
+function isMedia(value: unknown): value is GeneratedMedia {
+  return typeof value === 'object' && value !== null && typeof (value as { url?: unknown }).url === 'string';
+}
+
+/** Reads finished media of any mode into a result; anything unexpected goes to the generic view. */
+function resultOf(mode: StudioMode, data: unknown): GenerationResult {
+  if (mode === 'image') {
+    const list = Array.isArray(data) ? data : isMedia(data) ? [data] : null;
+    if (list && list.length > 0 && list.every(isMedia)) return { kind: 'images', items: list.map(toItem) };
+  } else if (isMedia(data)) {
+    const item = toItem(data);
+    if (mode === 'video' && (data.type === 'video' || !data.type)) return { kind: 'video', item };
+    if (mode === 'audio' && (data.type === 'audio' || !data.type)) return { kind: 'audio', item };
+  }
+  return { kind: 'generic', data };
+}
+
+/**
+ * Polls a task until it finishes (spec 4 "Video generation", 9 "Video polling"): quick checks in the first
+ * minute, then every 15 s, 40 attempts in all; an HTTP 400 counts as an attempt; other errors end it.
+ */
+async function pollTask(mode: StudioMode, task: TaskAccepted, signal: AbortSignal): Promise<GeneratedItem> {
+  const { setGeneration } = useStudio.getState();
+  const started = Date.now();
+  setGeneration(mode, {
+    progress: {
+      value: videoPollProgress(0, task.progress > 0 ? task.progress : null),
+      secondsLeft: videoPollSecondsLeft(0, task.estimatedSecondsLeft),
+    },
+  });
+  const check = mode === 'video' ? videoStatus : taskStatus;
+  for (;;) {
+    await sleep(videoPollDelay(Date.now() - started), signal);
+    const attempt = videoPollAttempt(Date.now() - started);
+    let outcome: VideoPollOutcome;
+    let data: Awaited<ReturnType<typeof videoStatus>>['data'] | null = null;
+    try {
+      const reply = await check(task.taskId, signal);
+      data = reply.data;
+      outcome = { ok: true, reply: reply.data };
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      const status = error instanceof ApiError ? error.status : 0;
+      const code = error instanceof ApiError ? error.code : undefined;
+      outcome = { ok: false, status, message: error instanceof Error ? error.message : null, code };
+    }
+    const decision = decideVideoPoll(attempt, outcome);
+    if (decision.kind === 'wait') {
+      setGeneration(mode, { progress: { value: decision.progress, secondsLeft: decision.secondsLeft } });
+      continue;
+    }
+    if (decision.kind === 'failed') {
+      const message =
+        mode !== 'video' && decision.message === MESSAGES.generation.videoTimedOut
+          ? MESSAGES.tasks.timedOut
+          : decision.message;
+      throw new GenerationFailure(message, decision.status, decision.code);
+    }
+    setGeneration(mode, { progress: { value: 100, secondsLeft: 0 } });
+    return {
+      id: data?.assetId ?? null,
+      url: decision.url,
+      thumbnailUrl: data?.thumbnail_url ?? null,
+      type: mode,
+    };
+  }
+}
+
+async function execute(request: ReadyRequest, signal: AbortSignal): Promise<GenerationResult> {
+  const { mode } = request;
+  let data: unknown;
+  switch (request.mode) {
+    case 'image':
+      data = (await generateImage(request.body, signal)).data;
+      break;
+    case 'video':
+      data = (await generateVideo(request.body, signal)).data;
+      break;
+    case 'audio':
+      data = (await generateAudio(request.body, signal)).data;
+      break;
+  }
+  if (isTaskAccepted(data)) {
+    const item = await pollTask(mode, data, signal);
+    if (mode === 'image') return { kind: 'images', items: [item] };
+    return mode === 'video' ? { kind: 'video', item } : { kind: 'audio', item };
+  }
+  if (data === undefined || data === null) throw new GenerationFailure(FAILED[mode]);
+  return resultOf(mode, data);
+}
+
+/** Starts a generation for the request's mode. */
+export async function runGeneration(request: ReadyRequest, queryClient: QueryClient): Promise<void> {
+  const { mode } = request;
+  running.get(mode)?.abort();
+  const controller = new AbortController();
+  running.set(mode, controller);
+  lastRequests.set(mode, request);
+  const { setGeneration } = useStudio.getState();
+  setGeneration(mode, { ...initialGeneration(), phase: 'loading', expected: request.expected });
+
+  try {
+    const result = await execute(request, controller.signal);
+    if (controller.signal.aborted) return;
+    setGeneration(mode, { phase: 'success', result, error: null, progress: null });
+    void queryClient.invalidateQueries({ queryKey: assetsQueryKey });
+  } catch (error) {
+    if (controller.signal.aborted || (error instanceof DOMException && error.name === 'AbortError')) return;
+    const status = error instanceof ApiError || error instanceof GenerationFailure ? error.status : undefined;
+    const code = error instanceof ApiError || error instanceof GenerationFailure ? error.code : undefined;
+    const raw = error instanceof Error && error.message ? error.message : FAILED[mode];
+    // The server's error, else the spec's per-mode failure text.
+    const message = raw === MESSAGES.generic.internal && status !== undefined && status >= 500 ? FAILED[mode] : raw;
+    setGeneration(mode, {
+      phase: 'error',
+      result: null,
+      progress: null,
+      error: { kind: generationErrorKind({ status, code, message }), message, status },
+    });
+  } finally {
+    if (running.get(mode) === controller) running.delete(mode);
+    // Credits were reserved, spent or refunded: show the new balance.
+    void queryClient.invalidateQueries({ queryKey: meQueryKey });
+  }
+}
+
+/** Runs the mode's last request again (Retry / Retry Action). */
+export function retryGeneration(mode: StudioMode, queryClient: QueryClient): boolean {
+  const request = lastRequests.get(mode);
+  if (!request) return false;
+  void runGeneration(request, queryClient);
+  return true;
+}
+
+// A different session (log-out, another user) must not see or keep polling the previous user's work.
+useSession.subscribe((state, previous) => {
+  if (state.token === previous.token) return;
+  for (const controller of running.values()) controller.abort();
+  running.clear();
+  lastRequests.clear();
+  useStudio.getState().resetAll();
+});
+
+/** Back to the initial state (Try Different Prompt), stopping any poll of that mode. */
+export function resetGeneration(mode: StudioMode): void {
+  running.get(mode)?.abort();
+  running.delete(mode);
+  useStudio.getState().resetGeneration(mode);
+}
