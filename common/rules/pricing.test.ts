@@ -37,6 +37,11 @@ describe('priceOf', () => {
     );
   });
 
+  it('adds the 4K upscale per image when autoUpscale is on', () => {
+    expect(priceOf('image', { variations: 2, autoUpscale: true })).toBe(2 * (PRICES.image + PRICES.imageUpscale));
+    expect(priceOf('image', { variations: 2, autoUpscale: false })).toBe(2 * PRICES.image);
+  });
+
   it('prices video by model family: Veo with audio is pro (101), Seedance is dream (41)', () => {
     expect(priceOf('video', { model: 'veo-3.0-generate-001' })).toBe(101);
     expect(priceOf('video', { model: 'veo-3.0-generate-001', generateAudio: true })).toBe(PRICES.videoPro);

@@ -54,6 +54,8 @@ export function imageDimensions(params: ImageSizeParams): { width: number; heigh
 export interface ImagePriceParams extends ImageSizeParams {
   variations?: number;
   numberOfImages?: number;
+  /** Each image is also upscaled to 4K (PRICES.imageUpscale each). */
+  autoUpscale?: boolean;
 }
 
 /** How many images a request makes: the larger of `variations` and `numberOfImages` (default 1, at most 4). */
@@ -62,10 +64,11 @@ export function imageCount(params: Pick<ImagePriceParams, 'variations' | 'number
   return Math.min(MAX_IMAGES_PER_REQUEST, Math.max(1, Math.floor(asked)));
 }
 
-/** Per image: PRICES.image, or PRICES.image4k when the long side is over 2048 px. */
-export function imageUnitPrice(params: ImageSizeParams): number {
+/** Per image: PRICES.image, or PRICES.image4k when the long side is over 2048 px; plus the 4K upscale when asked. */
+export function imageUnitPrice(params: Omit<ImagePriceParams, 'variations' | 'numberOfImages'>): number {
   const { width, height } = imageDimensions(params);
-  return Math.max(width, height) > IMAGE_4K_THRESHOLD ? PRICES.image4k : PRICES.image;
+  const generation = Math.max(width, height) > IMAGE_4K_THRESHOLD ? PRICES.image4k : PRICES.image;
+  return generation + (params.autoUpscale ? PRICES.imageUpscale : 0);
 }
 
 export type VideoFamily = 'veo' | 'dream' | 'runway' | 'other';

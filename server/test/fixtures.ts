@@ -1,9 +1,16 @@
 // Test fixtures shared by features' integration tests. Add helpers; do not change existing ones.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { sessions, users } from '../db/schema/index.ts';
+import { sessions, tasks, users } from '../db/schema/index.ts';
 import { DUMMY_PASSWORD_HASH, generateToken, sha256 } from '../platform/auth/crypto.ts';
+import type { TaskRow } from '../platform/jobs/types.ts';
+import { MediaStore, type MediaStoreDeps, type StoredMedia } from '../platform/media/store.ts';
+import { ffmpegPath, runTool } from '../platform/media/tools.ts';
 
 export interface TestUser {
   id: string;
@@ -70,4 +77,101 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+}
+
+/** A PNG of one solid colour. */
+export function solidPng(width: number, height: number, background: string): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
+}
+
+/** A file ffmpeg makes from a lavfi source (a test pattern, a tone, …), read back. */
+export async function makeLavfiMedia(
+  config: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'>,
+  file: string,
+  source: string,
+  encodeArgs: readonly string[] = [],
+): Promise<Buffer> {
+  await runTool(ffmpegPath(config), [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    source,
+    ...encodeArgs,
+    '-y',
+    file,
+  ]);
+  return readFile(file);
+}
+
+/** An H.264 MP4 of ffmpeg's test pattern, made as `clip.mp4` in `dir`. */
+export function makeTestClip(
+  config: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'>,
+  dir: string,
+  clip: { seconds: number; width: number; height: number; fps: number },
+): Promise<Buffer> {
+  return makeLavfiMedia(
+    config,
+    path.join(dir, 'clip.mp4'),
+    `testsrc=duration=${clip.seconds}:size=${clip.width}x${clip.height}:rate=${clip.fps}`,
+    ['-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast'],
+  );
+}
+
+/** Stores bytes as the user's upload (class `upload`). */
+export function storeUpload(
+  deps: MediaStoreDeps,
+  userId: string,
+  body: Buffer,
+  contentType: string,
+  ext: string,
+): Promise<StoredMedia> {
+  return new MediaStore(deps).put({ body, contentType, ext, storageClass: 'upload', userId, source: 'upload' });
+}
+
+export interface FilePart {
+  /** The form field; `file` unless given. */
+  name?: string;
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
+
+/** A multipart/form-data body as a browser sends it. */
+export function multipart(fields: Record<string, string>, file?: FilePart | FilePart[]) {
+  const boundary = `----genpro${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  for (const part of Array.isArray(file) ? file : file ? [file] : []) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${part.name ?? 'file'}"; filename="${part.filename}"\r\nContent-Type: ${part.contentType}\r\n\r\n`,
+      ),
+      part.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Polls the task until it has completed or failed. */
+export function waitForTask(
+  db: Db,
+  id: string,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<TaskRow> {
+  return eventually(
+    async () => {
+      const [task] = await db.select().from(tasks).where(eq(tasks.id, id));
+      return task && (task.status === 'completed' || task.status === 'failed') ? task : undefined;
+    },
+    { ...options, what: `task ${id}` },
+  );
 }

@@ -11,6 +11,19 @@ import { synthesiseSpeech } from './speech.ts';
 /** Longest music the local engine writes (the spec offers 15, 30, 60 and 120 s). */
 const MUSIC_MAX_SECONDS = 300;
 
+interface Mp3 {
+  data: Buffer;
+  durationSeconds: number;
+  sampleRate: number | null;
+  channels: number | null;
+}
+
+/** The call's result from its encoded MP3, reported complete. */
+function mp3Result(mp3: Mp3, options: EngineCallOptions | undefined, metadata: AudioResult['metadata']): AudioResult {
+  options?.onProgress?.(1, 0);
+  return { data: mp3.data, mimeType: 'audio/mpeg', durationSeconds: mp3.durationSeconds, metadata };
+}
+
 export class LocalAudioEngine implements AudioEngine {
   readonly name = 'local';
 
@@ -23,7 +36,7 @@ export class LocalAudioEngine implements AudioEngine {
     options: EngineCallOptions | undefined,
     range: [number, number],
     filters: string[] = [],
-  ): Promise<{ data: Buffer; durationSeconds: number; sampleRate: number | null; channels: number | null }> {
+  ): Promise<Mp3> {
     return withTempDir(async (dir) => {
       const input = join(dir, 'in.wav');
       const out = join(dir, 'out.mp3');
@@ -68,29 +81,23 @@ export class LocalAudioEngine implements AudioEngine {
     options?.onProgress?.(0.5);
     options?.signal?.throwIfAborted();
     const mp3 = await this.toMp3(wavBytes(left, right), duration, options, [0.5, 1]);
-    options?.onProgress?.(1, 0);
-    return {
-      data: mp3.data,
-      mimeType: 'audio/mpeg',
+    return mp3Result(mp3, options, {
+      engine: 'local',
+      model: request.model,
+      operation: 'music',
+      seed,
+      genre: plan.genre,
+      mood: plan.mood,
+      bpm: plan.bpm,
+      key: plan.key,
+      progression: plan.progression,
+      instruments: plan.voices,
+      instrumentsIgnored: plan.instrumentsIgnored,
+      requestedDurationSeconds: duration,
       durationSeconds: mp3.durationSeconds,
-      metadata: {
-        engine: 'local',
-        model: request.model,
-        operation: 'music',
-        seed,
-        genre: plan.genre,
-        mood: plan.mood,
-        bpm: plan.bpm,
-        key: plan.key,
-        progression: plan.progression,
-        instruments: plan.voices,
-        instrumentsIgnored: plan.instrumentsIgnored,
-        requestedDurationSeconds: duration,
-        durationSeconds: mp3.durationSeconds,
-        sampleRate: mp3.sampleRate,
-        channels: mp3.channels,
-      },
-    };
+      sampleRate: mp3.sampleRate,
+      channels: mp3.channels,
+    });
   }
 
   async voice(request: VoiceRequest, options?: EngineCallOptions): Promise<AudioResult> {
@@ -107,22 +114,16 @@ export class LocalAudioEngine implements AudioEngine {
       [0.6, 1],
       ['highpass=f=70', 'alimiter=limit=0.95'],
     );
-    options?.onProgress?.(1, 0);
-    return {
-      data: mp3.data,
-      mimeType: 'audio/mpeg',
+    return mp3Result(mp3, options, {
+      engine: 'local',
+      model: request.model,
+      operation: 'voice',
+      synthesiser: 'espeak-ng (WebAssembly)',
+      voice: speech.voice,
+      language: speech.language,
+      wordsPerMinute: speech.wordsPerMinute,
+      characters: text.length,
       durationSeconds: mp3.durationSeconds,
-      metadata: {
-        engine: 'local',
-        model: request.model,
-        operation: 'voice',
-        synthesiser: 'espeak-ng (WebAssembly)',
-        voice: speech.voice,
-        language: speech.language,
-        wordsPerMinute: speech.wordsPerMinute,
-        characters: text.length,
-        durationSeconds: mp3.durationSeconds,
-      },
-    };
+    });
   }
 }

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../config.ts';
+import { badRequest } from '../../platform/errors.ts';
+import { type MediaProbe, probeMedia } from '../../platform/media/probe.ts';
 import { ffmpegPath } from '../../platform/media/tools.ts';
-import type { ProgressCallback } from '../types.ts';
+import type { EngineCallOptions, ProgressCallback } from '../types.ts';
 
 export type ToolConfig = Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'>;
 
@@ -114,6 +116,21 @@ export function runFfmpeg(config: ToolConfig, args: readonly string[], run: Ffmp
   });
 }
 
+/**
+ * Runs ffmpeg as the last step of an engine call: progress goes to the call's onProgress and, once
+ * ffmpeg has finished, the call is reported complete.
+ */
+export async function runFinalFfmpeg(
+  config: ToolConfig,
+  args: readonly string[],
+  durationSeconds: number,
+  options: EngineCallOptions | undefined,
+  run: Pick<FfmpegRun, 'progressRange' | 'timeoutMs'> = {},
+): Promise<void> {
+  await runFfmpeg(config, args, { durationSeconds, signal: options?.signal, onProgress: options?.onProgress, ...run });
+  options?.onProgress?.(1, 0);
+}
+
 /** Runs `fn` with a fresh temporary directory, removed afterwards whatever happens. */
 export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'genpro-engine-'));
@@ -122,6 +139,20 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Writes an input video to `file` and probes it; an input without a video stream is a bad request. */
+export async function writeInputVideo(
+  config: ToolConfig,
+  file: string,
+  data: Buffer,
+  signal: AbortSignal | undefined,
+  noVideoMessage = 'The input has no video stream',
+): Promise<MediaProbe & { video: NonNullable<MediaProbe['video']> }> {
+  await writeFile(file, data);
+  const probe = await probeMedia(config, file, signal);
+  if (!probe.video) throw badRequest(noVideoMessage);
+  return { ...probe, video: probe.video };
 }
 
 /** Encoder arguments every local video output uses: H.264 yuv420p, veryfast, +faststart. */
@@ -139,5 +170,34 @@ export function h264Args(fps: number): string[] {
     String(fps),
     '-movflags',
     '+faststart',
+  ];
+}
+
+/**
+ * Arguments that re-encode an input's first video stream through a filter chain to H.264 and carry its
+ * first audio stream, when it has one, over as AAC.
+ */
+export function filteredVideoArgs(
+  input: string,
+  filters: readonly string[],
+  fps: number,
+  audioBitrate: string,
+  out: string,
+): string[] {
+  return [
+    '-i',
+    input,
+    '-map',
+    '0:v:0',
+    '-map',
+    '0:a:0?',
+    '-vf',
+    filters.join(','),
+    ...h264Args(fps),
+    '-c:a',
+    'aac',
+    '-b:a',
+    audioBitrate,
+    out,
   ];
 }

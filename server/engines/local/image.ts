@@ -1,9 +1,10 @@
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { badRequest } from '../../platform/errors.ts';
 import type {
   ComposeImageRequest,
   EditImageRequest,
   EngineCallOptions,
+  EngineMetadata,
   ImageEngine,
   ImageResult,
   InpaintRequest,
@@ -13,7 +14,7 @@ import type {
 import { clamp } from './colour.ts';
 import { applyPromptEdits, colourTransfer, EDIT_RULES, matchEditRules, posterize } from './edit-ops.ts';
 import { paint } from './painter.ts';
-import { hasPhrase } from './prompt-words.ts';
+import { hasPhrase, readingSummary } from './prompt-words.ts';
 import { resolveSeed, rngFor } from './random.ts';
 import { decode, encode, formatOf, fromRaw, meanColour, type RawImage, resizeRaw, step } from './raw.ts';
 
@@ -31,6 +32,19 @@ function checkSize(width: number, height: number): void {
 
 function throwIfAborted(options?: EngineCallOptions): void {
   options?.signal?.throwIfAborted();
+}
+
+/** Encodes the finished picture in the requested format and reports the call complete. */
+async function finishImage(
+  picture: Sharp,
+  outputFormat: string | undefined,
+  options: EngineCallOptions | undefined,
+  seed: number | undefined,
+  metadata: EngineMetadata,
+): Promise<ImageResult> {
+  const out = await encode(picture, formatOf(outputFormat));
+  options?.onProgress?.(1, 0);
+  return { ...out, seed, metadata };
 }
 
 function ruleById(id: string) {
@@ -150,31 +164,20 @@ export class LocalImageEngine implements ImageEngine {
       referenceColours,
     });
     throwIfAborted(options);
-    const out = await encode(painting.image, formatOf(request.outputFormat));
-    options?.onProgress?.(1, 0);
     const { reading, palette, horizon } = painting.plan;
-    return {
-      ...out,
+    return finishImage(painting.image, request.outputFormat, options, seed, {
+      engine: 'local',
+      model: request.model,
+      operation: 'text-to-image',
       seed,
-      metadata: {
-        engine: 'local',
-        model: request.model,
-        operation: 'text-to-image',
-        seed,
-        scene: reading.scene,
-        timeOfDay: reading.time,
-        mood: reading.mood,
-        styles: reading.styles,
-        colours: reading.colours.map((c) => c.word),
-        keywords: reading.keywords,
-        horizon: Math.round(horizon * 1000) / 1000,
-        subjects: painting.plan.subjects,
-        weather: painting.plan.weather,
-        palette: Object.fromEntries(Object.entries(palette).map(([k, v]) => [k, v.map(Math.round)])),
-        referenceGuidance: referenceColours.length,
-        renderSize: `${painting.renderWidth}x${painting.renderHeight}`,
-      },
-    };
+      ...readingSummary(reading),
+      horizon: Math.round(horizon * 1000) / 1000,
+      subjects: painting.plan.subjects,
+      weather: painting.plan.weather,
+      palette: Object.fromEntries(Object.entries(palette).map(([k, v]) => [k, v.map(Math.round)])),
+      referenceGuidance: referenceColours.length,
+      renderSize: `${painting.renderWidth}x${painting.renderHeight}`,
+    });
   }
 
   async edit(request: EditImageRequest, options?: EngineCallOptions): Promise<ImageResult> {
@@ -186,13 +189,13 @@ export class LocalImageEngine implements ImageEngine {
     const reference = request.reference ? await decode(request.reference) : undefined;
     throwIfAborted(options);
     const { image: edited, operations } = await applyPromptEdits(image, request.prompt, reference);
-    const out = await encode(fromRaw(edited), formatOf(request.outputFormat));
-    options?.onProgress?.(1, 0);
-    return {
-      ...out,
-      seed: request.seed,
-      metadata: { engine: 'local', model: request.model, operation: 'edit', operations, reference: Boolean(reference) },
-    };
+    return finishImage(fromRaw(edited), request.outputFormat, options, request.seed, {
+      engine: 'local',
+      model: request.model,
+      operation: 'edit',
+      operations,
+      reference: Boolean(reference),
+    });
   }
 
   async compose(request: ComposeImageRequest, options?: EngineCallOptions): Promise<ImageResult> {
@@ -330,21 +333,15 @@ export class LocalImageEngine implements ImageEngine {
       result = await step(result, (s) => s.sharpen({ sigma: 1 }).modulate({ saturation: 1.05 }));
       operations.push('refine');
     }
-    const out = await encode(fromRaw(result), formatOf(request.outputFormat));
-    options?.onProgress?.(1, 0);
-    return {
-      ...out,
-      seed,
-      metadata: {
-        engine: 'local',
-        model: request.model,
-        operation: 'compose',
-        blendMode: mode,
-        weights: weights.map((x) => Math.round(x * 1000) / 1000),
-        layout,
-        operations,
-      },
-    };
+    return finishImage(fromRaw(result), request.outputFormat, options, seed, {
+      engine: 'local',
+      model: request.model,
+      operation: 'compose',
+      blendMode: mode,
+      weights: weights.map((x) => Math.round(x * 1000) / 1000),
+      layout,
+      operations,
+    });
   }
 
   async inpaint(request: InpaintRequest, options?: EngineCallOptions): Promise<ImageResult> {
@@ -432,22 +429,16 @@ export class LocalImageEngine implements ImageEngine {
       }
     }
     const result = box ? maskBlend(image, replacement, mask) : image;
-    const out = await encode(fromRaw(result), formatOf(request.outputFormat));
-    options?.onProgress?.(1, 0);
     const changed = mask.reduce((s, v) => s + (v > 0 ? 1 : 0), 0);
-    return {
-      ...out,
-      seed,
-      metadata: {
-        engine: 'local',
-        model: request.model,
-        operation: 'inpaint',
-        mode,
-        operations,
-        quality: request.quality ?? 'standard',
-        maskedPixels: changed,
-        maskBox: box,
-      },
-    };
+    return finishImage(fromRaw(result), request.outputFormat, options, seed, {
+      engine: 'local',
+      model: request.model,
+      operation: 'inpaint',
+      mode,
+      operations,
+      quality: request.quality ?? 'standard',
+      maskedPixels: changed,
+      maskBox: box,
+    });
   }
 }

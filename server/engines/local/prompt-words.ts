@@ -187,3 +187,15 @@ export function readPrompt(prompt: string): PromptReading {
   const styles = (Object.keys(STYLE_WORDS) as Style[]).filter((s) => STYLE_WORDS[s].some((w) => hasPhrase(prompt, w)));
   return { words, colours, scene, time, mood, styles, keywords: [...new Set(keywords)] };
 }
+
+/** What a reading found, as the engines report it in their metadata. */
+export function readingSummary(reading: PromptReading) {
+  return {
+    scene: reading.scene,
+    timeOfDay: reading.time,
+    mood: reading.mood,
+    styles: reading.styles,
+    colours: reading.colours.map((c) => c.word),
+    keywords: reading.keywords,
+  };
+}

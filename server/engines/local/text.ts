@@ -1,5 +1,5 @@
 import type { CompleteTextRequest, EngineCallOptions, TextEngine, TextResult } from '../types.ts';
-import { hasPhrase, type PromptReading, readPrompt } from './prompt-words.ts';
+import { hasPhrase, type PromptReading, readingSummary, readPrompt } from './prompt-words.ts';
 import { hashString, Rng } from './random.ts';
 
 // The local text engine: a deterministic writer. Same input → same output. Purposes:
@@ -145,12 +145,7 @@ export function enhancePrompt(prompt: string, context: Record<string, unknown> =
     enhancedPrompt,
     analysis: {
       subject: subjectOf(original),
-      scene: reading.scene,
-      timeOfDay: reading.time,
-      mood: reading.mood,
-      styles: reading.styles,
-      colours: reading.colours.map((c) => c.word),
-      keywords: reading.keywords,
+      ...readingSummary(reading),
       addedPhrases: added,
       wordCount: enhancedPrompt.split(/\s+/).length,
       mediaType,

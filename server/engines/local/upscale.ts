@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { badRequest } from '../../platform/errors.ts';
@@ -12,7 +12,7 @@ import type {
   VideoResult,
 } from '../types.ts';
 import { clamp } from './colour.ts';
-import { h264Args, runFfmpeg, type ToolConfig, withTempDir } from './ffmpeg.ts';
+import { filteredVideoArgs, runFinalFfmpeg, type ToolConfig, withTempDir, writeInputVideo } from './ffmpeg.ts';
 import { encode, formatOf, fromRaw, type RawImage } from './raw.ts';
 
 // Local upscaling: Lanczos (lanczos3) resampling to the target plus sharpening scaled by the
@@ -150,9 +150,7 @@ export class LocalUpscaleEngine implements UpscaleEngine {
     if (!(request.scale >= 1 && request.scale <= 8)) throw badRequest(`Invalid upscale factor: ${request.scale}`);
     return withTempDir(async (dir) => {
       const input = join(dir, 'input');
-      await writeFile(input, request.video.data);
-      const probe = await probeMedia(this.config, input, options?.signal);
-      if (!probe.video) throw badRequest('The input has no video stream');
+      const probe = await writeInputVideo(this.config, input, request.video.data, options?.signal);
       const srcFps = probe.video.fps ?? 24;
       const d = (probe.durationMs ?? 0) / 1000 || 1;
       let factor = request.scale;
@@ -197,27 +195,9 @@ export class LocalUpscaleEngine implements UpscaleEngine {
       }
       filters.push('setsar=1', 'format=yuv420p');
       const out = join(dir, 'out.mp4');
-      await runFfmpeg(
-        this.config,
-        [
-          '-i',
-          input,
-          '-map',
-          '0:v:0',
-          '-map',
-          '0:a:0?',
-          '-vf',
-          filters.join(','),
-          ...h264Args(fps),
-          '-c:a',
-          'aac',
-          '-b:a',
-          '160k',
-          out,
-        ],
-        { durationSeconds: d, signal: options?.signal, onProgress: options?.onProgress, timeoutMs: 1_800_000 },
-      );
-      options?.onProgress?.(1, 0);
+      await runFinalFfmpeg(this.config, filteredVideoArgs(input, filters, fps, '160k', out), d, options, {
+        timeoutMs: 1_800_000,
+      });
       const result = await probeMedia(this.config, out, options?.signal);
       return {
         data: await readFile(out),

@@ -128,6 +128,14 @@ export function gradeFilters(prompt: string): { filters: string[]; operations: s
   return { filters, operations };
 }
 
+export interface AmbientAudio {
+  /** ffmpeg input arguments for the lavfi sources. */
+  inputs: string[];
+  /** The filter graph that mixes them into [a]. */
+  graph: string;
+  description: string;
+}
+
 const CHORDS: Record<string, number[]> = {
   calm: [110, 164.81, 277.18],
   upbeat: [130.81, 164.81, 196],
@@ -147,7 +155,7 @@ export function ambientAudioGraph(
   durationSeconds: number,
   firstInput: number,
   seed: number,
-): { inputs: string[]; graph: string; description: string } {
+): AmbientAudio {
   const reading = readPrompt(prompt);
   const d = durationSeconds.toFixed(3);
   const chord = CHORDS[reading.mood] ?? CHORDS.calm;

@@ -15,11 +15,18 @@ import type {
   VideoToVideoRequest,
 } from '../types.ts';
 import { clamp } from './colour.ts';
-import { h264Args, runFfmpeg, type ToolConfig, withTempDir } from './ffmpeg.ts';
+import {
+  filteredVideoArgs,
+  h264Args,
+  runFinalFfmpeg,
+  type ToolConfig,
+  withTempDir,
+  writeInputVideo,
+} from './ffmpeg.ts';
 import { hasPhrase } from './prompt-words.ts';
 import { resolveSeed, rngFor } from './random.ts';
 import { channelStats, decode, step } from './raw.ts';
-import { ambientAudioGraph, gradeFilters } from './video-filters.ts';
+import { type AmbientAudio, ambientAudioGraph, gradeFilters } from './video-filters.ts';
 
 // The local video engine: motion from stills with ffmpeg 4.1 (zoompan zoom/pan, a parallax foreground
 // layer overlaid at a different speed, fades), crossfades for first+last frame, prompt-driven grading
@@ -134,16 +141,45 @@ async function foregroundLayer(
   return { png, width: fw, height: fh, top: height - fh };
 }
 
-async function readResult(
+/**
+ * Arguments that encode a filter graph's [v] output, and the ambient bed's [a] when there is one, to
+ * `out` at the shape's rate and length.
+ */
+function graphVideoArgs(
+  inputArgs: readonly string[],
+  graph: readonly string[],
+  audio: AmbientAudio | null,
+  shape: Shape,
+  out: string,
+): string[] {
+  const args = [...inputArgs];
+  const filters = [...graph];
+  if (audio) {
+    args.push(...audio.inputs);
+    filters.push(audio.graph);
+  }
+  args.push('-filter_complex', filters.join(';'), '-map', '[v]');
+  if (audio) args.push('-map', '[a]', '-c:a', 'aac', '-b:a', '128k', '-ar', '44100');
+  const seconds = shape.durationSeconds.toFixed(3);
+  args.push(...h264Args(shape.fps), '-frames:v', String(shape.frames), '-t', seconds, out);
+  return args;
+}
+
+/** Runs ffmpeg as the call's last step and reads back the MP4 it writes to `out`. */
+async function renderVideo(
   config: ToolConfig,
-  file: string,
+  args: readonly string[],
+  out: string,
+  durationSeconds: number,
   metadata: VideoResult['metadata'],
-  signal?: AbortSignal,
+  options: EngineCallOptions | undefined,
+  progressRange?: [number, number],
 ): Promise<VideoResult> {
-  const probe = await probeMedia(config, file, signal);
+  await runFinalFfmpeg(config, args, durationSeconds, options, { progressRange });
+  const probe = await probeMedia(config, out, options?.signal);
   if (!probe.video) throw new Error('ffmpeg produced no video stream');
   return {
-    data: await readFile(file),
+    data: await readFile(out),
     mimeType: 'video/mp4',
     width: probe.video.width,
     height: probe.video.height,
@@ -244,24 +280,12 @@ export class LocalVideoEngine implements VideoEngine {
       const audio = request.generateAudio
         ? ambientAudioGraph(request.prompt, d, args.filter((a) => a === '-i').length, seed)
         : null;
-      if (audio) {
-        args.push(...audio.inputs);
-        graph.push(audio.graph);
-      }
       const out = join(dir, 'out.mp4');
-      args.push('-filter_complex', graph.join(';'), '-map', '[v]');
-      if (audio) args.push('-map', '[a]', '-c:a', 'aac', '-b:a', '128k', '-ar', '44100');
-      args.push(...h264Args(fps), '-frames:v', String(n), '-t', d.toFixed(3), out);
-      await runFfmpeg(this.config, args, {
-        durationSeconds: d,
-        signal: options?.signal,
-        onProgress: options?.onProgress,
-        progressRange: range,
-      });
-      options?.onProgress?.(1, 0);
-      return readResult(
+      return renderVideo(
         this.config,
+        graphVideoArgs(args, graph, audio, shape, out),
         out,
+        d,
         {
           engine: 'local',
           model: request.model,
@@ -270,7 +294,8 @@ export class LocalVideoEngine implements VideoEngine {
           fades: fadeD,
           audio: audio ? audio.description : null,
         },
-        options?.signal,
+        options,
+        range,
       );
     });
   }
@@ -299,25 +324,13 @@ export class LocalVideoEngine implements VideoEngine {
         `[1:v]zoompan=z='${zout.z}':x='${zout.x}':y='${zout.y}':d=${n}:s=${w}x${h}:fps=${fps},setsar=1,format=yuva420p,fade=t=in:st=${start.toFixed(3)}:d=${len.toFixed(3)}:alpha=1[b]`,
         `[a][b]overlay=format=auto,format=yuv420p[v]`,
       ];
-      const args = ['-i', a, '-i', b];
       const audio = request.generateAudio ? ambientAudioGraph(request.prompt, d, 2, seed) : null;
-      if (audio) {
-        args.push(...audio.inputs);
-        graph.push(audio.graph);
-      }
       const out = join(dir, 'out.mp4');
-      args.push('-filter_complex', graph.join(';'), '-map', '[v]');
-      if (audio) args.push('-map', '[a]', '-c:a', 'aac', '-b:a', '128k', '-ar', '44100');
-      args.push(...h264Args(fps), '-frames:v', String(n), '-t', d.toFixed(3), out);
-      await runFfmpeg(this.config, args, {
-        durationSeconds: d,
-        signal: options?.signal,
-        onProgress: options?.onProgress,
-      });
-      options?.onProgress?.(1, 0);
-      return readResult(
+      return renderVideo(
         this.config,
+        graphVideoArgs(['-i', a, '-i', b], graph, audio, shape, out),
         out,
+        d,
         {
           engine: 'local',
           model: request.model,
@@ -325,7 +338,7 @@ export class LocalVideoEngine implements VideoEngine {
           crossfade: { start, duration: len },
           audio: audio ? audio.description : null,
         },
-        options?.signal,
+        options,
       );
     });
   }
@@ -333,9 +346,7 @@ export class LocalVideoEngine implements VideoEngine {
   async videoToVideo(request: VideoToVideoRequest, options?: EngineCallOptions): Promise<VideoResult> {
     return withTempDir(async (dir) => {
       const input = join(dir, 'input');
-      await writeFile(input, request.video.data);
-      const probe = await probeMedia(this.config, input, options?.signal);
-      if (!probe.video) throw badRequest('The input has no video stream');
+      const probe = await writeInputVideo(this.config, input, request.video.data, options?.signal);
       const d = (probe.durationMs ?? 0) / 1000 || 1;
       const fps = Math.round(clamp(probe.video.fps ?? 24, 1, 60));
       const filters: string[] = [];
@@ -362,33 +373,13 @@ export class LocalVideoEngine implements VideoEngine {
       else filters.push('scale=trunc(iw/2)*2:trunc(ih/2)*2');
       filters.push('setsar=1', 'format=yuv420p');
       const out = join(dir, 'out.mp4');
-      const args = [
-        '-i',
-        input,
-        '-map',
-        '0:v:0',
-        '-map',
-        '0:a:0?',
-        '-vf',
-        filters.join(','),
-        ...h264Args(fps),
-        '-c:a',
-        'aac',
-        '-b:a',
-        '128k',
-        out,
-      ];
-      await runFfmpeg(this.config, args, {
-        durationSeconds: d,
-        signal: options?.signal,
-        onProgress: options?.onProgress,
-      });
-      options?.onProgress?.(1, 0);
-      return readResult(
+      return renderVideo(
         this.config,
+        filteredVideoArgs(input, filters, fps, '128k', out),
         out,
+        d,
         { engine: 'local', model: request.model, operation: 'video-to-video', operations },
-        options?.signal,
+        options,
       );
     });
   }
@@ -396,9 +387,13 @@ export class LocalVideoEngine implements VideoEngine {
   async characterPerformance(request: CharacterPerformanceRequest, options?: EngineCallOptions): Promise<VideoResult> {
     return withTempDir(async (dir) => {
       const refFile = join(dir, 'performance');
-      await writeFile(refFile, request.reference.data);
-      const probe = await probeMedia(this.config, refFile, options?.signal);
-      if (!probe.video) throw badRequest('The reference performance has no video stream');
+      const probe = await writeInputVideo(
+        this.config,
+        refFile,
+        request.reference.data,
+        options?.signal,
+        'The reference performance has no video stream',
+      );
       const d = clamp((probe.durationMs ?? 0) / 1000, 1, 30);
       const fps = Math.round(clamp(probe.video.fps ?? 24, 12, 30));
       const w = even(request.width ?? probe.video.width);
@@ -443,15 +438,11 @@ export class LocalVideoEngine implements VideoEngine {
         d.toFixed(3),
         out,
       ];
-      await runFfmpeg(this.config, args, {
-        durationSeconds: d,
-        signal: options?.signal,
-        onProgress: options?.onProgress,
-      });
-      options?.onProgress?.(1, 0);
-      return readResult(
+      return renderVideo(
         this.config,
+        args,
         out,
+        d,
         {
           engine: 'local',
           model: request.model,
@@ -459,7 +450,7 @@ export class LocalVideoEngine implements VideoEngine {
           expressionIntensity: intensity,
           followsReferenceSeconds: d,
         },
-        options?.signal,
+        options,
       );
     });
   }

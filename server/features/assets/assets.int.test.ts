@@ -2,8 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset, ListAssetsReply } from '../../../common/api/assets.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { MediaStore } from '../../platform/media/store.ts';
-import { authHeader, createTestUser, type TestUser } from '../../test/fixtures.ts';
+import { authHeader, createTestUser, solidPng, storeUpload, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { createAsset, getAsset, replaceAssetFile, toAssetDto } from './service.ts';
 
@@ -12,8 +11,8 @@ let user: TestUser;
 let other: TestUser;
 let png: Buffer;
 
-async function storeFor(userId: string, body: Buffer, contentType = 'image/png', ext = 'png') {
-  return new MediaStore(t.ctx).put({ body, contentType, ext, storageClass: 'upload', userId, source: 'upload' });
+function storeFor(userId: string, body: Buffer) {
+  return storeUpload(t.ctx, userId, body, 'image/png', 'png');
 }
 
 function get(url: string, token?: string) {
@@ -28,9 +27,7 @@ beforeAll(async () => {
   t = await createTestApp();
   user = await createTestUser(t.ctx.db, { credits: 50 });
   other = await createTestUser(t.ctx.db, { credits: 50 });
-  png = await sharp({ create: { width: 640, height: 360, channels: 3, background: '#3366aa' } })
-    .png()
-    .toBuffer();
+  png = await solidPng(640, 360, '#3366aa');
 });
 afterAll(async () => {
   await t?.close();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -12,9 +12,16 @@ import { MESSAGES } from '../../../common/messages.ts';
 import { creditTransactions, tasks } from '../../db/schema/index.ts';
 import { CONTENT_POLICY } from '../../engines/policy.ts';
 import { probeMedia } from '../../platform/media/probe.ts';
-import { MediaStore } from '../../platform/media/store.ts';
-import { ffmpegPath, runTool } from '../../platform/media/tools.ts';
-import { authHeader, createTestUser, creditsOf, eventually, type TestUser } from '../../test/fixtures.ts';
+import {
+  authHeader,
+  createTestUser,
+  creditsOf,
+  eventually,
+  makeTestClip,
+  solidPng,
+  storeUpload,
+  type TestUser,
+} from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { STATUS_PATHS } from './status.ts';
 
@@ -40,10 +47,6 @@ async function probeBytes(bytes: Buffer, ext: string) {
   const file = path.join(workDir, `${randomBytes(6).toString('hex')}.${ext}`);
   await writeFile(file, bytes);
   return probeMedia(t.config, file);
-}
-
-async function storeFor(userId: string, body: Buffer, contentType: string, ext: string) {
-  return new MediaStore(t.ctx).put({ body, contentType, ext, storageClass: 'upload', userId, source: 'upload' });
 }
 
 async function ledgerOf(userId: string) {
@@ -76,28 +79,8 @@ beforeAll(async () => {
   other = await createTestUser(t.ctx.db, { credits: 2000 });
   broke = await createTestUser(t.ctx.db, { credits: 0 });
   workDir = await mkdtemp(path.join(os.tmpdir(), 'genpro-generation-test-'));
-  png = await sharp({ create: { width: 320, height: 180, channels: 3, background: '#cc6633' } })
-    .png()
-    .toBuffer();
-  const clip = path.join(workDir, 'clip.mp4');
-  await runTool(ffmpegPath(t.config), [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=duration=2:size=320x180:rate=12',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-y',
-    clip,
-  ]);
-  mp4 = await readFile(clip);
+  png = await solidPng(320, 180, '#cc6633');
+  mp4 = await makeTestClip(t.config, workDir, { seconds: 2, width: 320, height: 180, fps: 12 });
 });
 afterAll(async () => {
   await t?.close();
@@ -146,8 +129,25 @@ describe('POST /api/ai/generate/image', () => {
     expect(deduction?.taskId).toBe(asset.data.metadata.taskId);
   });
 
+  it('autoUpscale brings each image to 4K by its long side and charges the upscale too', async () => {
+    const before = await creditsOf(t.ctx.db, user.id);
+    const res = await post(
+      '/api/ai/generate/image',
+      { prompt: 'a harbour at blue hour with boats', size: '512x288', numberOfImages: 1, autoUpscale: true },
+      user.token,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { data: GeneratedMedia[]; creditsUsed: number };
+    expect(body.creditsUsed).toBe(PRICES.image + PRICES.imageUpscale);
+    expect(body.data[0]).toMatchObject({ width: 3840, height: 2160 });
+    expect(body.data[0].metadata).toMatchObject({ autoUpscaled: true, generatedWidth: 512, generatedHeight: 288 });
+    const file = await get(body.data[0].url, user.token);
+    expect((await sharp(file.rawPayload).metadata()).width).toBe(3840);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - PRICES.image - PRICES.imageUpscale);
+  });
+
   it('takes reference images as data URIs and own media URLs; another user’s media is 404 with nothing spent', async () => {
-    const mine = await storeFor(user.id, png, 'image/png', 'png');
+    const mine = await storeUpload(t.ctx, user.id, png, 'image/png', 'png');
     const ok = await post(
       '/api/ai/generate/image',
       {
@@ -162,7 +162,7 @@ describe('POST /api/ai/generate/image', () => {
     expect(ok.statusCode).toBe(200);
     expect((ok.json() as { data: GeneratedMedia[] }).data[0].metadata).toMatchObject({ referenceCount: 2 });
 
-    const theirs = await storeFor(other.id, png, 'image/png', 'png');
+    const theirs = await storeUpload(t.ctx, other.id, png, 'image/png', 'png');
     const before = await creditsOf(t.ctx.db, user.id);
     const refused = await post(
       '/api/ai/generate/image',
@@ -357,10 +357,8 @@ describe('POST /api/ai/generate/video and the status calls', () => {
   });
 
   it('runs FilmmakerPro (first and last frame) and ActStudio, polled in Runway’s vocabulary', async () => {
-    const first = await storeFor(user.id, png, 'image/png', 'png');
-    const last = await sharp({ create: { width: 320, height: 180, channels: 3, background: '#2244cc' } })
-      .png()
-      .toBuffer();
+    const first = await storeUpload(t.ctx, user.id, png, 'image/png', 'png');
+    const last = await solidPng(320, 180, '#2244cc');
     const film = await post(
       '/api/ai/generate/video',
       {
@@ -379,7 +377,7 @@ describe('POST /api/ai/generate/video and the status calls', () => {
     const filmTask = (film.json() as { data: TaskAccepted }).data;
     expect(filmTask.creditsReserved).toBe(PRICES.videoStandard);
 
-    const video = await storeFor(user.id, mp4, 'video/mp4', 'mp4');
+    const video = await storeUpload(t.ctx, user.id, mp4, 'video/mp4', 'mp4');
     const act = await post(
       '/api/ai/generate/video',
       {
@@ -442,7 +440,7 @@ describe('POST /api/ai/generate/video and the status calls', () => {
       Buffer.alloc(12),
       randomBytes(4096),
     ]);
-    const bad = await storeFor(user.id, corrupt, 'video/mp4', 'mp4');
+    const bad = await storeUpload(t.ctx, user.id, corrupt, 'video/mp4', 'mp4');
     const before = await creditsOf(t.ctx.db, user.id);
     const res = await post(
       '/api/ai/generate/video',

@@ -29,11 +29,17 @@ export function toGeneratedMedia(row: AssetRow): GeneratedMedia {
   };
 }
 
+export interface ProgressSink {
+  set(value: number, estimatedSecondsLeft?: number | null): Promise<void>;
+  range(lo: number, hi: number): ProgressCallback;
+  flush(): Promise<void>;
+}
+
 /**
  * Progress written in order and never backwards: `set(p)` for a stage, `range(lo, hi)` as an
  * engine's onProgress (its 0–1 fraction mapped between lo and hi).
  */
-export function progressSink(report: (progress: TaskProgress) => Promise<void>) {
+export function progressSink(report: (progress: TaskProgress) => Promise<void>): ProgressSink {
   let chain: Promise<void> = Promise.resolve();
   let last = 0;
   const set = (value: number, estimatedSecondsLeft?: number | null): Promise<void> => {

@@ -1,18 +1,27 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { generateAudioBody, generateImageBody, generateVideoBody } from '../../../common/api/generation.ts';
-import { UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/constants.ts';
+import { UPLOAD_STORAGE_CEILINGS_MB, UPSCALE_TARGET } from '../../../common/constants.ts';
 import { withQualitySuffix } from '../../../common/rules/generation.ts';
 import type { AppContext } from '../../context.ts';
-import type { AudioResult, MediaBuffer, VideoResult } from '../../engines/types.ts';
-import { defineTask } from '../../platform/jobs/types.ts';
+import type {
+  AudioResult,
+  EngineMetadata,
+  ImageResult,
+  MediaBuffer,
+  ProgressCallback,
+  VideoResult,
+} from '../../engines/types.ts';
+import { defineTask, type TaskRow } from '../../platform/jobs/types.ts';
 import { resolveMediaInput } from '../../platform/media/inputs.ts';
 import { assetsOfTask } from '../assets/service.ts';
 import {
   assertDecodableImage,
   assertDecodableVideo,
   type GeneratedFile,
+  type ProgressSink,
   progressSink,
+  type SaveOutputsInput,
   saveOutputs,
   toGeneratedMedia,
 } from './outputs.ts';
@@ -86,16 +95,93 @@ const loader = (ctx: AppContext, userId: string, signal: AbortSignal) => ({
 const compact = (record: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined && v !== null));
 
-export const generateImageTask = defineTask({
+/** An engine's output as a file to save: the engine's metadata, then `details`, without empty values. */
+function generatedFile(
+  type: GeneratedFile['type'],
+  result: MediaBuffer & { metadata: EngineMetadata },
+  details: Record<string, unknown>,
+): GeneratedFile {
+  return {
+    type,
+    media: { data: result.data, mimeType: result.mimeType },
+    metadata: compact({ ...result.metadata, ...details }),
+  };
+}
+
+/** How a request's outputs are recorded on their assets. */
+const recordedAs = (params: { persona_id?: string; service?: string; prompt: string; model: string }) => ({
+  personaId: params.persona_id ?? null,
+  prompt: params.prompt,
+  service: params.service ?? serviceOf(params.model),
+  model: params.model,
+});
+
+interface GenerationRun<Input> {
+  task: TaskRow;
+  input: Input;
+  ctx: AppContext;
+  signal: AbortSignal;
+  progress: ProgressSink;
+}
+
+/**
+ * A generation task kind, retried once. An attempt that finds the assets of an earlier attempt returns
+ * them; otherwise `generate` makes the outputs and they are saved as assets in one go.
+ */
+function defineGenerationTask<Input>(definition: {
+  kind: string;
+  input: z.ZodType<Input>;
+  retryDelaySeconds: number;
+  expireInSeconds: number;
+  generate(run: GenerationRun<Input>): Promise<Omit<SaveOutputsInput, 'userId' | 'taskId' | 'signal'>>;
+}) {
+  const { kind, input, retryDelaySeconds, expireInSeconds, generate } = definition;
+  return defineTask({
+    kind,
+    input,
+    retryLimit: 1,
+    retryDelaySeconds,
+    expireInSeconds,
+    async handler({ task, input, ctx, report, signal }) {
+      const earlier = await assetsOfTask(ctx, task.userId, task.id);
+      if (earlier.length > 0) return { assets: earlier.map(toGeneratedMedia) };
+      const progress = progressSink(report);
+      const outputs = await generate({ task, input, ctx, signal, progress });
+      const rows = await saveOutputs(ctx, { userId: task.userId, taskId: task.id, ...outputs, signal });
+      await progress.flush();
+      return { assets: rows.map(toGeneratedMedia) };
+    },
+  });
+}
+
+const AUTO_UPSCALE_SERVICE = 'image-upscaler';
+
+/** autoUpscale: the generated image brought to 4K by its long side (the image-upscaler service). */
+async function upscaleTo4k(
+  ctx: AppContext,
+  image: ImageResult,
+  signal: AbortSignal,
+  onProgress: ProgressCallback,
+): Promise<ImageResult> {
+  const { engine } = ctx.engines.upscale(AUTO_UPSCALE_SERVICE);
+  const upscaled = await engine.image(
+    {
+      model: AUTO_UPSCALE_SERVICE,
+      image,
+      targetWidth: UPSCALE_TARGET.width,
+      targetHeight: UPSCALE_TARGET.height,
+    },
+    { signal, onProgress },
+  );
+  return { ...upscaled, seed: image.seed, metadata: { ...image.metadata, upscale: upscaled.metadata } };
+}
+
+export const generateImageTask = defineGenerationTask({
   kind: GENERATE_KINDS.image,
   input: imageTaskInput,
-  retryLimit: 1,
   retryDelaySeconds: 2,
   expireInSeconds: 600,
-  async handler({ task, input, ctx, report, signal }) {
-    const earlier = await assetsOfTask(ctx, task.userId, task.id);
-    if (earlier.length > 0) return { assets: earlier.map(toGeneratedMedia) };
-    const progress = progressSink(report);
+  async generate({ task, input, ctx, signal, progress }) {
     const { params } = input;
     const { engine, capabilities } = ctx.engines.image(params.model);
     await progress.set(3);
@@ -111,7 +197,7 @@ export const generateImageTask = defineTask({
     for (let i = 0; i < input.count; i++) {
       const seed = params.seed !== undefined ? params.seed + i : randomInt(SEED_RANGE);
       const from = 8 + span * i;
-      const result = await engine.textToImage(
+      const generated = await engine.textToImage(
         {
           model: params.model,
           prompt,
@@ -123,13 +209,16 @@ export const generateImageTask = defineTask({
           seed,
           referenceImages: references.length > 0 ? references : undefined,
         },
-        { signal, onProgress: progress.range(from, from + span) },
+        { signal, onProgress: progress.range(from, from + (params.autoUpscale ? span / 2 : span)) },
       );
-      files.push({
-        type: 'image',
-        media: { data: result.data, mimeType: result.mimeType },
-        metadata: compact({
-          ...result.metadata,
+      const result = params.autoUpscale
+        ? await upscaleTo4k(ctx, generated, signal, progress.range(from + span / 2, from + span))
+        : generated;
+      files.push(
+        generatedFile('image', result, {
+          ...(params.autoUpscale
+            ? { autoUpscaled: true, generatedWidth: generated.width, generatedHeight: generated.height }
+            : {}),
           width: result.width,
           height: result.height,
           seed: result.seed ?? seed,
@@ -142,36 +231,19 @@ export const generateImageTask = defineTask({
           negativePrompt: params.negativePrompt,
           referenceCount: references.length,
         }),
-      });
+      );
       await progress.set(from + span);
     }
-
-    const rows = await saveOutputs(ctx, {
-      userId: task.userId,
-      taskId: task.id,
-      personaId: params.persona_id ?? null,
-      prompt: params.prompt,
-      service: params.service ?? serviceOf(params.model),
-      model: params.model,
-      creditsEach: input.unitPrice,
-      files,
-      signal,
-    });
-    await progress.flush();
-    return { assets: rows.map(toGeneratedMedia) };
+    return { ...recordedAs(params), creditsEach: input.unitPrice, files };
   },
 });
 
-export const generateVideoTask = defineTask({
+export const generateVideoTask = defineGenerationTask({
   kind: GENERATE_KINDS.video,
   input: videoTaskInput,
-  retryLimit: 1,
   retryDelaySeconds: 3,
   expireInSeconds: 900,
-  async handler({ task, input, ctx, report, signal }) {
-    const earlier = await assetsOfTask(ctx, task.userId, task.id);
-    if (earlier.length > 0) return { assets: earlier.map(toGeneratedMedia) };
-    const progress = progressSink(report);
+  async generate({ task, input, ctx, signal, progress }) {
     const { params, plan } = input;
     const { engine, capabilities } = ctx.engines.video(params.model);
     await progress.set(2);
@@ -221,56 +293,38 @@ export const generateVideoTask = defineTask({
       result = await engine.textToVideo(base, options);
     }
     await progress.set(90);
-
-    const rows = await saveOutputs(ctx, {
-      userId: task.userId,
-      taskId: task.id,
-      personaId: params.persona_id ?? null,
-      prompt: params.prompt,
-      service: params.service ?? serviceOf(params.model),
-      model: params.model,
+    return {
+      ...recordedAs(params),
       creditsEach: input.price,
       files: [
-        {
-          type: 'video',
-          media: { data: result.data, mimeType: result.mimeType },
-          metadata: compact({
-            ...result.metadata,
-            width: result.width,
-            height: result.height,
-            duration: result.durationSeconds,
-            fps: result.fps,
-            hasAudio: result.hasAudio,
-            mode: plan.mode,
-            aspectRatio: params.aspectRatio,
-            resolution: params.resolution,
-            style: params.style,
-            quality: params.quality,
-            creativity: params.creativity,
-            negativePrompt: params.negativePrompt,
-            personGeneration: params.personGeneration,
-            sequenceItemId: params.itemId,
-            original_prompt: params.original_prompt,
-          }),
-        },
+        generatedFile('video', result, {
+          width: result.width,
+          height: result.height,
+          duration: result.durationSeconds,
+          fps: result.fps,
+          hasAudio: result.hasAudio,
+          mode: plan.mode,
+          aspectRatio: params.aspectRatio,
+          resolution: params.resolution,
+          style: params.style,
+          quality: params.quality,
+          creativity: params.creativity,
+          negativePrompt: params.negativePrompt,
+          personGeneration: params.personGeneration,
+          sequenceItemId: params.itemId,
+          original_prompt: params.original_prompt,
+        }),
       ],
-      signal,
-    });
-    await progress.flush();
-    return { assets: rows.map(toGeneratedMedia) };
+    };
   },
 });
 
-export const generateAudioTask = defineTask({
+export const generateAudioTask = defineGenerationTask({
   kind: GENERATE_KINDS.audio,
   input: audioTaskInput,
-  retryLimit: 1,
   retryDelaySeconds: 2,
   expireInSeconds: 600,
-  async handler({ task, input, ctx, report, signal }) {
-    const earlier = await assetsOfTask(ctx, task.userId, task.id);
-    if (earlier.length > 0) return { assets: earlier.map(toGeneratedMedia) };
-    const progress = progressSink(report);
+  async generate({ input, ctx, signal, progress }) {
     const { params } = input;
     const { engine } = ctx.engines.audio(params.model);
     await progress.set(5);
@@ -297,32 +351,19 @@ export const generateAudioTask = defineTask({
             options,
           );
     await progress.set(90);
-    const rows = await saveOutputs(ctx, {
-      userId: task.userId,
-      taskId: task.id,
-      personaId: null,
-      prompt: params.prompt,
-      service: serviceOf(params.model),
-      model: params.model,
+    return {
+      ...recordedAs(params),
       creditsEach: input.price,
       files: [
-        {
-          type: 'audio',
-          media: { data: result.data, mimeType: result.mimeType },
-          metadata: compact({
-            ...result.metadata,
-            duration: result.durationSeconds,
-            audioType: params.type,
-            genre: params.genre,
-            mood: params.mood,
-            instruments,
-            voice: params.voice,
-          }),
-        },
+        generatedFile('audio', result, {
+          duration: result.durationSeconds,
+          audioType: params.type,
+          genre: params.genre,
+          mood: params.mood,
+          instruments,
+          voice: params.voice,
+        }),
       ],
-      signal,
-    });
-    await progress.flush();
-    return { assets: rows.map(toGeneratedMedia) };
+    };
   },
 });

@@ -1,14 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../common/messages.ts';
 import { mediaObjects } from '../../db/schema/index.ts';
 import { SESSION_COOKIE } from '../../platform/auth/session.ts';
 import { signMediaUrl } from '../../platform/media/signing.ts';
 import { MediaStore, type StoredMedia } from '../../platform/media/store.ts';
-import { authHeader, createTestUser, type TestUser } from '../../test/fixtures.ts';
+import { authHeader, createTestUser, solidPng, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
@@ -25,9 +24,7 @@ beforeAll(async () => {
   owner = await createTestUser(t.ctx.db);
   other = await createTestUser(t.ctx.db);
   admin = await createTestUser(t.ctx.db, { role: 'admin' });
-  png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } })
-    .png()
-    .toBuffer();
+  png = await solidPng(64, 48, '#3366cc');
   const store = new MediaStore({ db: t.ctx.db, storage: t.ctx.storage, clock: t.ctx.clock });
   image = await store.put({
     body: png,

@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RemoteUploadReply } from '../../../common/api/remote-upload.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { mediaObjects } from '../../db/schema/index.ts';
 import { AppError } from '../../platform/errors.ts';
-import { authHeader, createTestUser, type TestUser } from '../../test/fixtures.ts';
+import { authHeader, createTestUser, solidPng, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { tempUpload } from './remote.ts';
 
@@ -30,9 +29,7 @@ beforeAll(async () => {
   t = await createTestApp();
   user = await createTestUser(t.ctx.db);
   other = await createTestUser(t.ctx.db);
-  png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366aa' } })
-    .png()
-    .toBuffer();
+  png = await solidPng(64, 48, '#3366aa');
   // The EBML header file-type recognises as WebM; enough for typing (it is not decoded here).
   webm = Buffer.concat([
     Buffer.from('1a45dfa39f4286810142f7810142f2810442f381084282847765626d42878104428581021853806701', 'hex'),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -10,36 +10,18 @@ import { UPLOAD } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { mediaObjects, tasks } from '../../db/schema/index.ts';
 import { SESSION_COOKIE } from '../../platform/auth/session.ts';
-import { ffmpegPath, runTool } from '../../platform/media/tools.ts';
-import { authHeader, createTestUser, eventually, type TestUser } from '../../test/fixtures.ts';
+import {
+  authHeader,
+  createTestUser,
+  eventually,
+  type FilePart,
+  makeLavfiMedia,
+  makeTestClip,
+  multipart,
+  solidPng,
+  type TestUser,
+} from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-
-interface FilePart {
-  name?: string;
-  filename: string;
-  contentType: string;
-  data: Buffer;
-}
-
-/** A multipart/form-data body as a browser sends it. */
-function multipart(fields: Record<string, string>, file?: FilePart | FilePart[]) {
-  const boundary = `----genpro${randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  for (const part of Array.isArray(file) ? file : file ? [file] : []) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${part.name ?? 'file'}"; filename="${part.filename}"\r\nContent-Type: ${part.contentType}\r\n\r\n`,
-      ),
-      part.data,
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 let t: TestApp;
 let user: TestUser;
@@ -80,42 +62,9 @@ beforeAll(async () => {
   user = await createTestUser(t.ctx.db);
   other = await createTestUser(t.ctx.db);
   workDir = await mkdtemp(path.join(os.tmpdir(), 'genpro-upload-test-'));
-  png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#aa3355' } })
-    .png()
-    .toBuffer();
-  const ffmpeg = ffmpegPath(t.config);
-  const mp4File = path.join(workDir, 'clip.mp4');
-  await runTool(ffmpeg, [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=duration=1:size=320x240:rate=10',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-y',
-    mp4File,
-  ]);
-  mp4 = await readFile(mp4File);
-  const mp3File = path.join(workDir, 'tone.mp3');
-  await runTool(ffmpeg, [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:duration=1',
-    '-y',
-    mp3File,
-  ]);
-  mp3 = await readFile(mp3File);
+  png = await solidPng(800, 600, '#aa3355');
+  mp4 = await makeTestClip(t.config, workDir, { seconds: 1, width: 320, height: 240, fps: 10 });
+  mp3 = await makeLavfiMedia(t.config, path.join(workDir, 'tone.mp3'), 'sine=frequency=440:duration=1');
 });
 afterAll(async () => {
   await t?.close();

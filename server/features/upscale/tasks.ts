@@ -169,16 +169,59 @@ async function finish(
   return { row, replaced: false };
 }
 
-/** A retried attempt whose earlier attempt already saved the new asset returns it instead of redoing the work. */
-async function earlierResult(ctx: AppContext, task: TaskRow, originalAssetId: string | undefined) {
-  if (originalAssetId) return null;
-  const [row] = await assetsOfTask(ctx, task.userId, task.id);
-  return row ?? null;
-}
-
 function resultOf(row: AssetRow, width: number, height: number, replaced: boolean): EnhancementResult {
   const dto = toAssetDto(row);
   return { asset_id: row.id, url: dto.url, thumbnail_url: dto.thumbnail_url, width, height, replaced };
+}
+
+/** A retried attempt whose earlier attempt already saved the new asset returns it instead of redoing the work. */
+async function earlierResult(
+  ctx: AppContext,
+  task: TaskRow,
+  originalAssetId: string | undefined,
+): Promise<EnhancementResult | null> {
+  if (originalAssetId) return null;
+  const [row] = await assetsOfTask(ctx, task.userId, task.id);
+  if (!row) return null;
+  return resultOf(row, Number(row.metadata.width ?? 0), Number(row.metadata.height ?? 0), false);
+}
+
+/**
+ * Stores the enhanced file and records the enhancement as completed: on the original asset, or on a new
+ * asset made from the source URL. `details` follow the output size in the metadata.
+ */
+async function saveEnhancement(
+  ctx: AppContext,
+  task: TaskRow,
+  signal: AbortSignal,
+  enhancement: {
+    input: { originalAssetId?: string; sourceUrl: string };
+    result: { data: Buffer; mimeType: string; width: number; height: number };
+    requestIdKey: 'enhancor_request_id' | 'topaz_request_id';
+    details: Record<string, unknown>;
+    newAsset: { type: 'enhancement' | 'video_enhancement'; service: string; model: string };
+  },
+): Promise<EnhancementResult> {
+  const { input, result, requestIdKey, details, newAsset } = enhancement;
+  const output = await storeOutput(ctx, task, result.data, result.mimeType, input.originalAssetId, signal);
+  const { row, replaced } = await finish(
+    ctx,
+    task,
+    output,
+    input.originalAssetId,
+    {
+      replaced_by_enhancement: true,
+      enhancement_status: 'completed',
+      enhancement_error: null,
+      [requestIdKey]: task.id,
+      enhanced_at: ctx.clock.now().toISOString(),
+      width: result.width,
+      height: result.height,
+      ...details,
+    },
+    { ...newAsset, metadata: { enhanced_from: input.sourceUrl } },
+  );
+  return resultOf(row, result.width, result.height, replaced);
 }
 
 /**
@@ -231,8 +274,7 @@ export const upscaleImageTask = defineTask({
   expireInSeconds: 600,
   async handler({ task, input, ctx, signal, report }): Promise<EnhancementResult> {
     const earlier = await earlierResult(ctx, task, input.originalAssetId);
-    if (earlier)
-      return resultOf(earlier, Number(earlier.metadata.width ?? 0), Number(earlier.metadata.height ?? 0), false);
+    if (earlier) return earlier;
     await report({ progress: 5, estimatedSecondsLeft: 15 });
     const stored = await new MediaStore(ctx).get(input.sourceKey);
     const source = await readSource(ctx, input.sourceKey, signal, async (file) => {
@@ -260,7 +302,6 @@ export const upscaleImageTask = defineTask({
       { signal, onProgress: progress(report) },
     );
     await report({ progress: 88, estimatedSecondsLeft: 2 });
-    const output = await storeOutput(ctx, task, result.data, result.mimeType, input.originalAssetId, signal);
     const enhancement = {
       service: input.service,
       mode: input.mode ?? null,
@@ -269,29 +310,13 @@ export const upscaleImageTask = defineTask({
       height: result.height,
       engine: { ...result.metadata },
     };
-    const { row, replaced } = await finish(
-      ctx,
-      task,
-      output,
-      input.originalAssetId,
-      {
-        replaced_by_enhancement: true,
-        enhancement_status: 'completed',
-        enhancement_error: null,
-        enhancor_request_id: task.id,
-        enhanced_at: ctx.clock.now().toISOString(),
-        width: result.width,
-        height: result.height,
-        enhancement,
-      },
-      {
-        type: 'enhancement',
-        service: input.service,
-        model: input.service,
-        metadata: { enhanced_from: input.sourceUrl },
-      },
-    );
-    return resultOf(row, result.width, result.height, replaced);
+    return saveEnhancement(ctx, task, signal, {
+      input,
+      result,
+      requestIdKey: 'enhancor_request_id',
+      details: { enhancement },
+      newAsset: { type: 'enhancement', service: input.service, model: input.service },
+    });
   },
   onFailed: async ({ task, ctx, tx, error }) => markFailed(ctx, tx, task, error),
 });
@@ -318,8 +343,7 @@ export const upscaleVideoTask = defineTask({
   expireInSeconds: 1_800,
   async handler({ task, input, ctx, signal, report }): Promise<EnhancementResult> {
     const earlier = await earlierResult(ctx, task, input.originalAssetId);
-    if (earlier)
-      return resultOf(earlier, Number(earlier.metadata.width ?? 0), Number(earlier.metadata.height ?? 0), false);
+    if (earlier) return earlier;
     await report({ progress: 2, estimatedSecondsLeft: VIDEO_ENHANCE.estimatedSeconds });
     const source = await readSource(ctx, input.sourceKey, signal, async (file) => {
       const row = await new MediaStore(ctx).get(input.sourceKey);
@@ -348,33 +372,13 @@ export const upscaleVideoTask = defineTask({
       { signal, onProgress: progress(report) },
     );
     await report({ progress: 88, estimatedSecondsLeft: 5 });
-    const output = await storeOutput(ctx, task, result.data, result.mimeType, input.originalAssetId, signal);
-    const enhancement = videoSettings(input, scale, result);
-    const { row, replaced } = await finish(
-      ctx,
-      task,
-      output,
-      input.originalAssetId,
-      {
-        replaced_by_enhancement: true,
-        enhancement_status: 'completed',
-        enhancement_error: null,
-        topaz_request_id: task.id,
-        enhanced_at: ctx.clock.now().toISOString(),
-        width: result.width,
-        height: result.height,
-        duration: result.durationSeconds,
-        fps: result.fps,
-        enhancement,
-      },
-      {
-        type: 'video_enhancement',
-        service: 'topaz',
-        model: input.model,
-        metadata: { enhanced_from: input.sourceUrl },
-      },
-    );
-    return resultOf(row, result.width, result.height, replaced);
+    return saveEnhancement(ctx, task, signal, {
+      input,
+      result,
+      requestIdKey: 'topaz_request_id',
+      details: { duration: result.durationSeconds, fps: result.fps, enhancement: videoSettings(input, scale, result) },
+      newAsset: { type: 'video_enhancement', service: 'topaz', model: input.model },
+    });
   },
   onFailed: async ({ task, ctx, tx, error }) => markFailed(ctx, tx, task, error),
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -11,9 +11,16 @@ import { PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { creditTransactions, mediaObjects, tasks } from '../../db/schema/index.ts';
 import { probeMedia } from '../../platform/media/probe.ts';
-import { MediaStore } from '../../platform/media/store.ts';
-import { ffmpegPath, runTool } from '../../platform/media/tools.ts';
-import { authHeader, createTestUser, creditsOf, eventually, type TestUser } from '../../test/fixtures.ts';
+import {
+  authHeader,
+  createTestUser,
+  creditsOf,
+  eventually,
+  makeTestClip,
+  storeUpload,
+  type TestUser,
+  waitForTask,
+} from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { createAsset } from '../assets/service.ts';
 import { scaleTowards4K } from './tasks.ts';
@@ -27,14 +34,7 @@ let mp4: Buffer;
 
 /** Stores bytes as the user's upload and registers them as an asset, as the library would. */
 async function assetOf(owner: TestUser, data: Buffer, contentType: string, type: 'image' | 'video') {
-  const stored = await new MediaStore(t.ctx).put({
-    body: data,
-    contentType,
-    ext: contentType.split('/')[1] ?? 'bin',
-    storageClass: 'upload',
-    userId: owner.id,
-    source: 'upload',
-  });
+  const stored = await storeUpload(t.ctx, owner.id, data, contentType, contentType.split('/')[1] ?? 'bin');
   const row = await createAsset(t.ctx, { userId: owner.id, type, key: stored.key, contentType, url: stored.url });
   return { id: row.id, url: stored.url, key: stored.key };
 }
@@ -62,14 +62,8 @@ function waitUntilReplaced(id: string): Promise<Asset> {
   );
 }
 
-async function waitForTask(id: string) {
-  return eventually(
-    async () => {
-      const [task] = await t.ctx.db.select().from(tasks).where(eq(tasks.id, id));
-      return task && (task.status === 'completed' || task.status === 'failed') ? task : undefined;
-    },
-    { timeoutMs: 60_000, intervalMs: 200, what: `task ${id}` },
-  );
+function finishedTask(id: string) {
+  return waitForTask(t.ctx.db, id, { timeoutMs: 60_000, intervalMs: 200 });
 }
 
 async function fetchBytes(url: string, token = user.token): Promise<Buffer> {
@@ -97,25 +91,7 @@ beforeAll(async () => {
     ])
     .png()
     .toBuffer();
-  const file = path.join(workDir, 'clip.mp4');
-  await runTool(ffmpegPath(t.config), [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=duration=1:size=160x120:rate=10',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-y',
-    file,
-  ]);
-  mp4 = await readFile(file);
+  mp4 = await makeTestClip(t.config, workDir, { seconds: 1, width: 160, height: 120, fps: 10 });
 });
 afterAll(async () => {
   await t?.close();
@@ -193,7 +169,7 @@ describe('POST /api/proxy/enhancor/:kind/queue', () => {
     expect(thumb).toMatchObject({ format: 'webp', width: 480 });
     expect((await fetchBytes(asset.url)).equals(png)).toBe(true);
 
-    const task = await waitForTask(body.requestId);
+    const task = await finishedTask(body.requestId);
     expect(task).toMatchObject({ kind: 'upscale.image', status: 'completed', creditsReserved: PRICES.imageUpscale });
     expect(await creditsOf(t.ctx.db, user.id)).toBe(before - PRICES.imageUpscale);
     const [spend] = await t.ctx.db
@@ -208,7 +184,7 @@ describe('POST /api/proxy/enhancor/:kind/queue', () => {
     const res = await post('/api/proxy/enhancor/portrait-upscaler/queue', { img_url: `/api/personas/image/${key}` });
     expect(res.statusCode).toBe(200);
     const { requestId } = res.json() as EnhanceQueuedReply;
-    const task = await waitForTask(requestId);
+    const task = await finishedTask(requestId);
     expect(task.status).toBe('completed');
     const result = task.result as { asset_id: string; width: number; replaced: boolean };
     expect(result).toMatchObject({ width: 3840, replaced: false });
@@ -238,7 +214,7 @@ describe('POST /api/proxy/enhancor/:kind/queue', () => {
     const [source] = await t.ctx.db.select().from(mediaObjects).where(eq(mediaObjects.key, sourceKey));
     expect(source).toMatchObject({ userId: user.id, storageClass: 'enhancement_source' });
     expect(source.expiresAt).not.toBeNull();
-    expect((await waitForTask(requestId)).status).toBe('completed');
+    expect((await finishedTask(requestId)).status).toBe('completed');
   });
 
   it("answers 404 for another user's media or asset and for an unknown service, 401 without a session", async () => {
@@ -300,7 +276,7 @@ describe('POST /api/proxy/enhancor/:kind/queue', () => {
     });
     expect(res.statusCode).toBe(200);
     const { requestId } = res.json() as EnhanceQueuedReply;
-    const task = await waitForTask(requestId);
+    const task = await finishedTask(requestId);
     expect(task).toMatchObject({ status: 'failed', error: { code: 'unreadable_media' }, attempts: 1 });
     // The service's default from the spec travels with the task.
     expect(task.input).toMatchObject({ service: 'detailed', enhancementLevel: 0.8 });
@@ -375,7 +351,7 @@ describe('POST /api/topaz/enhance', () => {
       options: { scale: 2, fps: 24, category: 'interpolation' },
     });
     expect(fps.statusCode).toBe(200);
-    const task = await waitForTask((fps.json() as EnhanceQueuedReply).requestId);
+    const task = await finishedTask((fps.json() as EnhanceQueuedReply).requestId);
     expect(task.status).toBe('completed');
     const result = task.result as { asset_id: string };
     const created = await getAssetDto(result.asset_id);

@@ -111,6 +111,7 @@ function imageBodyParams(image: ImageParams) {
     sampleImageSize: image.sampleImageSize || undefined,
     variations: image.variations,
     numberOfImages: image.numberOfImages,
+    autoUpscale: image.autoUpscale,
   };
 }
 
