@@ -249,6 +249,12 @@ export const PRICES = {
   imageUpscale: 10,
   videoEnhancement: 50,
   promptEnhancement: 0,
+  /** Canvas quick edit of one image (NanoBana edit, up to 2K). */
+  imageEdit: 4,
+  /** Composing several images into one (multi-image and advanced composition). */
+  composition: 6,
+  /** Each region step of a multi-composition (reference chain). */
+  compositionStep: 4,
 } as const;
 
 // ---- Uploads and upscale (issue 3) ----
@@ -300,3 +306,38 @@ export const IMAGE_ENHANCE_DEFAULTS: Readonly<Record<EnhancorKind, { mode?: stri
   'image-upscaler': {},
   detailed: { enhancementLevel: 0.8 },
 };
+
+// ---- Multi-image canvas (canvas spec 2, 4, 9) ----
+
+/** The multi-image canvas view: limits, placement grid, zoom range and image formats. */
+export const CANVAS = {
+  maxImages: 1000,
+  newImage: { width: 300, height: 200 },
+  /** Three columns fit the 1200 px element (50 + 2 × 350 + 300 = 1050). */
+  grid: { stepX: 350, stepY: 300, offset: 50, columns: 3 },
+  zoom: { min: 0.1, max: 5, wheelOut: 0.9, wheelIn: 1.1 },
+  element: { width: 1200, height: 800 },
+  /** An enhanced image is placed this far right of its source at this size. */
+  enhanced: { offsetX: 2150, width: 1920, height: 1080 },
+  formats: {
+    '4K|TV': { model: 'seedream4', aspectRatio: '16:9', size: '4K', width: 3840, height: 2160 },
+    '2K|Mobile': { model: 'nanobana', aspectRatio: '1:1', size: '2K', width: 2048, height: 2048 },
+  },
+} as const;
+export type CanvasFormat = keyof typeof CANVAS.formats;
+
+// ---- Canvas image calls (canvas spec 7, 9) ----
+
+/** The NanoBana and multi-composition calls: input limits, steps and defaults. */
+export const CANVAS_IMAGES = {
+  /** Largest decoded input image, in MB (spec 5: images max 10 MB). */
+  inputMaxMb: 10,
+  /** Images one composition call may combine (spec 9: multi-composition up to 10). */
+  maxComposeImages: 10,
+  /** Steps one multi-composition may run (spec 7: maxSteps 10). */
+  maxSteps: 10,
+  consistencyStrength: 0.8,
+  model: 'nanobana',
+  quality: '2k',
+  aspectRatio: '1:1',
+} as const;

@@ -131,4 +131,18 @@ export const MESSAGES = {
     fetchFailed: 'Failed to fetch media from URL',
     privateAddress: 'This URL points to a private or local address and cannot be fetched',
   },
+  canvasImages: {
+    compositionFailed: 'Composition generation failed',
+    editFailed: 'Processing failed',
+    tooManyImages: (max: number) => `At most ${max} images can be composed at once`,
+    imagesRequired: 'Add at least one image',
+    tooManySteps: (max: number) => `At most ${max} composition steps are allowed`,
+    stepsRequired: 'Add at least one composition step',
+    regionOutside: (id: string, width: number, height: number) =>
+      `Region of step "${id}" must lie within the base image (${width}x${height})`,
+    duplicateStep: (id: string) => `Step id "${id}" is used more than once`,
+    imageRequired: 'An image is required',
+    notAnImage: 'Only image files can be used',
+    quality: 'Quality must be 1k, 2k or 4k',
+  },
 } as const;

@@ -76,4 +76,29 @@ export async function latestCode(email: string): Promise<string> {
   throw new Error(`No verification code mailed to ${email}`);
 }
 
+/** A fresh verified creator with the welcome credits, signed in on the page. */
+export async function freshCreator(page: Page): Promise<string> {
+  const email = uniqueEmail('studio');
+  const api = `${baseUrl()}/api/auth`;
+  const headers = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+  const reg = await fetch(`${api}/register`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ first_name: 'Sam', last_name: 'Studio', email, password: 'studio-pass-1', role: 'creator' }),
+  });
+  const { data } = (await reg.json()) as { data: { token: string } };
+  const code = await latestCode(email);
+  const verified = await fetch(`${api}/verify-code`, {
+    method: 'POST',
+    headers: { ...headers, authorization: `Bearer ${data.token}` },
+    body: JSON.stringify({ code }),
+  });
+  const { token } = (await verified.json()) as { token: string };
+  // Signed in as the web does it: the token in localStorage and the httpOnly session cookie media URLs use.
+  await page.context().addCookies([{ name: 'genpro_session', value: token, url: baseUrl() }]);
+  await page.goto(`${baseUrl()}/auth/login`);
+  await page.evaluate((t) => localStorage.setItem('auth_token', t), token);
+  return token;
+}
+
 export { afterAll, afterEach, beforeAll, expect };

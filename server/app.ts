@@ -20,10 +20,12 @@ import { MESSAGES } from '../common/messages.ts';
 import type { AppContext } from './context.ts';
 import { assetRoutes } from './features/assets/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { canvasImageRoutes } from './features/canvas-images/routes.ts';
 import { devMailRoutes } from './features/dev-mail/routes.ts';
 import { generationRoutes } from './features/generation/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
+import { sequenceRoutes } from './features/sequences/routes.ts';
 import { taskRoutes } from './features/tasks/routes.ts';
 import { remoteUploadRoutes } from './features/uploads/remote-routes.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
@@ -87,6 +89,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(assetRoutes(ctx));
   await app.register(remoteUploadRoutes(ctx));
   await app.register(upscaleRoutes(ctx));
+  await app.register(sequenceRoutes(ctx));
+  await app.register(canvasImageRoutes(ctx));
   if (ctx.config.embedded.mail) await app.register(devMailRoutes(ctx));
 
   await registerWeb(app);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRICES } from '../constants.ts';
-import { imageCount, imageDimensions, priceOf, videoFamily, videoWantsAudio } from './pricing.ts';
+import { canvasImagePrice, imageCount, imageDimensions, priceOf, videoFamily, videoWantsAudio } from './pricing.ts';
 
 describe('imageDimensions', () => {
   it('uses size as written when no aspect ratio or sample size is given', () => {
@@ -68,5 +68,19 @@ describe('video audio default', () => {
     expect(videoWantsAudio({ model: 'seedance' })).toBe(false);
     expect(videoWantsAudio({ model: 'veo-3', generateAudio: false, include_audio: true })).toBe(false);
     expect(videoFamily('Runway-Gen4_turbo')).toBe('runway');
+  });
+});
+
+describe('canvasImagePrice', () => {
+  it('charges an edit, a composition and each multi-composition step from the price list', () => {
+    expect(canvasImagePrice('edit')).toBe(PRICES.imageEdit);
+    expect(canvasImagePrice('compose')).toBe(PRICES.composition);
+    expect(canvasImagePrice('multi-composition', 3)).toBe(3 * PRICES.compositionStep);
+    expect(canvasImagePrice('multi-composition', 0)).toBe(PRICES.compositionStep);
+  });
+
+  it('prices the canvas formats: NanoBana 1:1 2K as an image, Seedream 16:9 4K as a 4K image', () => {
+    expect(priceOf('image', { aspectRatio: '1:1', sampleImageSize: '2K' })).toBe(PRICES.image);
+    expect(priceOf('image', { aspectRatio: '16:9', sampleImageSize: '4K' })).toBe(PRICES.image4k);
   });
 });

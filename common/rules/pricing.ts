@@ -131,3 +131,15 @@ export function priceOf<K extends PricedKind>(kind: K, params: PriceParams[K]): 
   if (kind === 'video') return videoPrice(params as VideoPriceParams);
   return audioPrice(params as AudioPriceParams);
 }
+
+export type CanvasImageOperation = 'edit' | 'compose' | 'multi-composition';
+
+/**
+ * Credits a canvas image call reserves: a quick edit PRICES.imageEdit, a composition of several
+ * images PRICES.composition, a multi-composition PRICES.compositionStep per region step.
+ */
+export function canvasImagePrice(operation: CanvasImageOperation, steps = 1): number {
+  if (operation === 'edit') return PRICES.imageEdit;
+  if (operation === 'compose') return PRICES.composition;
+  return PRICES.compositionStep * Math.max(1, Math.floor(steps));
+}

@@ -1,4 +1,6 @@
+import { canvasImageTask } from '../../features/canvas-images/tasks.ts';
 import { generateAudioTask, generateImageTask, generateVideoTask } from '../../features/generation/tasks.ts';
+import { compileMasterVideoTask } from '../../features/sequences/tasks.ts';
 import { mediaExtractTask } from '../../features/uploads/extract-task.ts';
 import { upscaleImageTask, upscaleVideoTask } from '../../features/upscale/tasks.ts';
 import type { AnyTaskDefinition } from './types.ts';
@@ -14,4 +16,6 @@ export const TASK_KINDS: readonly AnyTaskDefinition[] = [
   generateAudioTask,
   upscaleImageTask,
   upscaleVideoTask,
+  canvasImageTask,
+  compileMasterVideoTask,
 ];

@@ -1,6 +1,6 @@
-import { CircleAlert, Clock, Megaphone, ScanFace, Send, Sparkles, WandSparkles } from 'lucide-react';
+import { CircleAlert, Clock, LayoutGrid, Megaphone, ScanFace, Send, Sparkles, WandSparkles } from 'lucide-react';
 import { Tabs } from 'radix-ui';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import {
@@ -19,6 +19,9 @@ import { useDir } from './controls.tsx';
 import { localizeMessage } from './localize.ts';
 import { ToolPanel, ToolRail } from './SideTools.tsx';
 import { useStudio } from './store.ts';
+
+// The multi-image canvas is its own chunk (konva is large): downloaded only when the canvas opens.
+const CanvasOverlay = lazy(() => import('../canvas/CanvasOverlay.tsx'));
 
 const TAB_ICONS = { creator: WandSparkles, personas: ScanFace, campaigns: Megaphone, publish: Send } as const;
 
@@ -68,6 +71,14 @@ export default function StudioView() {
   const mode = parseStudioMode(params.get('mode'));
   const [tool, setTool] = useState<StudioSideTool | null>(null);
   const videoLoading = useStudio((s) => s.generations.video.phase === 'loading');
+
+  const canvasOpen = params.get('canvas') === '1';
+  const openCanvas = () =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      next.set('canvas', '1');
+      return next;
+    });
 
   const update = (patch: { tab?: StudioTab; mode?: StudioMode }) =>
     setParams(
@@ -127,6 +138,10 @@ export default function StudioView() {
             );
           })}
         </Tabs.List>
+        <Button variant="secondary" size="sm" className="mt-3" data-testid="open-canvas" onClick={openCanvas}>
+          <LayoutGrid className="size-4" aria-hidden />
+          {t('canvasEditor.open')}
+        </Button>
 
         <div className="mt-5 flex flex-col gap-4 lg:flex-row lg:items-start">
           <ToolRail active={tool} onToggle={(next) => setTool((current) => (current === next ? null : next))} />
@@ -157,6 +172,13 @@ export default function StudioView() {
           </div>
         </div>
       </Tabs.Root>
+      {canvasOpen && (
+        <Suspense
+          fallback={<div className="fixed inset-0 z-40 bg-bg" role="status" aria-label={t('canvasEditor.loading')} />}
+        >
+          <CanvasOverlay />
+        </Suspense>
+      )}
     </div>
   );
 }

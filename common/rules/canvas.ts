@@ -1,0 +1,86 @@
+// Pure multi-image canvas geometry (canvas spec 2, 3, 5 and 9): grid placement of new images, zoom clamped
+// around a point, viewport culling and the thumbnail-versus-full-resolution choice. No DOM imports.
+import { CANVAS, THUMBNAIL_WIDTH } from '../constants.ts';
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Stage transform: a canvas point p is drawn at p * zoom + pan. */
+export interface View {
+  zoom: number;
+  panX: number;
+  panY: number;
+}
+
+export const DEFAULT_VIEW: View = { zoom: 1, panX: 0, panY: 0 };
+
+/** Where the n-th image (0-based) goes on the placement grid: 350 wide, 300 high, from offset 50. */
+export function gridPosition(index: number): { x: number; y: number } {
+  const { stepX, stepY, offset, columns } = CANVAS.grid;
+  const i = Math.max(0, Math.floor(index));
+  return { x: offset + (i % columns) * stepX, y: offset + Math.floor(i / columns) * stepY };
+}
+
+export function clampZoom(zoom: number): number {
+  if (!Number.isFinite(zoom)) return 1;
+  return Math.min(CANVAS.zoom.max, Math.max(CANVAS.zoom.min, zoom));
+}
+
+/**
+ * Zoom to `nextZoom` (clamped 0.1–5) keeping the canvas point under the screen point `pointer` fixed.
+ */
+export function zoomAround(view: View, nextZoom: number, pointer: { x: number; y: number }): View {
+  const zoom = clampZoom(nextZoom);
+  const cx = (pointer.x - view.panX) / view.zoom;
+  const cy = (pointer.y - view.panY) / view.zoom;
+  return { zoom, panX: pointer.x - cx * zoom, panY: pointer.y - cy * zoom };
+}
+
+/** One wheel notch: deltaY > 0 zooms out by 0.9, otherwise in by 1.1, around the pointer. */
+export function wheelZoom(view: View, deltaY: number, pointer: { x: number; y: number }): View {
+  const factor = deltaY > 0 ? CANVAS.zoom.wheelOut : CANVAS.zoom.wheelIn;
+  return zoomAround(view, view.zoom * factor, pointer);
+}
+
+/** The canvas-space rectangle that a `width`×`height` screen viewport shows under `view`. */
+export function visibleRect(view: View, width: number, height: number, margin = 0): Rect {
+  return {
+    x: (-view.panX - margin) / view.zoom,
+    y: (-view.panY - margin) / view.zoom,
+    width: (width + 2 * margin) / view.zoom,
+    height: (height + 2 * margin) / view.zoom,
+  };
+}
+
+export function intersects(a: Rect, b: Rect): boolean {
+  return a.x < b.x + b.width && a.x + a.width > b.x && a.y < b.y + b.height && a.y + a.height > b.y;
+}
+
+/** Spatial culling: the items that intersect the viewport (order kept). */
+export function cullToViewport<T extends Rect>(items: readonly T[], viewport: Rect): T[] {
+  return items.filter((item) => intersects(item, viewport));
+}
+
+/**
+ * Draw the full-resolution url only when the image's on-screen width (device pixels) exceeds the
+ * thumbnail's (THUMBNAIL_WIDTH, 480 px). Without a thumbnail the url is the only source.
+ */
+export function chooseSource(
+  image: { thumbnailUrl: string | null; width: number },
+  scale: number,
+  thumbnailWidth: number = THUMBNAIL_WIDTH,
+): 'thumbnail' | 'full' {
+  if (!image.thumbnailUrl) return 'full';
+  return image.width * scale > thumbnailWidth ? 'full' : 'thumbnail';
+}
+
+/** Scale that fits the 1200×800 element into an available box (never above 1). */
+export function fitScale(availableWidth: number, availableHeight = Number.POSITIVE_INFINITY): number {
+  const { width, height } = CANVAS.element;
+  const s = Math.min(availableWidth / width, availableHeight / height, 1);
+  return s > 0 && Number.isFinite(s) ? s : 1;
+}

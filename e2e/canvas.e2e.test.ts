@@ -1,0 +1,171 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, it } from 'vitest';
+import { baseUrl, expect, freshCreator, openBrowser } from './browser.ts';
+
+async function openCanvas(page: Page): Promise<void> {
+  await page.goto(`${baseUrl()}/dashboard?view=genproStudio&tab=creator&mode=image`);
+  await page.getByTestId('open-canvas').click();
+  await page.getByTestId('canvas-overlay').waitFor();
+  await page.getByTestId('canvas-format-2k').click();
+}
+
+const canvasCount = (page: Page) => page.getByTestId('canvas-image-item').count();
+
+async function generateOnCanvas(page: Page, prompt: string, expected: number): Promise<void> {
+  await page.getByTestId('canvas-prompt').fill(prompt);
+  await page.getByTestId('canvas-prompt').press('Enter');
+  await expect.poll(() => canvasCount(page), { timeout: 45_000 }).toBe(expected);
+}
+
+async function selectOnly(page: Page, index: number): Promise<void> {
+  await page.getByTestId('canvas-image-item').nth(index).click();
+  await expect.poll(() => page.getByTestId('canvas-image-item').nth(index).getAttribute('aria-pressed')).toBe('true');
+}
+
+async function order(items: Locator): Promise<string[]> {
+  return items.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-item-id') ?? ''));
+}
+
+describe('multi-image canvas and cinema sequences', () => {
+  it('generates, quick-edits, pins, makes dream videos, trims, reorders and exports a playable master video', async () => {
+    const browser = await openBrowser({ width: 1600, height: 1000 });
+    const { page } = browser;
+    try {
+      await freshCreator(page);
+      await openCanvas(page);
+      await page.getByTestId('canvas-welcome').waitFor();
+      await generateOnCanvas(page, 'a lighthouse on a rocky coast at dusk', 1);
+      await generateOnCanvas(page, 'a red sailboat on a calm blue sea', 2);
+      expect(await page.getByTestId('canvas-count').textContent()).toContain('2');
+
+      // Quick AI edit of the first image adds the edited image to the canvas.
+      await selectOnly(page, 0);
+      await page.getByTestId('canvas-edit-ai').click();
+      await page.getByTestId('quick-edit-popover').waitFor();
+      await page.getByTestId('quick-edit-prompt').fill('make it black and white');
+      await page.getByTestId('quick-edit-apply').click();
+      await expect.poll(() => canvasCount(page), { timeout: 45_000 }).toBe(3);
+
+      // Pin both generated images to the sequence; pinning one twice is refused.
+      await selectOnly(page, 0);
+      await page.getByTestId('canvas-pin').click();
+      await selectOnly(page, 1);
+      await page.getByTestId('canvas-pin').click();
+      await page.getByTestId('canvas-pin').click();
+      const items = page.getByTestId('sequence-item');
+      await expect.poll(() => items.count()).toBe(2);
+      await page.getByText('is already in the sequence!').first().waitFor();
+
+      // Dream videos for both items (dream is the default mode).
+      expect(await page.getByTestId('sequence-mode-dream').getAttribute('aria-checked')).toBe('true');
+      for (let i = 0; i < 2; i++) await items.nth(i).getByTestId('sequence-generate').click();
+      for (let i = 0; i < 2; i++) {
+        await expect
+          .poll(() => items.nth(i).getAttribute('data-status'), { timeout: 150_000, interval: 1_000 })
+          .toBe('completed');
+      }
+      expect(await page.getByTestId('export-master').isEnabled()).toBe(true);
+
+      // Timeline: trim the first clip by two seconds with its end handle, then move it after the second.
+      await page.getByTestId('open-timeline').click();
+      await page.getByTestId('timeline-editor').waitFor();
+      const clips = page.getByTestId('timeline-clip');
+      const before = Number(await clips.first().getAttribute('data-duration'));
+      const endHandle = page.getByTestId('timeline-handle-end').first();
+      await endHandle.focus();
+      await endHandle.press('Shift+ArrowLeft');
+      await endHandle.press('Shift+ArrowLeft');
+      await expect.poll(async () => Number(await clips.first().getAttribute('data-duration'))).toBe(before - 2);
+      await page.getByText('Timeline timing updated!').first().waitFor();
+
+      const strip = page.getByTestId('timeline-strip-item');
+      const initial = await order(strip);
+      // The keyboard sensor of the drag strip: Space picks the item up, an arrow moves it, Space drops it.
+      await strip.first().locator('button').focus();
+      await page.keyboard.press('Space');
+      await page.waitForTimeout(150);
+      await page.keyboard.press('ArrowRight');
+      await page.waitForTimeout(300);
+      await page.keyboard.press('Space');
+      await expect.poll(() => order(strip)).toEqual([initial[1], initial[0]]);
+      await page.getByText('Sequence reordered successfully!').first().waitFor();
+      const timelineSeconds = (
+        await clips.evaluateAll((nodes) => nodes.map((n) => Number(n.getAttribute('data-duration'))))
+      ).reduce((a, b) => a + b, 0);
+      await page.getByTestId('timeline-close').click();
+
+      // Export the master video and play it.
+      await page.getByTestId('export-master').click();
+      await page.getByTestId('master-ready').waitFor({ timeout: 120_000 });
+      await page.getByTestId('master-play').click();
+      const video = page.getByTestId('master-player').locator('video');
+      await expect
+        .poll(() => video.evaluate((v: HTMLVideoElement) => (Number.isFinite(v.duration) ? v.duration : 0)), {
+          timeout: 20_000,
+        })
+        .toBeGreaterThan(0);
+      // The master is the trimmed clips back to back.
+      const seconds = await video.evaluate((v: HTMLVideoElement) => v.duration);
+      expect(Math.abs(seconds - timelineSeconds)).toBeLessThan(0.5);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('region edit: draws a region, drops an image on it and generates the region', async () => {
+    const browser = await openBrowser({ width: 1600, height: 1000 });
+    const { page } = browser;
+    try {
+      await freshCreator(page);
+      await openCanvas(page);
+      await generateOnCanvas(page, 'an empty wooden table in a bright kitchen', 1);
+      await selectOnly(page, 0);
+      await page.getByTestId('canvas-region-edit').click();
+      await page.getByTestId('region-modal').waitFor();
+      const canvas = page.locator('canvas[data-testid="region-canvas"]');
+      await canvas.waitFor({ timeout: 20_000 });
+      const box = await canvas.boundingBox();
+      if (!box) throw new Error('region canvas has no box');
+      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.3);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.6, { steps: 5 });
+      await page.mouse.up();
+      await expect.poll(() => page.getByTestId('region-item').count()).toBe(1);
+
+      // Drop a real PNG file onto the region.
+      await canvas.evaluate(
+        async (el, point) => {
+          const off = document.createElement('canvas');
+          off.width = 64;
+          off.height = 64;
+          const g = off.getContext('2d');
+          if (!g) throw new Error('no 2d context');
+          g.fillStyle = '#22aa44';
+          g.fillRect(0, 0, 64, 64);
+          const blob = await new Promise<Blob>((resolve) => off.toBlob((b) => resolve(b as Blob), 'image/png'));
+          const data = new DataTransfer();
+          data.items.add(new File([blob], 'green.png', { type: 'image/png' }));
+          for (const type of ['dragenter', 'dragover', 'drop']) {
+            el.dispatchEvent(
+              new DragEvent(type, {
+                bubbles: true,
+                cancelable: true,
+                dataTransfer: data,
+                clientX: point.x,
+                clientY: point.y,
+              }),
+            );
+          }
+        },
+        { x: box.x + box.width * 0.45, y: box.y + box.height * 0.45 },
+      );
+      await page.getByTestId('region-prompt').first().fill('a green ceramic vase');
+      await page.getByTestId('region-generate').first().click();
+      await page.getByTestId('region-result').waitFor({ timeout: 45_000 });
+      const src = await page.getByTestId('region-result').locator('img').first().getAttribute('src');
+      expect(src).toBeTruthy();
+    } finally {
+      await browser.close();
+    }
+  });
+});

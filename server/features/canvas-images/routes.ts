@@ -1,0 +1,117 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  advancedCompositionBody,
+  CANVAS_IMAGE_MAX_CHARS,
+  editImageBody,
+  multiCompositionBody,
+  multiCompositionReply,
+  multiImageCompositionBody,
+  nanobanaReply,
+  textToImageBody,
+  textToImageReply,
+} from '../../../common/api/canvas-images.ts';
+import { errorReply } from '../../../common/api/envelope.ts';
+import { CANVAS_IMAGES } from '../../../common/constants.ts';
+import type { AppContext } from '../../context.ts';
+import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { composeImages, editImage, multiComposition, textToImage } from './service.ts';
+
+const errors = {
+  400: errorReply,
+  401: errorReply,
+  402: errorReply,
+  403: errorReply,
+  404: errorReply,
+  413: errorReply,
+  422: errorReply,
+  500: errorReply,
+  502: errorReply,
+};
+
+/** Room for `images` base64 images plus the rest of the JSON. */
+const bodyLimit = (images: number) => images * CANVAS_IMAGE_MAX_CHARS + 1024 * 1024;
+
+/**
+ * The canvas image calls: NanoBana edit, multi-image and advanced composition, text to image, and
+ * the region-masked multi-composition. Each runs as a `canvas.image` (or `generate.image`) task and
+ * answers the finished result (or the task while it is still running after ~20 s).
+ */
+export function canvasImageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const signedIn = requireUser();
+  return async (app) => {
+    app.post(
+      '/api/nanobana/edit-image',
+      {
+        preHandler: signedIn,
+        bodyLimit: bodyLimit(1),
+        schema: {
+          tags: ['canvas'],
+          summary: 'Edits one image by a prompt (NanoBana, up to 2K); the result is an image asset',
+          body: editImageBody,
+          response: { 200: nanobanaReply, ...errors },
+        },
+      },
+      async (request) => editImage(ctx, currentUser(request).id, request.body),
+    );
+
+    app.post(
+      '/api/nanobana/multi-image-composition',
+      {
+        preHandler: signedIn,
+        bodyLimit: bodyLimit(CANVAS_IMAGES.maxComposeImages),
+        schema: {
+          tags: ['canvas'],
+          summary: 'Composes up to 10 images into one by a prompt (NanoBana, 2K)',
+          body: multiImageCompositionBody,
+          response: { 200: nanobanaReply, ...errors },
+        },
+      },
+      async (request) =>
+        composeImages(ctx, currentUser(request).id, { ...request.body, tool: 'multi-image-composition' }),
+    );
+
+    app.post(
+      '/api/nanobana/advanced-composition',
+      {
+        preHandler: signedIn,
+        bodyLimit: bodyLimit(CANVAS_IMAGES.maxComposeImages),
+        schema: {
+          tags: ['canvas'],
+          summary: 'Composes up to 10 images at an aspect ratio (NanoBana, 2K)',
+          body: advancedCompositionBody,
+          response: { 200: nanobanaReply, ...errors },
+        },
+      },
+      async (request) => composeImages(ctx, currentUser(request).id, { ...request.body, tool: 'advanced-composition' }),
+    );
+
+    app.post(
+      '/api/nanobana/generate-text-to-image',
+      {
+        preHandler: signedIn,
+        schema: {
+          tags: ['canvas'],
+          summary: 'Generates one image from a prompt (NanoBana); data.url and data.base64',
+          body: textToImageBody,
+          response: { 200: textToImageReply, ...errors },
+        },
+      },
+      async (request) => textToImage(ctx, currentUser(request).id, request.body),
+    );
+
+    app.post(
+      '/api/ai/generate/multi-composition',
+      {
+        preHandler: signedIn,
+        bodyLimit: bodyLimit(CANVAS_IMAGES.maxSteps + 1),
+        schema: {
+          tags: ['canvas'],
+          summary: 'Reference chain: each step inpaints its region of the previous output (up to 10 steps)',
+          body: multiCompositionBody,
+          response: { 200: multiCompositionReply, ...errors },
+        },
+      },
+      async (request) => multiComposition(ctx, currentUser(request).id, request.body),
+    );
+  };
+}

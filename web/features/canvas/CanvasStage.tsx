@@ -1,0 +1,220 @@
+// The konva stage (canvas spec 2, 4): 1200×800 element scaled to fit, wheel zoom around the pointer
+// (0.9/1.1, clamped 0.1–5), Select (click; double-click adds to the selection), Drag (moves images) and Pan.
+// Performance: only images intersecting the viewport (plus a margin) are mounted; thumbnails are drawn
+// until an image is wider on screen than its thumbnail; pan and zoom move the Stage imperatively (no React
+// render per frame), hit-testing is off while they run, and the view is committed to the store at the end.
+import type Konva from 'konva';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Image as KonvaImage, Layer, Rect, Stage } from 'react-konva';
+import { useShallow } from 'zustand/react/shallow';
+import { CANVAS } from '../../../common/constants.ts';
+import { chooseSource, cullToViewport, type View, visibleRect, wheelZoom } from '../../../common/rules/canvas.ts';
+import { forgetListener, loadImage } from './imageCache.ts';
+import { type CanvasImage, type CanvasTool, useCanvas } from './store.ts';
+
+const { width: ELEMENT_W, height: ELEMENT_H } = CANVAS.element;
+/** Mount images this far (element px) beyond the visible area so short pans never show gaps. */
+const CULL_MARGIN = 600;
+const COMMIT_DELAY_MS = 150;
+const CLICK_DELAY_MS = 220;
+
+interface NodeProps {
+  image: CanvasImage;
+  src: string;
+  tool: CanvasTool;
+  onClick: (id: string, additive: boolean) => void;
+  onDoubleClick: (id: string) => void;
+}
+
+const CanvasNode = memo(function CanvasNode({ image, src, tool, onClick, onDoubleClick }: NodeProps) {
+  const [, setLoaded] = useState(0);
+  const nodeRef = useRef<Konva.Image>(null);
+  const onLoad = useCallback(() => {
+    setLoaded((n) => n + 1);
+  }, []);
+  const element = loadImage(src, onLoad);
+  useEffect(() => () => forgetListener(src, onLoad), [src, onLoad]);
+  // Keep the last loaded element while a bigger source loads, so zooming in never blanks an image.
+  const shown = useRef<HTMLImageElement | undefined>(undefined);
+  if (element) shown.current = element;
+
+  const common = {
+    id: image.id,
+    x: image.x,
+    y: image.y,
+    width: image.width,
+    height: image.height,
+    draggable: tool === 'drag',
+    perfectDrawEnabled: false,
+    shadowForStrokeEnabled: false,
+    stroke: image.isSelected ? '#6366f1' : undefined,
+    strokeWidth: image.isSelected ? 6 : 0,
+    strokeScaleEnabled: false,
+    onClick: (e: Konva.KonvaEventObject<MouseEvent>) => {
+      if (tool !== 'select') return;
+      e.cancelBubble = true;
+      onClick(image.id, e.evt.shiftKey || e.evt.metaKey || e.evt.ctrlKey);
+    },
+    onTap: () => tool === 'select' && onClick(image.id, false),
+    onDblClick: (e: Konva.KonvaEventObject<MouseEvent>) => {
+      if (tool !== 'select') return;
+      e.cancelBubble = true;
+      onDoubleClick(image.id);
+    },
+    onDblTap: () => tool === 'select' && onDoubleClick(image.id),
+    onDragEnd: (e: Konva.KonvaEventObject<DragEvent>) => {
+      e.cancelBubble = true;
+      useCanvas.getState().updateImage(image.id, { x: e.target.x(), y: e.target.y() });
+    },
+  };
+  if (!shown.current) return <Rect {...common} fill="#27272a" />;
+  return <KonvaImage ref={nodeRef} {...common} image={shown.current} />;
+});
+
+export function CanvasStage({ fit }: { fit: number }) {
+  const images = useCanvas((s) => s.images);
+  const tool = useCanvas((s) => s.tool);
+  const committed = useCanvas(useShallow((s) => ({ zoom: s.zoom, panX: s.panX, panY: s.panY })));
+  const stageRef = useRef<Konva.Stage>(null);
+  const layerRef = useRef<Konva.Layer>(null);
+  const viewRef = useRef<View>(committed);
+  const [cullView, setCullView] = useState<View>(committed);
+  const cullRef = useRef<View>(committed);
+  const commitTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const clickTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const recullFrame = useRef(0);
+
+  /** Re-cull (a React render of the visible nodes only) when the viewport leaves the mounted margin. */
+  const maybeRecull = useCallback((view: View) => {
+    const mounted = visibleRect(cullRef.current, ELEMENT_W, ELEMENT_H, CULL_MARGIN);
+    const seen = visibleRect(view, ELEMENT_W, ELEMENT_H);
+    const inside =
+      seen.x >= mounted.x &&
+      seen.y >= mounted.y &&
+      seen.x + seen.width <= mounted.x + mounted.width &&
+      seen.y + seen.height <= mounted.y + mounted.height;
+    const zoomRatio = view.zoom / cullRef.current.zoom;
+    if (inside && zoomRatio < 1.5 && zoomRatio > 1 / 1.5) return;
+    if (recullFrame.current) return;
+    recullFrame.current = requestAnimationFrame(() => {
+      recullFrame.current = 0;
+      cullRef.current = { ...viewRef.current };
+      setCullView(cullRef.current);
+    });
+  }, []);
+
+  const applyView = useCallback(
+    (view: View) => {
+      viewRef.current = view;
+      const stage = stageRef.current;
+      if (!stage) return;
+      stage.scale({ x: view.zoom * fit, y: view.zoom * fit });
+      stage.position({ x: view.panX * fit, y: view.panY * fit });
+      stage.batchDraw();
+      maybeRecull(view);
+    },
+    [fit, maybeRecull],
+  );
+
+  // The store's view (reset, restore, end of an interaction) and the fit scale drive the Stage transform.
+  useLayoutEffect(() => {
+    applyView(committed);
+    cullRef.current = committed;
+    setCullView(committed);
+  }, [committed, applyView]);
+
+  useEffect(
+    () => () => {
+      clearTimeout(commitTimer.current);
+      clearTimeout(clickTimer.current);
+      cancelAnimationFrame(recullFrame.current);
+    },
+    [],
+  );
+
+  const setInteracting = useCallback((on: boolean) => {
+    layerRef.current?.listening(!on);
+  }, []);
+
+  const commit = useCallback(() => {
+    setInteracting(false);
+    const { zoom, panX, panY } = useCanvas.getState();
+    const v = viewRef.current;
+    if (v.zoom !== zoom || v.panX !== panX || v.panY !== panY) useCanvas.getState().setView(v);
+  }, [setInteracting]);
+
+  const onWheel = (e: Konva.KonvaEventObject<WheelEvent>) => {
+    e.evt.preventDefault();
+    const stage = stageRef.current;
+    const pointer = stage?.getPointerPosition();
+    if (!pointer || e.evt.deltaY === 0) return;
+    setInteracting(true);
+    applyView(wheelZoom(viewRef.current, e.evt.deltaY, { x: pointer.x / fit, y: pointer.y / fit }));
+    clearTimeout(commitTimer.current);
+    commitTimer.current = setTimeout(commit, COMMIT_DELAY_MS);
+  };
+
+  const onClick = useCallback((id: string, additive: boolean) => {
+    clearTimeout(clickTimer.current);
+    if (additive) {
+      useCanvas.getState().toggleSelect(id);
+      return;
+    }
+    // Wait a moment: a double-click adds to the selection instead of replacing it. A click opens the
+    // quick AI edit for the image; with several selected the same popover offers Multi-Composition.
+    clickTimer.current = setTimeout(() => {
+      useCanvas.getState().select([id]);
+      useCanvas.getState().setOpenDialog('quick-edit');
+    }, CLICK_DELAY_MS);
+  }, []);
+  const onDoubleClick = useCallback((id: string) => {
+    clearTimeout(clickTimer.current);
+    useCanvas.getState().toggleSelect(id);
+    if (useCanvas.getState().selectedIds.length > 0) useCanvas.getState().setOpenDialog('quick-edit');
+  }, []);
+
+  const scale = cullView.zoom * fit * (typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1);
+  const visible = useMemo(() => {
+    const area = visibleRect(cullView, ELEMENT_W, ELEMENT_H, CULL_MARGIN);
+    return cullToViewport(images, area);
+  }, [images, cullView]);
+
+  return (
+    <Stage
+      ref={stageRef}
+      width={Math.round(ELEMENT_W * fit)}
+      height={Math.round(ELEMENT_H * fit)}
+      draggable={tool === 'pan'}
+      onWheel={onWheel}
+      onDragStart={(e) => {
+        if (e.target === stageRef.current) setInteracting(true);
+      }}
+      onDragMove={(e) => {
+        const stage = stageRef.current;
+        if (e.target !== stage || !stage) return;
+        viewRef.current = { zoom: viewRef.current.zoom, panX: stage.x() / fit, panY: stage.y() / fit };
+        maybeRecull(viewRef.current);
+      }}
+      onDragEnd={(e) => {
+        if (e.target === stageRef.current) commit();
+      }}
+      onClick={(e) => {
+        if (tool === 'select' && e.target === stageRef.current) useCanvas.getState().select([]);
+      }}
+      style={{ cursor: tool === 'pan' ? 'grab' : tool === 'drag' ? 'move' : 'default' }}
+    >
+      <Layer ref={layerRef}>
+        {visible.map((image) => (
+          <CanvasNode
+            key={image.id}
+            image={image}
+            src={chooseSource(image, scale) === 'full' ? image.url : (image.thumbnailUrl ?? image.url)}
+            tool={tool}
+            onClick={onClick}
+            onDoubleClick={onDoubleClick}
+          />
+        ))}
+      </Layer>
+    </Stage>
+  );
+}

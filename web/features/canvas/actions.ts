@@ -1,0 +1,137 @@
+// Canvas generate and upload (canvas spec 2, 7, 8): POST /api/ai/generate/image with the format's model,
+// POST /api/upload for files; results are placed on the grid. Messages are i18n keys under canvasEditor.
+import { CANVAS } from '../../../common/constants.ts';
+import { generateImage, isTaskAccepted, taskStatus } from '../../api/generation.ts';
+import { getToken } from '../../api/session.ts';
+import { uploadFiles } from '../../api/uploads.ts';
+import { type CanvasImage, useCanvas } from './store.ts';
+
+/** What a canvas action reports: added images, or an i18n key (canvasEditor.errors.*) to show. */
+export type CanvasActionResult = { ok: true; images: CanvasImage[] } | { ok: false; errorKey: string };
+
+const POLL_MS = 3000;
+const POLL_ATTEMPTS = 100;
+
+function sleep(ms: number, signal?: AbortSignal) {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new DOMException('Aborted', 'AbortError'));
+      },
+      { once: true },
+    );
+  });
+}
+
+interface Produced {
+  url: string;
+  thumbnailUrl: string | null;
+  assetId?: string;
+  width?: number | null;
+  height?: number | null;
+}
+
+/** Generates with the current format (4K|TV: seedream4 16:9 3840×2160; 2K|Mobile: nanobana 1:1 2048×2048). */
+export async function generateOnCanvas(prompt: string, signal?: AbortSignal): Promise<CanvasActionResult> {
+  const text = prompt.trim();
+  if (!text) return { ok: false, errorKey: 'canvasEditor.promptRequired' };
+  if (!getToken()) return { ok: false, errorKey: 'canvasEditor.errors.auth' };
+  const state = useCanvas.getState();
+  if (state.images.length >= CANVAS.maxImages) return { ok: false, errorKey: 'canvasEditor.limitReached' };
+  const format = CANVAS.formats[state.format];
+  let produced: Produced[];
+  try {
+    const reply = await generateImage(
+      {
+        prompt: text,
+        model: state.imageModel,
+        aspectRatio: format.aspectRatio,
+        sampleImageSize: format.size,
+        size: `${format.width}x${format.height}`,
+      },
+      signal,
+    );
+    if (!reply?.success) return { ok: false, errorKey: 'canvasEditor.errors.generationFailed' };
+    if (Array.isArray(reply.data)) {
+      produced = reply.data
+        .filter((item) => typeof item?.url === 'string' && item.url)
+        .map((item) => ({
+          url: item.url,
+          thumbnailUrl: item.thumbnail_url,
+          assetId: item.id,
+          width: item.width,
+          height: item.height,
+        }));
+    } else if (isTaskAccepted(reply.data)) {
+      produced = [];
+      for (let attempt = 0; attempt < POLL_ATTEMPTS; attempt += 1) {
+        await sleep(POLL_MS, signal);
+        const status = (await taskStatus(reply.data.taskId, signal)).data;
+        if (status.status === 'failed') return { ok: false, errorKey: 'canvasEditor.errors.generationFailed' };
+        if (status.status === 'completed' && status.url) {
+          produced = [{ url: status.url, thumbnailUrl: status.thumbnail_url, assetId: status.assetId ?? undefined }];
+          break;
+        }
+      }
+    } else {
+      produced = [];
+    }
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    if (error && typeof error === 'object' && 'status' in error && error.status === 401) {
+      return { ok: false, errorKey: 'canvasEditor.errors.auth' };
+    }
+    return { ok: false, errorKey: 'canvasEditor.errors.unexpected' };
+  }
+  if (produced.length === 0) return { ok: false, errorKey: 'canvasEditor.errors.failed' };
+
+  const added: CanvasImage[] = [];
+  const { addImage, setInputMode } = useCanvas.getState();
+  produced.forEach((item, index) => {
+    const image = addImage({
+      url: item.url,
+      thumbnailUrl: item.thumbnailUrl,
+      name: `${text.slice(0, 40)}${produced.length > 1 ? ` (${index + 1})` : ''}`,
+      prompt: text,
+      assetId: item.assetId,
+      naturalWidth: item.width ?? format.width,
+      naturalHeight: item.height ?? format.height,
+    });
+    if (image) added.push(image);
+  });
+  // The spec: the input mode switches to upload after an image is generated.
+  setInputMode('upload');
+  return { ok: true, images: added };
+}
+
+const CANVAS_UPLOAD_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
+
+/** Uploads image files (png, jpg, jpeg, webp) and places each on the grid. */
+export async function uploadToCanvas(files: readonly File[]): Promise<CanvasActionResult & { failed: number }> {
+  if (!getToken()) return { ok: false, errorKey: 'canvasEditor.errors.auth', failed: files.length };
+  const images = files.filter((file) => CANVAS_UPLOAD_TYPES.includes(file.type));
+  if (images.length === 0) return { ok: false, errorKey: 'canvasEditor.errors.onlyImages', failed: files.length };
+  const room = CANVAS.maxImages - useCanvas.getState().images.length;
+  if (room <= 0) return { ok: false, errorKey: 'canvasEditor.limitReached', failed: files.length };
+  const settled = await uploadFiles(images.slice(0, room));
+  const added: CanvasImage[] = [];
+  let failed = files.length - images.length;
+  settled.forEach((result, index) => {
+    if (result.status !== 'fulfilled') {
+      failed += 1;
+      return;
+    }
+    const image = useCanvas.getState().addImage({
+      url: result.value.url,
+      thumbnailUrl: result.value.thumbnail_url ?? null,
+      name: images[index].name,
+      assetId: result.value.id,
+    });
+    if (image) added.push(image);
+  });
+  if (added.length === 0) return { ok: false, errorKey: 'canvasEditor.errors.uploadFailed', failed };
+  return { ok: true, images: added, failed };
+}

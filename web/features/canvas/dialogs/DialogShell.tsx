@@ -1,0 +1,54 @@
+import { X } from 'lucide-react';
+import { Dialog } from 'radix-ui';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { cn } from '../../../ui/cn.ts';
+
+/** The dialogs' frame: overlay, title bar with a close button, scrolling body. */
+export function DialogShell({
+  open,
+  onOpenChange,
+  title,
+  description,
+  testId,
+  className,
+  children,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description?: string;
+  testId: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/60 backdrop-blur-[2px]" />
+        <Dialog.Content
+          data-testid={testId}
+          className={cn(
+            'fixed left-1/2 top-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col rounded-2xl border border-line bg-surface shadow-2xl',
+            className,
+          )}
+        >
+          <div className="flex items-center gap-3 border-b border-line px-5 py-4">
+            <Dialog.Title className="flex-1 text-base font-semibold">{title}</Dialog.Title>
+            <Dialog.Close
+              className="grid size-8 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg"
+              aria-label={t('common.close')}
+            >
+              <X className="size-4" aria-hidden />
+            </Dialog.Close>
+          </div>
+          <Dialog.Description className={description ? 'px-5 pt-3 text-sm text-muted' : 'sr-only'}>
+            {description ?? title}
+          </Dialog.Description>
+          <div className="min-h-0 flex-1 overflow-y-auto px-5 py-4">{children}</div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,145 @@
+// The multi-image canvas store (canvas spec 2, 3 and 4). The canvas editor, its dialogs
+// (web/features/canvas/dialogs/**) and the Cinema Sequences panel all read and write this one store.
+import { create } from 'zustand';
+import { CANVAS, type CanvasFormat } from '../../../common/constants.ts';
+import { clampZoom, DEFAULT_VIEW, gridPosition } from '../../../common/rules/canvas.ts';
+
+export interface CanvasImage {
+  id: string;
+  url: string;
+  thumbnailUrl: string | null;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  name: string;
+  prompt?: string;
+  assetId?: string;
+  naturalWidth?: number;
+  naturalHeight?: number;
+  isSelected?: boolean;
+}
+
+export type CanvasTool = 'select' | 'drag' | 'pan';
+type CanvasImageModel = 'seedream4' | 'nanobana';
+type CanvasInputMode = 'generate' | 'upload';
+/** Which canvas dialog is open; the dialogs render themselves from this. */
+type CanvasDialog = 'quick-edit' | 'image-enhance' | 'video-enhance' | 'region-edit' | null;
+
+/** A new image: everything but its position (placed on the grid) and the id (generated when absent). */
+type NewCanvasImage = Omit<CanvasImage, 'x' | 'y' | 'id' | 'width' | 'height'> &
+  Partial<Pick<CanvasImage, 'id' | 'x' | 'y' | 'width' | 'height'>>;
+
+export interface CanvasState {
+  images: CanvasImage[];
+  selectedIds: string[];
+  tool: CanvasTool;
+  format: CanvasFormat;
+  imageModel: CanvasImageModel;
+  zoom: number;
+  panX: number;
+  panY: number;
+  inputMode: CanvasInputMode;
+  enhancementsInProgress: number;
+  openDialog: CanvasDialog;
+
+  /** Adds an image at the next grid slot (300×200 unless given); returns it, or null at the 1000 limit. */
+  addImage: (image: NewCanvasImage) => CanvasImage | null;
+  updateImage: (id: string, patch: Partial<Omit<CanvasImage, 'id'>>) => void;
+  removeImages: (ids: readonly string[]) => void;
+  clearAll: () => void;
+  select: (ids: readonly string[]) => void;
+  toggleSelect: (id: string) => void;
+  setTool: (tool: CanvasTool) => void;
+  /** '4K|TV' uses seedream4 (16:9, 3840×2160); '2K|Mobile' uses nanobana (1:1, 2048×2048). */
+  setFormat: (format: CanvasFormat) => void;
+  setImageModel: (model: CanvasImageModel) => void;
+  setInputMode: (mode: CanvasInputMode) => void;
+  setView: (view: { zoom: number; panX: number; panY: number }) => void;
+  resetView: () => void;
+  startEnhancement: () => void;
+  finishEnhancement: () => void;
+  setOpenDialog: (dialog: CanvasDialog) => void;
+}
+
+let counter = 0;
+function newId(): string {
+  counter += 1;
+  const random = globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${counter}`;
+  return `img-${random}`;
+}
+
+const initial = {
+  images: [] as CanvasImage[],
+  selectedIds: [] as string[],
+  tool: 'select' as CanvasTool,
+  format: '4K|TV' as CanvasFormat,
+  imageModel: CANVAS.formats['4K|TV'].model as CanvasImageModel,
+  ...DEFAULT_VIEW,
+  inputMode: 'generate' as CanvasInputMode,
+  enhancementsInProgress: 0,
+  openDialog: null as CanvasDialog,
+};
+
+function withSelection(images: CanvasImage[], ids: readonly string[]): CanvasImage[] {
+  const set = new Set(ids);
+  return images.map((img) =>
+    Boolean(img.isSelected) === set.has(img.id) ? img : { ...img, isSelected: set.has(img.id) },
+  );
+}
+
+export const useCanvas = create<CanvasState>((set, get) => ({
+  ...initial,
+
+  addImage: (image) => {
+    const { images } = get();
+    if (images.length >= CANVAS.maxImages) return null;
+    const slot = gridPosition(images.length);
+    const placed: CanvasImage = {
+      ...image,
+      id: image.id ?? newId(),
+      x: image.x ?? slot.x,
+      y: image.y ?? slot.y,
+      width: image.width ?? CANVAS.newImage.width,
+      height: image.height ?? CANVAS.newImage.height,
+      isSelected: false,
+    };
+    set({ images: [...images, placed] });
+    return placed;
+  },
+  updateImage: (id, patch) =>
+    set((s) => ({ images: s.images.map((img) => (img.id === id ? { ...img, ...patch, id } : img)) })),
+  removeImages: (ids) => {
+    const gone = new Set(ids);
+    set((s) => ({
+      images: s.images.filter((img) => !gone.has(img.id)),
+      selectedIds: s.selectedIds.filter((id) => !gone.has(id)),
+    }));
+  },
+  clearAll: () => set({ images: [], selectedIds: [], openDialog: null }),
+  select: (ids) =>
+    set((s) => {
+      const known = new Set(s.images.map((img) => img.id));
+      const selectedIds = [...new Set(ids)].filter((id) => known.has(id));
+      return { selectedIds, images: withSelection(s.images, selectedIds) };
+    }),
+  toggleSelect: (id) => {
+    const { selectedIds } = get();
+    get().select(selectedIds.includes(id) ? selectedIds.filter((x) => x !== id) : [...selectedIds, id]);
+  },
+  setTool: (tool) => set({ tool }),
+  setFormat: (format) => set({ format, imageModel: CANVAS.formats[format].model }),
+  setImageModel: (imageModel) => set({ imageModel }),
+  setInputMode: (inputMode) => set({ inputMode }),
+  setView: ({ zoom, panX, panY }) => set({ zoom: clampZoom(zoom), panX, panY }),
+  resetView: () => set({ ...DEFAULT_VIEW }),
+  startEnhancement: () => set((s) => ({ enhancementsInProgress: s.enhancementsInProgress + 1 })),
+  finishEnhancement: () => set((s) => ({ enhancementsInProgress: Math.max(0, s.enhancementsInProgress - 1) })),
+  setOpenDialog: (openDialog) => set({ openDialog }),
+}));
+
+/** The selected images, in canvas order. */
+export function selectedImages(state: Pick<CanvasState, 'images' | 'selectedIds'>): CanvasImage[] {
+  const ids = new Set(state.selectedIds);
+  return state.images.filter((img) => ids.has(img.id));
+}

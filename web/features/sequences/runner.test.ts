@@ -1,0 +1,181 @@
+// The sequence store and runner against a stubbed fetch: pin rules, the status-poll back-off of spec 8
+// (5 s; 502 min(10 s, 2 s × attempt); network min(15 s, 3 s × attempt); completed without URL retried;
+// 60 attempts), the Movie Agent prompts and the master compile body.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import '../../i18n/index.ts';
+import { MAX_SEQUENCE_POLL_ATTEMPTS } from '../../../common/rules/sequences.ts';
+import { analyzeWithMovieAgent, exportMasterVideo, generateItemVideo } from './runner.ts';
+import { pinToSequence, useSequences } from './store.ts';
+
+const toasts = vi.hoisted(() => [] as Array<[string, string]>);
+vi.mock('sonner', () => ({
+  toast: {
+    success: (m: string) => toasts.push(['success', m]),
+    error: (m: string) => toasts.push(['error', m]),
+    info: (m: string) => toasts.push(['info', m]),
+  },
+}));
+
+type Reply = { status: number; body: unknown } | 'network';
+let replies: Reply[] = [];
+const calls: Array<{ url: string; body: Record<string, unknown> }> = [];
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  toasts.length = 0;
+  calls.length = 0;
+  replies = [];
+  useSequences.setState({ items: [], movieScript: '', videoMode: 'dream', analysis: null });
+  useSequences.getState().clear();
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+    calls.push({ url, body: JSON.parse(String(init.body ?? '{}')) });
+    const next = replies.shift();
+    if (!next || next === 'network') throw new TypeError('fetch failed');
+    return new Response(JSON.stringify(next.body), { status: next.status });
+  });
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const ok = (body: unknown): Reply => ({ status: 200, body });
+const image = { id: 'img-1', url: '/img.png', name: 'Hero', width: 3840, height: 2160 };
+
+/** Lets pending promises run, then moves the clock. */
+async function advance(ms: number) {
+  await vi.advanceTimersByTimeAsync(ms);
+}
+
+describe('pinToSequence', () => {
+  it('adds a completed item with the spec defaults and refuses a second pin', () => {
+    expect(pinToSequence(image)).toBe(true);
+    expect(pinToSequence(image)).toBe(false);
+    const [item] = useSequences.getState().items;
+    expect(useSequences.getState().items).toHaveLength(1);
+    expect(item).toMatchObject({
+      prompt: 'Manually pinned: Hero',
+      videoStatus: 'completed',
+      startTime: 0,
+      duration: 5,
+      maxDuration: 8,
+      sourceAspectRatio: '16:9',
+      originalImageId: 'img-1',
+    });
+    expect(toasts).toEqual([['info', '"Hero" is already in the sequence!']]);
+  });
+
+  it('reorders only when the position changes', () => {
+    pinToSequence(image);
+    pinToSequence({ ...image, id: 'img-2', name: 'Two' });
+    const { reorder } = useSequences.getState();
+    expect(reorder(0, 0)).toBe(false);
+    expect(reorder(0, 1)).toBe(true);
+    expect(useSequences.getState().items.map((i) => i.originalImageId)).toEqual(['img-2', 'img-1']);
+  });
+});
+
+describe('generateItemVideo', () => {
+  it('polls with the spec back-off and completes once a URL arrives', async () => {
+    pinToSequence(image);
+    const id = useSequences.getState().items[0].id;
+    replies = [
+      ok({ success: true, videoUrl: null, data: { taskId: 'task-1' } }),
+      { status: 502, body: {} },
+      'network',
+      ok({ success: true, status: 'processing', data: { status: 'processing', progress: 30 } }),
+      ok({ success: true, status: 'completed', data: { status: 'completed', url: null } }),
+      ok({ success: true, status: 'completed', data: { status: 'completed', url: '/v.mp4', assetId: 'a1' } }),
+    ];
+    const run = generateItemVideo(id);
+    await advance(0);
+    expect(calls[0].url).toBe('/api/ai/generate-video-sequence');
+    expect(calls[0].body).toMatchObject({ model: 'seedance', itemId: id, prompt: 'Manually pinned: Hero' });
+    expect(useSequences.getState().items[0].videoStatus).toBe('generating');
+
+    await advance(4_999);
+    expect(calls).toHaveLength(1);
+    await advance(1); // first poll after 5 s → 502
+    expect(calls).toHaveLength(2);
+    await advance(2_000); // 502 on attempt 1: min(10 s, 2 s × 1)
+    expect(calls).toHaveLength(3);
+    await advance(5_999); // network error on attempt 2: min(15 s, 3 s × 2) = 6 s
+    expect(calls).toHaveLength(3);
+    await advance(1);
+    expect(calls).toHaveLength(4); // processing
+    expect(useSequences.getState().items[0].progress).toBe(30);
+    await advance(5_000); // completed without URL: retried
+    expect(calls).toHaveLength(5);
+    expect(useSequences.getState().items[0].videoStatus).toBe('generating');
+    await advance(5_000);
+    await run;
+    expect(useSequences.getState().items[0]).toMatchObject({ videoStatus: 'completed', videoUrl: '/v.mp4' });
+    expect(calls.slice(1).every((c) => c.url === '/api/ai/status' && c.body.taskId === 'task-1')).toBe(true);
+    expect(toasts).toContainEqual(['success', 'Sequence video saved to campaign assets']);
+  });
+
+  it('fails the item after 60 attempts', async () => {
+    pinToSequence(image);
+    const id = useSequences.getState().items[0].id;
+    replies = [ok({ success: true, videoUrl: null, data: { taskId: 't' } })];
+    for (let i = 0; i < MAX_SEQUENCE_POLL_ATTEMPTS; i++) replies.push(ok({ success: true, status: 'processing' }));
+    const run = generateItemVideo(id);
+    await advance(5_000 * MAX_SEQUENCE_POLL_ATTEMPTS);
+    await run;
+    expect(calls).toHaveLength(1 + MAX_SEQUENCE_POLL_ATTEMPTS);
+    expect(useSequences.getState().items[0].videoStatus).toBe('failed');
+  });
+
+  it('finishes at once when the start reply has the video URL; a failed start marks the item failed', async () => {
+    pinToSequence(image);
+    const id = useSequences.getState().items[0].id;
+    replies = [ok({ success: true, videoUrl: '/now.mp4', data: { taskId: 't' } })];
+    await generateItemVideo(id);
+    expect(useSequences.getState().items[0]).toMatchObject({ videoStatus: 'completed', videoUrl: '/now.mp4' });
+    replies = [{ status: 500, body: { success: false } }];
+    await generateItemVideo(id);
+    expect(useSequences.getState().items[0].videoStatus).toBe('failed');
+    expect(toasts).toContainEqual(['error', 'Dream mode API error: 500']);
+  });
+});
+
+describe('Movie Agent and master', () => {
+  it('applies the cinematic prompts by item id', async () => {
+    pinToSequence(image);
+    const id = useSequences.getState().items[0].id;
+    useSequences.getState().setMovieScript('A hero rises.');
+    replies = [
+      ok({
+        success: true,
+        contentType: 'narrative',
+        sequenceCount: 1,
+        analysis: {},
+        videoPrompts: [{ id, prompt: 'Slow dolly in on the hero', duration: 5 }],
+      }),
+    ];
+    await analyzeWithMovieAgent();
+    expect(useSequences.getState().items[0].moviePrompt).toBe('Slow dolly in on the hero');
+    expect(toasts).toContainEqual(['success', 'Enhanced 1 sequences with cinematic prompts!']);
+  });
+
+  it('needs a completed video to compile and sends the items in order with their timing', async () => {
+    pinToSequence(image);
+    await exportMasterVideo();
+    expect(toasts).toContainEqual(['error', 'No completed videos available to compile.']);
+    expect(calls).toHaveLength(0);
+
+    const id = useSequences.getState().items[0].id;
+    useSequences.getState().patchItem(id, { videoUrl: '/a.mp4', startTime: 1, duration: 3, prompt: 'x'.repeat(150) });
+    replies = [ok({ success: true, status: 'completed', masterVideoUrl: '/m.mp4', duration: 3, videoCount: 1 })];
+    await exportMasterVideo();
+    expect(calls[0].url).toBe('/api/ai/compile-master-video');
+    expect(calls[0].body.sequenceItems).toEqual([
+      { id, prompt: 'x'.repeat(100), videoUrl: '/a.mp4', startTime: 1, duration: 3 },
+    ]);
+    expect(useSequences.getState().master).toMatchObject({ masterVideoUrl: '/m.mp4', isGenerating: false });
+
+    replies = [{ status: 500, body: { success: false, error: 'ffmpeg exploded' } }];
+    await exportMasterVideo();
+    expect(toasts).toContainEqual(['error', 'Compilation failed: ffmpeg exploded']);
+  });
+});
