@@ -140,16 +140,24 @@ export async function runCanvasBench(options: {
       }),
     );
 
+    await page.evaluate(() => {
+      const handle = (window as unknown as { __genproCanvas: { state: () => { setView: (v: object) => void } } })
+        .__genproCanvas;
+      handle.state().setView({ zoom: 0.1, panX: 550, panY: 360 });
+    });
+    await page.waitForTimeout(300);
     results.push(
       await measure(page, 'zoom (wheel in/out 0.1–5, 3 s)', async () => {
         const going = until(seconds * 1000);
         await page.mouse.move(cx, cy);
-        let direction = 1;
+        // From the 0.1 floor, 42 notches of 1.1 reach the 5 ceiling (and 42 of 0.9 come back), so every
+        // sweep crosses the thumbnail → full-resolution threshold both ways.
+        let direction = -1;
         let steps = 0;
         while (going()) {
           await page.mouse.wheel(0, direction * 100);
           steps += 1;
-          if (steps % 30 === 0) direction = -direction;
+          if (steps % 42 === 0) direction = -direction;
           await page.waitForTimeout(8);
         }
       }),

@@ -311,7 +311,9 @@ export const generateVideoTask = defineGenerationTask({
           creativity: params.creativity,
           negativePrompt: params.negativePrompt,
           personGeneration: params.personGeneration,
+          // The spec's clients read either spelling.
           sequenceItemId: params.itemId,
+          sequence_item_id: params.itemId,
           original_prompt: params.original_prompt,
         }),
       ],

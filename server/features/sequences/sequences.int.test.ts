@@ -224,6 +224,7 @@ describe('POST /api/ai/generate/video (dream-mode form)', () => {
     expect(done.status).toBe('completed');
     const [asset] = await t.ctx.db.select().from(assets).where(eq(assets.taskId, taskId));
     expect(asset?.metadata.sequenceItemId).toBe('item-dream');
+    expect(asset?.metadata.sequence_item_id).toBe('item-dream');
   });
 });
 

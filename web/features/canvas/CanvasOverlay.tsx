@@ -462,7 +462,7 @@ export default function CanvasOverlay() {
           data-testid="canvas-count"
           role="status"
           aria-label={t('canvasEditor.countLabel')}
-          className="rounded-full bg-surface-2 px-2.5 py-0.5 text-xs font-medium tabular-nums"
+          className="shrink-0 whitespace-nowrap rounded-full bg-surface-2 px-2.5 py-0.5 text-xs font-medium tabular-nums"
         >
           {t('canvasEditor.count', { count, max: CANVAS.maxImages })}
         </span>

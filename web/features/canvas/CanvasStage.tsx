@@ -3,6 +3,8 @@
 // Performance: only images intersecting the viewport (plus a margin) are mounted; thumbnails are drawn
 // until an image is wider on screen than its thumbnail; pan and zoom move the Stage imperatively (no React
 // render per frame), hit-testing is off while they run, and the view is committed to the store at the end.
+// Mid-gesture a re-cull only mounts nodes the viewport reaches (never upgrades a source to full resolution);
+// zoom-in re-culls and thumbnail → full-resolution swaps wait until the gesture settles.
 import type Konva from 'konva';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Image as KonvaImage, Layer, Rect, Stage } from 'react-konva';
@@ -79,7 +81,10 @@ export function CanvasStage({ fit }: { fit: number }) {
   const layerRef = useRef<Konva.Layer>(null);
   const viewRef = useRef<View>(committed);
   const [cullView, setCullView] = useState<View>(committed);
+  /** Zoom the sources were chosen for when the view last settled; mid-gesture sources never go above it. */
+  const [settledZoom, setSettledZoom] = useState(committed.zoom);
   const cullRef = useRef<View>(committed);
+  const interacting = useRef(false);
   const commitTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const clickTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const recullFrame = useRef(0);
@@ -93,8 +98,10 @@ export function CanvasStage({ fit }: { fit: number }) {
       seen.y >= mounted.y &&
       seen.x + seen.width <= mounted.x + mounted.width &&
       seen.y + seen.height <= mounted.y + mounted.height;
+    // Mid-gesture only a viewport that leaves the mounted area re-culls (zooming in shrinks it: nothing new
+    // to mount); the tighter cull and full-resolution sources for a zoom-in come when the gesture settles.
     const zoomRatio = view.zoom / cullRef.current.zoom;
-    if (inside && zoomRatio < 1.5 && zoomRatio > 1 / 1.5) return;
+    if (inside && (interacting.current || (zoomRatio < 1.5 && zoomRatio > 1 / 1.5))) return;
     if (recullFrame.current) return;
     recullFrame.current = requestAnimationFrame(() => {
       recullFrame.current = 0;
@@ -121,6 +128,7 @@ export function CanvasStage({ fit }: { fit: number }) {
     applyView(committed);
     cullRef.current = committed;
     setCullView(committed);
+    setSettledZoom(committed.zoom);
   }, [committed, applyView]);
 
   useEffect(
@@ -133,13 +141,20 @@ export function CanvasStage({ fit }: { fit: number }) {
   );
 
   const setInteracting = useCallback((on: boolean) => {
+    interacting.current = on;
     layerRef.current?.listening(!on);
   }, []);
 
+  /** The gesture settled: re-cull for the final view, choose sources for its zoom, store the view. */
   const commit = useCallback(() => {
     setInteracting(false);
+    cancelAnimationFrame(recullFrame.current);
+    recullFrame.current = 0;
+    const v = { ...viewRef.current };
+    cullRef.current = v;
+    setCullView(v);
+    setSettledZoom(v.zoom);
     const { zoom, panX, panY } = useCanvas.getState();
-    const v = viewRef.current;
     if (v.zoom !== zoom || v.panX !== panX || v.panY !== panY) useCanvas.getState().setView(v);
   }, [setInteracting]);
 
@@ -173,7 +188,8 @@ export function CanvasStage({ fit }: { fit: number }) {
     if (useCanvas.getState().selectedIds.length > 0) useCanvas.getState().setOpenDialog('quick-edit');
   }, []);
 
-  const scale = cullView.zoom * fit * (typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1);
+  const scale =
+    Math.min(cullView.zoom, settledZoom) * fit * (typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1);
   const visible = useMemo(() => {
     const area = visibleRect(cullView, ELEMENT_W, ELEMENT_H, CULL_MARGIN);
     return cullToViewport(images, area);

@@ -41,6 +41,8 @@ export interface CanvasState {
   panY: number;
   inputMode: CanvasInputMode;
   enhancementsInProgress: number;
+  /** Video enhancements among them: the video enhance buttons wait while any runs (spec 4). */
+  videoEnhancementsInProgress: number;
   openDialog: CanvasDialog;
 
   /** Adds an image at the next grid slot (300×200 unless given); returns it, or null at the 1000 limit. */
@@ -57,8 +59,8 @@ export interface CanvasState {
   setInputMode: (mode: CanvasInputMode) => void;
   setView: (view: { zoom: number; panX: number; panY: number }) => void;
   resetView: () => void;
-  startEnhancement: () => void;
-  finishEnhancement: () => void;
+  startEnhancement: (kind?: 'image' | 'video') => void;
+  finishEnhancement: (kind?: 'image' | 'video') => void;
   setOpenDialog: (dialog: CanvasDialog) => void;
 }
 
@@ -78,6 +80,7 @@ const initial = {
   ...DEFAULT_VIEW,
   inputMode: 'generate' as CanvasInputMode,
   enhancementsInProgress: 0,
+  videoEnhancementsInProgress: 0,
   openDialog: null as CanvasDialog,
 };
 
@@ -133,8 +136,16 @@ export const useCanvas = create<CanvasState>((set, get) => ({
   setInputMode: (inputMode) => set({ inputMode }),
   setView: ({ zoom, panX, panY }) => set({ zoom: clampZoom(zoom), panX, panY }),
   resetView: () => set({ ...DEFAULT_VIEW }),
-  startEnhancement: () => set((s) => ({ enhancementsInProgress: s.enhancementsInProgress + 1 })),
-  finishEnhancement: () => set((s) => ({ enhancementsInProgress: Math.max(0, s.enhancementsInProgress - 1) })),
+  startEnhancement: (kind = 'image') =>
+    set((s) => ({
+      enhancementsInProgress: s.enhancementsInProgress + 1,
+      videoEnhancementsInProgress: s.videoEnhancementsInProgress + (kind === 'video' ? 1 : 0),
+    })),
+  finishEnhancement: (kind = 'image') =>
+    set((s) => ({
+      enhancementsInProgress: Math.max(0, s.enhancementsInProgress - 1),
+      videoEnhancementsInProgress: Math.max(0, s.videoEnhancementsInProgress - (kind === 'video' ? 1 : 0)),
+    })),
   setOpenDialog: (openDialog) => set({ openDialog }),
 }));
 

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { SEQUENCE_VIDEO_MODES, type SequenceVideoMode } from '../../../common/rules/sequences.ts';
 import { Button } from '../../ui/Button.tsx';
 import { VideoEnhanceDialog } from '../canvas/dialogs/VideoEnhanceDialog.tsx';
+import { useCanvas } from '../canvas/store.ts';
 import { Segmented } from '../studio/controls.tsx';
 import { generateItemVideo, stopSequenceWork } from './runner.ts';
 import { MasterSection, MovieScriptField, StatusBadge } from './sections.tsx';
@@ -21,6 +22,7 @@ function ItemCard({ item, index, onEnhance }: { item: SequenceItem; index: numbe
   const remove = useSequences((state) => state.remove);
   const generating = item.videoStatus === 'generating';
   const failed = item.videoStatus === 'failed';
+  const videoEnhancing = useCanvas((state) => state.videoEnhancementsInProgress > 0);
   return (
     <li
       data-testid="sequence-item"
@@ -96,7 +98,14 @@ function ItemCard({ item, index, onEnhance }: { item: SequenceItem; index: numbe
         {generating ? t('sequences.generating') : failed ? t('sequences.retry') : t('sequences.generate')}
       </Button>
       {item.videoUrl && !generating && (
-        <Button size="sm" variant="ghost" className="mt-1 w-full" onClick={onEnhance} data-testid="sequence-enhance">
+        <Button
+          size="sm"
+          variant="ghost"
+          className="mt-1 w-full"
+          disabled={videoEnhancing}
+          onClick={onEnhance}
+          data-testid="sequence-enhance"
+        >
           <WandSparkles className="size-4" aria-hidden />
           {t('sequences.enhanceVideo')}
         </Button>

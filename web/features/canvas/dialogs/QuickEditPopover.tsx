@@ -33,6 +33,37 @@ function useSelection(): CanvasImage[] {
   return selectedImages({ images, selectedIds });
 }
 
+/** seedream4 (16:9, 4K) or nanobana (1:1, 2K) for the quick edit; the toolbar's format sets the default. */
+function ImageModelChoice() {
+  const { t } = useTranslation();
+  const model = useCanvas((s) => s.imageModel);
+  const setImageModel = useCanvas((s) => s.setImageModel);
+  const options = [
+    { id: 'seedream4', label: t('canvasDialogs.quickEdit.modelSeedream') },
+    { id: 'nanobana', label: t('canvasDialogs.quickEdit.modelNanobana') },
+  ] as const;
+  return (
+    <div role="radiogroup" aria-label={t('canvasDialogs.quickEdit.model')} className="mb-2 grid grid-cols-2 gap-1">
+      {options.map((option) => (
+        <button
+          key={option.id}
+          type="button"
+          role="radio"
+          aria-checked={model === option.id}
+          data-testid={`quick-edit-model-${option.id}`}
+          onClick={() => setImageModel(option.id)}
+          className={cn(
+            'rounded-lg border px-2 py-1.5 text-xs font-medium transition-colors',
+            model === option.id ? 'border-accent bg-accent-soft text-accent' : 'border-line text-muted hover:text-fg',
+          )}
+        >
+          {option.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 async function runQuickEdit(image: CanvasImage, prompt: string): Promise<boolean> {
   const model = useCanvas.getState().imageModel;
   const output = quickEditOutput(model);
@@ -176,6 +207,7 @@ export function QuickEditPopover({ anchor, onClose }: QuickEditPopoverProps) {
           {selection.length > MULTI_COMPOSITION_MAX ? ` ${t('canvasDialogs.quickEdit.compositionLimited')}` : ''}
         </p>
       ) : null}
+      {single && <ImageModelChoice />}
       <textarea
         data-testid="quick-edit-prompt"
         className={cn(inputClass, 'min-h-20 resize-y py-2')}

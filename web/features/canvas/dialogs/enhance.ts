@@ -118,7 +118,7 @@ export async function startVideoEnhancement(settings: VideoEnhanceSettings, onEn
     return false;
   }
   toast.success(i18next.t('canvasDialogs.video.started', { model: settings.modelName }));
-  useCanvas.getState().startEnhancement();
+  useCanvas.getState().startEnhancement('video');
   void (async () => {
     try {
       const step = await pollTask(requestId, VIDEO_ENHANCE_POLL);
@@ -132,7 +132,7 @@ export async function startVideoEnhancement(settings: VideoEnhanceSettings, onEn
         if (step.kind === 'failed' && step.message) console.error('Video enhancement failed:', step.message);
       }
     } finally {
-      useCanvas.getState().finishEnhancement();
+      useCanvas.getState().finishEnhancement('video');
     }
   })();
   return true;
