@@ -17,6 +17,7 @@ import {
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
 import { inputClass } from '../../../ui/Field.tsx';
+import { Segmented } from '../../studio/controls.tsx';
 import { type CanvasImage, selectedImages, useCanvas } from '../store.ts';
 import { composeImages, editImage, imageAsBase64 } from './api.ts';
 import { finishedUrl } from './enhance.ts';
@@ -38,29 +39,20 @@ function ImageModelChoice() {
   const { t } = useTranslation();
   const model = useCanvas((s) => s.imageModel);
   const setImageModel = useCanvas((s) => s.setImageModel);
-  const options = [
-    { id: 'seedream4', label: t('canvasDialogs.quickEdit.modelSeedream') },
-    { id: 'nanobana', label: t('canvasDialogs.quickEdit.modelNanobana') },
-  ] as const;
   return (
-    <div role="radiogroup" aria-label={t('canvasDialogs.quickEdit.model')} className="mb-2 grid grid-cols-2 gap-1">
-      {options.map((option) => (
-        <button
-          key={option.id}
-          type="button"
-          role="radio"
-          aria-checked={model === option.id}
-          data-testid={`quick-edit-model-${option.id}`}
-          onClick={() => setImageModel(option.id)}
-          className={cn(
-            'rounded-lg border px-2 py-1.5 text-xs font-medium transition-colors',
-            model === option.id ? 'border-accent bg-accent-soft text-accent' : 'border-line text-muted hover:text-fg',
-          )}
-        >
-          {option.label}
-        </button>
-      ))}
-    </div>
+    <Segmented
+      label={t('canvasDialogs.quickEdit.model')}
+      value={model}
+      onChange={setImageModel}
+      options={[
+        { value: 'seedream4', label: t('canvasDialogs.quickEdit.modelSeedream') },
+        { value: 'nanobana', label: t('canvasDialogs.quickEdit.modelNanobana') },
+      ]}
+      testIdPrefix="quick-edit-model"
+      layout="fill"
+      size="sm"
+      className="mb-2"
+    />
   );
 }
 
