@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject, onTestFailed } from 'vitest';
+import { CHROMIUM_ARGS } from '../scripts/chromium.ts';
 
 export const baseUrl = () => inject('baseUrl');
 const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
@@ -21,15 +22,7 @@ export async function openBrowser(options: { width?: number; height?: number; lo
     headless: true,
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     locale: options.locale ?? 'en-US',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   onTestFailed(async ({ task }) => {

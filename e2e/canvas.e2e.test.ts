@@ -27,7 +27,10 @@ async function order(items: Locator): Promise<string[]> {
 }
 
 describe('multi-image canvas and cinema sequences', () => {
-  it('generates, quick-edits, pins, makes dream videos, trims, reorders and exports a playable master video', async () => {
+  // Long journey (two videos and a compile): its own time limit, generous for a loaded 2-core machine.
+  it('generates, quick-edits, pins, makes dream videos, trims, reorders and exports a playable master video', {
+    timeout: 300_000,
+  }, async () => {
     const browser = await openBrowser({ width: 1600, height: 1000 });
     const { page } = browser;
     try {
@@ -112,7 +115,7 @@ describe('multi-image canvas and cinema sequences', () => {
     }
   });
 
-  it('region edit: draws a region, drops an image on it and generates the region', async () => {
+  it('region edit: draws a region, drops an image on it and generates the region', { timeout: 120_000 }, async () => {
     const browser = await openBrowser({ width: 1600, height: 1000 });
     const { page } = browser;
     try {

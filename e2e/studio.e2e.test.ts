@@ -41,7 +41,9 @@ describe('creation studio', () => {
     }
   });
 
-  it('generates a video with a progress bar, plays it, then hits Credits Required when the credits run out', async () => {
+  it('generates a video with a progress bar, plays it, then hits Credits Required when the credits run out', {
+    timeout: 240_000,
+  }, async () => {
     const browser = await openBrowser();
     const { page } = browser;
     try {
@@ -79,7 +81,7 @@ describe('creation studio', () => {
     }
   });
 
-  it('upscales an image asset and shows it replaced by the 4K file', async () => {
+  it('upscales an image asset and shows it replaced by the 4K file', { timeout: 180_000 }, async () => {
     const browser = await openBrowser();
     const { page } = browser;
     try {

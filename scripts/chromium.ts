@@ -5,6 +5,17 @@ const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/ch
   (p): p is string => Boolean(p),
 );
 
+/** Flags for headless Chromium here: no sandbox as root, and no background traffic on a closed network. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 export function findChromium(): string | null {
   return CANDIDATES.find((p) => existsSync(p)) ?? null;
 }

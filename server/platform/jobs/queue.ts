@@ -100,8 +100,15 @@ export interface JobQueueDeps {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function bossDb(database: Database): PgBoss.Db {
-  return { executeSql: (text, values) => database.executeSql(text, values) };
+/**
+ * pg-boss's connection to the studio database. Once `isDetached()` (the queue has stopped), late calls
+ * from attempts that outlived the stop answer nothing instead of failing on a closed pool: their jobs stay
+ * active and expire, so another worker retries them.
+ */
+function bossDb(database: Database, isDetached: () => boolean = () => false): PgBoss.Db {
+  return {
+    executeSql: (text, values) => (isDetached() ? Promise.resolve({ rows: [] }) : database.executeSql(text, values)),
+  };
 }
 
 export function taskQueueName(kind: string): string {
@@ -126,6 +133,7 @@ export class JobQueue {
   private readonly running = new Set<AbortController>();
   private runWorkers = false;
   private stopping = false;
+  private detached = false;
 
   constructor(private readonly deps: JobQueueDeps) {}
 
@@ -152,9 +160,10 @@ export class JobQueue {
   async start(): Promise<void> {
     if (this.boss) return;
     this.stopping = false;
+    this.detached = false;
     this.runWorkers = this.ctx?.config.RUN_WORKERS ?? false;
     const boss = new PgBoss({
-      db: bossDb(this.deps.database),
+      db: bossDb(this.deps.database, () => this.detached),
       schema: BOSS_SCHEMA,
       migrate: true,
       supervise: true,
@@ -190,6 +199,7 @@ export class JobQueue {
       await boss.stop({ graceful: true, wait: true, timeout: 15_000 });
     } finally {
       for (const controller of this.running) controller.abort(new Error('job queue stopped'));
+      this.detached = true;
       this.boss = null;
       this.workerIds.clear();
     }
