@@ -255,6 +255,10 @@ export const PRICES = {
   composition: 6,
   /** Each region step of a multi-composition (reference chain). */
   compositionStep: 4,
+  /** Each multi-reference variation (a weighted blend of up to 8 references). */
+  multiReference: 6,
+  /** One Magic Selector inpaint (the mask limits the change to the painted pixels). */
+  inpaint: 4,
 } as const;
 
 // ---- Uploads and upscale (issue 3) ----
@@ -340,4 +344,55 @@ export const CANVAS_IMAGES = {
   model: 'nanobana',
   quality: '2k',
   aspectRatio: '1:1',
+} as const;
+
+// ---- Multi-Reference (canvas spec 2, 5, 7, 9) ----
+
+export const MULTI_REFERENCE = {
+  maxFiles: 8,
+  imageMaxMb: 10,
+  videoMaxMb: 100,
+  videoExtensions: ['mp4', 'mov', 'webm', 'avi'],
+  variations: { min: 1, max: 4, default: 1 },
+  /** The panel's sliders (percent); the API takes weight and strength as 0–1. */
+  weight: { min: 10, max: 100, default: 50 },
+  strength: { min: 10, max: 100, default: 75 },
+  referenceTypes: ['style', 'composition', 'character', 'lighting', 'color'],
+  blendModes: ['weighted', 'random', 'sequential', 'layered', 'advanced-composition', 'iterative-refinement'],
+  compositionModes: [
+    'multi-image-composition',
+    'iterative-refinement',
+    'advanced-composition',
+    'high-fidelity-preservation',
+  ],
+  qualities: ['draft', 'standard', 'premium'],
+  aspectRatios: ['1:1', '16:9', '9:16', '4:3', '3:4'],
+  defaults: {
+    blendMode: 'weighted',
+    aspectRatio: '1:1',
+    quality: 'standard',
+    compositionMode: 'multi-image-composition',
+    preserveDetails: true,
+  },
+  model: 'nanobana',
+} as const;
+
+// ---- Magic Selector (issue 5) ----
+
+/** Magic Selector (canvas spec 2, 5, 9): modes, qualities, brush and style strength defaults. */
+export const MAGIC_SELECTOR = {
+  /** The six modes the panel offers; 'replace' is handled too and needs a reference. */
+  modes: ['inpaint', 'style-transfer', 'add-remove', 'photorealistic', 'stylized', 'comic-panel', 'replace'],
+  /** Modes that use the reference image. */
+  referenceModes: ['replace', 'style-transfer'],
+  qualities: ['draft', 'standard', 'premium'],
+  quality: 'standard',
+  /** Style strength 0–100 on the panel (sent as is; the server scales it to 0–1). */
+  styleStrength: 75,
+  brushWidth: 20,
+  model: 'stability',
+  inputMaxMb: 10,
+  /** Accepted upload extensions (one file). */
+  extensions: ['png', 'jpg', 'jpeg', 'webp'],
+  stylePrompt: 'Apply style from reference image',
 } as const;

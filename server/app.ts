@@ -21,10 +21,14 @@ import type { AppContext } from './context.ts';
 import { assetRoutes } from './features/assets/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { canvasImageRoutes } from './features/canvas-images/routes.ts';
+import { characterRoutes } from './features/characters/routes.ts';
 import { devMailRoutes } from './features/dev-mail/routes.ts';
+import { editorSessionRoutes } from './features/editor-sessions/routes.ts';
 import { generationRoutes } from './features/generation/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { inpaintRoutes } from './features/inpaint/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
+import { multiReferenceRoutes } from './features/multi-reference/routes.ts';
 import { sequenceRoutes } from './features/sequences/routes.ts';
 import { taskRoutes } from './features/tasks/routes.ts';
 import { remoteUploadRoutes } from './features/uploads/remote-routes.ts';
@@ -91,6 +95,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(upscaleRoutes(ctx));
   await app.register(sequenceRoutes(ctx));
   await app.register(canvasImageRoutes(ctx));
+  await app.register(editorSessionRoutes(ctx));
+  await app.register(characterRoutes(ctx));
+  await app.register(multiReferenceRoutes(ctx));
+  await app.register(inpaintRoutes(ctx));
   if (ctx.config.embedded.mail) await app.register(devMailRoutes(ctx));
 
   await registerWeb(app);

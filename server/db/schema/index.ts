@@ -1,5 +1,6 @@
 export * from './assets.ts';
 export * from './credits.ts';
+export * from './editor.ts';
 export * from './mail.ts';
 export * from './media.ts';
 export * from './tasks.ts';

@@ -1,5 +1,7 @@
 import { canvasImageTask } from '../../features/canvas-images/tasks.ts';
 import { generateAudioTask, generateImageTask, generateVideoTask } from '../../features/generation/tasks.ts';
+import { inpaintTask } from '../../features/inpaint/tasks.ts';
+import { multiReferenceTask } from '../../features/multi-reference/tasks.ts';
 import { compileMasterVideoTask } from '../../features/sequences/tasks.ts';
 import { mediaExtractTask } from '../../features/uploads/extract-task.ts';
 import { upscaleImageTask, upscaleVideoTask } from '../../features/upscale/tasks.ts';
@@ -18,4 +20,6 @@ export const TASK_KINDS: readonly AnyTaskDefinition[] = [
   upscaleVideoTask,
   canvasImageTask,
   compileMasterVideoTask,
+  multiReferenceTask,
+  inpaintTask,
 ];

@@ -2,6 +2,9 @@ import { Clock, Layers, type LucideIcon, MousePointerClick, Smartphone, UsersRou
 import { useTranslation } from 'react-i18next';
 import { STUDIO_SIDE_TOOLS, type StudioSideTool } from '../../../common/rules/studio.ts';
 import { cn } from '../../ui/cn.ts';
+import { CharactersPanel } from '../characters/CharactersPanel.tsx';
+import { MagicSelectorPanel } from '../magic-selector/MagicSelectorPanel.tsx';
+import { MultiReferencePanel } from '../multi-reference/MultiReferencePanel.tsx';
 
 const TOOL_ICONS: Record<StudioSideTool, LucideIcon> = {
   magicSelector: MousePointerClick,
@@ -53,9 +56,16 @@ export function ToolRail({
 
 /** A side tool's panel: what it is for. The tools themselves are built by later issues; nothing here pretends to work. */
 export function ToolPanel({ tool, onClose }: { tool: StudioSideTool; onClose: () => void }) {
+  if (tool === 'magicSelector') return <MagicSelectorPanel onClose={onClose} />;
+  return <PlaceholderPanel tool={tool} onClose={onClose} />;
+}
+
+function PlaceholderPanel({ tool, onClose }: { tool: StudioSideTool; onClose: () => void }) {
   const { t } = useTranslation();
+  if (tool === 'multiReference') return <MultiReferencePanel onClose={onClose} />;
   const Icon = TOOL_ICONS[tool];
   const points = t(`studio.tools.${tool}.points`, { returnObjects: true }) as string[];
+  if (tool === 'characters') return <CharactersPanel onClose={onClose} />;
   return (
     <aside
       data-testid="tool-panel"

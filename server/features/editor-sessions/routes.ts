@@ -1,0 +1,112 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  createEditorSessionBody,
+  editorSessionIdParams,
+  editorSessionReply,
+  listEditorSessionsQuery,
+  listEditorSessionsReply,
+  updateEditorSessionBody,
+} from '../../../common/api/editor-sessions.ts';
+import { errorReply, messageReply } from '../../../common/api/envelope.ts';
+import { EDITOR_SESSION_MESSAGES } from '../../../common/rules/editor-sessions.ts';
+import type { AppContext } from '../../context.ts';
+import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import {
+  createEditorSession,
+  deleteEditorSession,
+  getEditorSession,
+  listEditorSessions,
+  updateEditorSession,
+} from './service.ts';
+
+const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply, 413: errorReply, 500: errorReply };
+
+/** Saved editor sessions, scoped to the signed-in user (canvas spec 7). */
+export function editorSessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  // Checked before body validation so a signed-out caller always gets 401.
+  const signedIn = requireUser();
+  return async (app) => {
+    app.get(
+      '/api/editor-sessions',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags: ['editor-sessions'],
+          summary: 'Lists the user’s sessions (without data), newest updated first, with an opaque cursor',
+          querystring: listEditorSessionsQuery,
+          response: { 200: listEditorSessionsReply, ...errors },
+        },
+      },
+      async (request) => listEditorSessions(ctx, currentUser(request).id, request.query),
+    );
+
+    app.get(
+      '/api/editor-sessions/:id',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags: ['editor-sessions'],
+          summary: 'One session with its data',
+          params: editorSessionIdParams,
+          response: { 200: editorSessionReply, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await getEditorSession(ctx, currentUser(request).id, request.params.id),
+      }),
+    );
+
+    app.post(
+      '/api/editor-sessions',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags: ['editor-sessions'],
+          summary: 'Saves a session: validates the data for its component type, normalises it, max 10 MB serialized',
+          body: createEditorSessionBody,
+          response: { 200: editorSessionReply, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await createEditorSession(ctx, currentUser(request).id, request.body),
+      }),
+    );
+
+    app.put(
+      '/api/editor-sessions/:id',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags: ['editor-sessions'],
+          summary: 'Updates some fields of a session; new data is validated and normalised like on create',
+          params: editorSessionIdParams,
+          body: updateEditorSessionBody,
+          response: { 200: editorSessionReply, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await updateEditorSession(ctx, currentUser(request).id, request.params.id, request.body),
+      }),
+    );
+
+    app.delete(
+      '/api/editor-sessions/:id',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags: ['editor-sessions'],
+          summary: 'Deletes a session',
+          params: editorSessionIdParams,
+          response: { 200: messageReply, ...errors },
+        },
+      },
+      async (request) => {
+        await deleteEditorSession(ctx, currentUser(request).id, request.params.id);
+        return { success: true as const, message: EDITOR_SESSION_MESSAGES.deleted };
+      },
+    );
+  };
+}

@@ -1,0 +1,202 @@
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Asset } from '../../../common/api/assets.ts';
+import { PRICES } from '../../../common/constants.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import { tasks } from '../../db/schema/index.ts';
+import { CONTENT_POLICY } from '../../engines/policy.ts';
+import { authHeader, createTestUser, creditsOf, solidPng, type TestUser } from '../../test/fixtures.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+
+let t: TestApp;
+let user: TestUser;
+let broke: TestUser;
+let base: Buffer;
+let mask: Buffer;
+let reference: Buffer;
+
+const W = 64;
+const H = 48;
+/** The painted rectangle of the mask. */
+const BOX = { left: 16, top: 12, width: 24, height: 16 };
+
+const uri = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
+
+function post(payload: object, token?: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/ai/generate/inpaint',
+    payload,
+    headers: token ? authHeader(token) : {},
+  });
+}
+
+async function noisePng(width: number, height: number): Promise<Buffer> {
+  const data = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < data.length; i++) data[i] = (i * 7919 + ((i * 31) % 251)) % 256;
+  return sharp(data, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+/** White strokes on black, like the panel's brush. */
+async function maskPng(): Promise<Buffer> {
+  const data = Buffer.alloc(W * H);
+  for (let y = BOX.top; y < BOX.top + BOX.height; y++) data.fill(255, y * W + BOX.left, y * W + BOX.left + BOX.width);
+  return sharp(data, { raw: { width: W, height: H, channels: 1 } })
+    .png()
+    .toBuffer();
+}
+
+const rgb = (bytes: Buffer) => sharp(bytes).removeAlpha().raw().toBuffer();
+const inside = (x: number, y: number) =>
+  x >= BOX.left && x < BOX.left + BOX.width && y >= BOX.top && y < BOX.top + BOX.height;
+
+async function fetchImage(url: string) {
+  const res = await t.app.inject({ method: 'GET', url, headers: authHeader(user.token) });
+  expect(res.statusCode).toBe(200);
+  return res.rawPayload;
+}
+
+/** Counts of changed pixels outside and inside the mask box. */
+async function diff(result: Buffer) {
+  const a = await rgb(base);
+  const b = await rgb(result);
+  expect(await sharp(result).metadata()).toMatchObject({ width: W, height: H, format: 'png' });
+  let outside = 0;
+  let within = 0;
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const i = (y * W + x) * 3;
+      const changed = a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2];
+      if (!changed) continue;
+      if (inside(x, y)) within++;
+      else outside++;
+    }
+  }
+  return { outside, within };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  user = await createTestUser(t.ctx.db, { credits: 1000 });
+  broke = await createTestUser(t.ctx.db, { credits: 0 });
+  base = await noisePng(W, H);
+  mask = await maskPng();
+  reference = await solidPng(32, 32, '#10e020');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('POST /api/ai/generate/inpaint', () => {
+  it('changes only the painted pixels, saves the result as a magic-selector asset and charges PRICES.inpaint', async () => {
+    const before = await creditsOf(t.ctx.db, user.id);
+    const res = await post(
+      {
+        baseImage: uri(base),
+        maskImage: uri(mask),
+        mode: 'inpaint',
+        quality: 'standard',
+        prompt: 'a red balloon',
+        styleStrength: 75,
+      },
+      user.token,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as {
+      success: boolean;
+      data: { url: string; id: string; status: string };
+      creditsUsed: number;
+    };
+    expect(body).toMatchObject({ success: true, creditsUsed: PRICES.inpaint, data: { status: 'completed' } });
+    const { outside, within } = await diff(await fetchImage(body.data.url));
+    expect(outside).toBe(0);
+    expect(within).toBeGreaterThan(0);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - PRICES.inpaint);
+    const asset = (
+      await t.app.inject({ method: 'GET', url: `/api/ai/assets/${body.data.id}`, headers: authHeader(user.token) })
+    ).json() as { data: Asset };
+    expect(asset.data).toMatchObject({ type: 'image', status: 'completed' });
+    expect(asset.data.metadata).toMatchObject({ editingTool: 'magic-selector', mode: 'inpaint' });
+    expect(String(asset.data.metadata.baseImageUrl)).toMatch(/^\/api\//);
+  });
+
+  it('replace puts the reference into the painted area only', async () => {
+    const res = await post(
+      { baseImage: uri(base), maskImage: uri(mask), mode: 'replace', prompt: '', referenceImage: uri(reference) },
+      user.token,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const url = (res.json() as { data: { url: string } }).data.url;
+    const result = await fetchImage(url);
+    const { outside, within } = await diff(result);
+    expect(outside).toBe(0);
+    expect(within).toBe(BOX.width * BOX.height);
+    const px = await rgb(result);
+    const i = ((BOX.top + 4) * W + BOX.left + 4) * 3;
+    expect([px[i], px[i + 1], px[i + 2]]).toEqual([0x10, 0xe0, 0x20]);
+  });
+
+  it('style transfer without a prompt uses the reference and the default prompt', async () => {
+    const res = await post(
+      {
+        baseImage: uri(base),
+        maskImage: uri(mask),
+        mode: 'style-transfer',
+        referenceImage: uri(reference),
+        styleStrength: 40,
+      },
+      user.token,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const { outside } = await diff(await fetchImage((res.json() as { data: { url: string } }).data.url));
+    expect(outside).toBe(0);
+  });
+
+  it('answers every validation message of the spec, spending nothing', async () => {
+    const before = await creditsOf(t.ctx.db, user.id);
+    const cases: [object, string][] = [
+      [{ mode: 'inpaint', prompt: ' ' }, MESSAGES.magicSelector.inpaintPrompt],
+      [{ mode: 'replace', prompt: 'x' }, MESSAGES.magicSelector.replaceReference],
+      [{ mode: 'style-transfer', prompt: 'x' }, MESSAGES.magicSelector.styleReference],
+      [{ mode: 'add-remove' }, 'Please enter a prompt for add-remove mode'],
+      [{ mode: 'photorealistic' }, 'Please enter a prompt for photorealistic mode'],
+      [{ mode: 'stylized' }, 'Please enter a prompt for stylized mode'],
+      [{ mode: 'comic-panel' }, 'Please enter a prompt for comic-panel mode'],
+      [{ mode: 'inpaint', prompt: 'x', styleStrength: 101 }, MESSAGES.magicSelector.styleStrength],
+      [{ mode: 'inpaint', prompt: 'x', quality: 'ultra' }, MESSAGES.magicSelector.quality],
+    ];
+    for (const [extra, message] of cases) {
+      const res = await post({ baseImage: uri(base), maskImage: uri(mask), ...extra }, user.token);
+      expect(res.statusCode, JSON.stringify(extra)).toBe(400);
+      expect(res.json()).toMatchObject({ success: false, error: message });
+    }
+    const noBase = await post({ baseImage: '', maskImage: uri(mask), prompt: 'x' }, user.token);
+    expect(noBase.json()).toMatchObject({ error: MESSAGES.magicSelector.baseRequired });
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before);
+  });
+
+  it('refuses a prompt the content policy filters with 422, spending nothing', async () => {
+    const term = CONTENT_POLICY.find((rule) => !rule.requiresAlso)?.terms[0] ?? '';
+    const before = await creditsOf(t.ctx.db, user.id);
+    const res = await post({ baseImage: uri(base), maskImage: uri(mask), prompt: `add a ${term}` }, user.token);
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'content_filtered' });
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before);
+  });
+
+  it('needs a session', async () => {
+    const res = await post({ baseImage: uri(base), maskImage: uri(mask), prompt: 'x' });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('answers 402 when the balance is short, spending nothing and queuing nothing', async () => {
+    const res = await post({ baseImage: uri(base), maskImage: uri(mask), prompt: 'a balloon' }, broke.token);
+    expect(res.statusCode).toBe(402);
+    expect(res.json()).toMatchObject({ success: false, code: 'insufficient_credits' });
+    expect(await creditsOf(t.ctx.db, broke.id)).toBe(0);
+    expect(await t.ctx.db.select().from(tasks).where(eq(tasks.userId, broke.id))).toHaveLength(0);
+  });
+});

@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CANVAS_IMAGE_MAX_CHARS } from '../../../common/api/canvas-images.ts';
+import { errorReply } from '../../../common/api/envelope.ts';
+import { inpaintBody, inpaintReply } from '../../../common/api/inpaint.ts';
+import type { AppContext } from '../../context.ts';
+import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { inpaint } from './service.ts';
+
+const errors = {
+  400: errorReply,
+  401: errorReply,
+  402: errorReply,
+  403: errorReply,
+  404: errorReply,
+  413: errorReply,
+  422: errorReply,
+  500: errorReply,
+  502: errorReply,
+};
+
+/** The Magic Selector call: POST /api/ai/generate/inpaint (base, mask and reference images). */
+export function inpaintRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const signedIn = requireUser();
+  return async (app) => {
+    app.post(
+      '/api/ai/generate/inpaint',
+      {
+        preHandler: signedIn,
+        bodyLimit: 3 * CANVAS_IMAGE_MAX_CHARS + 1024 * 1024,
+        schema: {
+          tags: ['canvas'],
+          summary: 'Magic Selector: changes only the painted (white) mask pixels of the base image by mode',
+          body: inpaintBody,
+          response: { 200: inpaintReply, ...errors },
+        },
+      },
+      async (request) => inpaint(ctx, currentUser(request).id, request.body),
+    );
+  };
+}

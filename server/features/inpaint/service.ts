@@ -1,0 +1,99 @@
+import type { InpaintBody, InpaintReply } from '../../../common/api/inpaint.ts';
+import { magicSelectorPrompt } from '../../../common/api/inpaint.ts';
+import { MAGIC_SELECTOR, PRICES } from '../../../common/constants.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../platform/errors.ts';
+import { prepareMediaRef } from '../../platform/media/inputs.ts';
+import { MediaStore } from '../../platform/media/store.ts';
+import { generatedMediaOf, QUICK_WAIT_MS, taskFailedError, waitForTask } from '../generation/service.ts';
+import { INPAINT_KIND } from './tasks.ts';
+
+const MB = 1024 * 1024;
+
+/** Bare base64 becomes a data URI (type sniffed later); data URIs and URLs pass as they are. */
+function asRef(value: string): string {
+  const v = value.trim();
+  if (v.startsWith('data:') || v.startsWith('/') || /^https?:\/\//i.test(v)) return v;
+  return `data:application/octet-stream;base64,${v}`;
+}
+
+/**
+ * POST /api/ai/generate/inpaint: checks the prompt and the images (own media, images only, 10 MB),
+ * reserves PRICES.inpaint and runs the `inpaint.image` task; answers the saved asset (or the task
+ * while it still runs after ~20 s). A failure is refunded and answered as 'Inpainting failed'.
+ */
+export async function inpaint(ctx: AppContext, userId: string, body: InpaintBody): Promise<InpaintReply> {
+  const prompt = magicSelectorPrompt(body.mode, body.prompt);
+  if (prompt) ctx.engines.checkPrompt(prompt);
+  const model = MAGIC_SELECTOR.model;
+  ctx.engines.image(model);
+  const credits = PRICES.inpaint;
+  const stored: string[] = [];
+  const prepare = async (ref: string) => {
+    const prepared = await prepareMediaRef(ctx, userId, asRef(ref), {
+      maxBytes: MAGIC_SELECTOR.inputMaxMb * MB,
+      allowed: ['image'],
+    });
+    stored.push(...prepared.storedKeys);
+    return prepared.ref;
+  };
+  let taskId: string;
+  try {
+    const base = await prepare(body.baseImage);
+    const mask = await prepare(body.maskImage);
+    const useReference = (MAGIC_SELECTOR.referenceModes as readonly string[]).includes(body.mode);
+    const reference = useReference && body.referenceImage ? await prepare(body.referenceImage) : null;
+    const task = await ctx.jobs.createTask({
+      userId,
+      kind: INPAINT_KIND,
+      input: {
+        model,
+        prompt,
+        mode: body.mode,
+        quality: body.quality,
+        base,
+        mask,
+        reference,
+        styleStrength: body.styleStrength / 100,
+        personaId: body.personaId ?? null,
+        creditsEach: credits,
+      },
+      credits,
+      estimatedSeconds: 5,
+      description: `Magic Selector ${body.mode} (${model})`,
+      generationType: 'image',
+    });
+    taskId = task.id;
+  } catch (error) {
+    const store = new MediaStore(ctx);
+    for (const key of stored) await store.delete(key).catch(() => undefined);
+    throw error;
+  }
+  const task = await waitForTask(ctx, userId, taskId, QUICK_WAIT_MS);
+  if (task.status === 'failed') {
+    const error = taskFailedError(task);
+    if (error.code === 'generation_failed') {
+      throw new AppError(error.status, error.code, MESSAGES.magicSelector.failed, error.details);
+    }
+    throw error;
+  }
+  const media = generatedMediaOf(task)[0];
+  const done = task.status === 'completed' && media !== undefined;
+  return {
+    success: true,
+    data: {
+      status: done ? 'completed' : 'processing',
+      taskId: task.id,
+      url: media?.url ?? null,
+      id: media?.id ?? null,
+      thumbnail_url: media?.thumbnail_url ?? null,
+      width: media?.width ?? null,
+      height: media?.height ?? null,
+      fileName: media ? (media.url.split('/').pop()?.split('?')[0] ?? null) : null,
+      mimeType: media ? 'image/png' : null,
+      metadata: media?.metadata ?? {},
+    },
+    creditsUsed: credits,
+  };
+}

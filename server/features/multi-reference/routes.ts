@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorReply } from '../../../common/api/envelope.ts';
+import {
+  MULTI_REFERENCE_MAX_CHARS,
+  multiReferenceBody,
+  multiReferenceReply,
+} from '../../../common/api/multi-reference.ts';
+import { MULTI_REFERENCE } from '../../../common/constants.ts';
+import type { AppContext } from '../../context.ts';
+import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { generateMultiReference } from './service.ts';
+
+const errors = {
+  400: errorReply,
+  401: errorReply,
+  402: errorReply,
+  403: errorReply,
+  404: errorReply,
+  413: errorReply,
+  422: errorReply,
+  500: errorReply,
+  502: errorReply,
+};
+
+/** POST /api/ai/generate/multi-reference (canvas spec 7): one weighted blend of up to 8 references. */
+export function multiReferenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const signedIn = requireUser();
+  return async (app) => {
+    app.post(
+      '/api/ai/generate/multi-reference',
+      {
+        preHandler: signedIn,
+        bodyLimit: MULTI_REFERENCE.maxFiles * MULTI_REFERENCE_MAX_CHARS + 1024 * 1024,
+        schema: {
+          tags: ['canvas'],
+          summary: 'Blends up to 8 weighted reference images by a prompt; the result is an image asset',
+          body: multiReferenceBody,
+          response: { 200: multiReferenceReply, ...errors },
+        },
+      },
+      async (request) => generateMultiReference(ctx, currentUser(request).id, request.body),
+    );
+  };
+}

@@ -1,0 +1,435 @@
+import { Brush, Eraser, ImagePlus, MousePointer2, WandSparkles, X } from 'lucide-react';
+import { type DragEvent, type PointerEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { type MagicMode, type MagicQuality, magicSelectorPrompt } from '../../../common/api/inpaint.ts';
+import { MAGIC_SELECTOR } from '../../../common/constants.ts';
+import { ApiError } from '../../api/client.ts';
+import { Button } from '../../ui/Button.tsx';
+import { cn } from '../../ui/cn.ts';
+import { useCanvas } from '../canvas/store.ts';
+import { inpaint, readAsDataUrl } from './api.ts';
+
+// The Magic Selector (canvas spec 2, 5, 9): a base image, a brush painting white on a black mask
+// (line width 20 on screen), a mode, quality, prompt, reference for replace and style transfer, and
+// Apply Magic calling POST /api/ai/generate/inpaint; the result opens in an overlay.
+
+const MODES = MAGIC_SELECTOR.modes;
+const ACCEPT = MAGIC_SELECTOR.extensions.map((ext) => `.${ext}`).join(',');
+const needsReference = (mode: MagicMode) => (MAGIC_SELECTOR.referenceModes as readonly string[]).includes(mode);
+
+/** The i18n key (and values) of the spec's validation message, or null when the inputs are complete. */
+function problemOf(mode: MagicMode, prompt: string, hasReference: boolean): [string, Record<string, string>?] | null {
+  const hasPrompt = prompt.trim().length > 0;
+  if (mode === 'inpaint') return hasPrompt ? null : ['magicSelector.errors.inpaintPrompt'];
+  if (mode === 'replace') return hasReference ? null : ['magicSelector.errors.replaceReference'];
+  if (mode === 'style-transfer') return hasReference ? null : ['magicSelector.errors.styleReference'];
+  return hasPrompt ? null : ['magicSelector.errors.modePrompt', { mode }];
+}
+
+function acceptedFile(files: FileList | null): { file: File } | { error: string } | null {
+  if (!files || files.length === 0) return null;
+  if (files.length > 1) return { error: 'magicSelector.errors.oneFile' };
+  const file = files[0] as File;
+  const ext = file.name.split('.').pop()?.toLowerCase() ?? '';
+  if (!(MAGIC_SELECTOR.extensions as readonly string[]).includes(ext))
+    return { error: 'magicSelector.errors.fileType' };
+  return { file };
+}
+
+function DropZone({
+  label,
+  image,
+  testId,
+  onFile,
+  onError,
+}: {
+  label: string;
+  image: string | null;
+  testId: string;
+  onFile: (dataUrl: string) => void;
+  onError: (key: string) => void;
+}) {
+  const { t } = useTranslation();
+  const take = async (files: FileList | null) => {
+    const picked = acceptedFile(files);
+    if (!picked) return;
+    if ('error' in picked) return onError(picked.error);
+    onFile(await readAsDataUrl(picked.file));
+  };
+  return (
+    <label
+      className="flex cursor-pointer flex-col items-center justify-center gap-1.5 rounded-xl border border-dashed border-line bg-surface-2 p-3 text-center text-xs text-muted hover:border-accent"
+      onDragOver={(e: DragEvent) => e.preventDefault()}
+      onDrop={(e: DragEvent) => {
+        e.preventDefault();
+        void take(e.dataTransfer.files);
+      }}
+    >
+      {image ? (
+        <img src={image} alt="" className="max-h-20 rounded-md object-contain" />
+      ) : (
+        <ImagePlus className="size-5" aria-hidden />
+      )}
+      <span>{label}</span>
+      <span className="text-[11px] text-subtle">{t('magicSelector.formats')}</span>
+      <input
+        type="file"
+        accept={ACCEPT}
+        className="sr-only"
+        data-testid={testId}
+        onChange={(e) => {
+          void take(e.currentTarget.files);
+          e.currentTarget.value = '';
+        }}
+      />
+    </label>
+  );
+}
+
+interface Result {
+  url: string;
+  id: string | null;
+  width: number | null;
+  height: number | null;
+}
+
+export function MagicSelectorPanel({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const [, setParams] = useSearchParams();
+  const [base, setBase] = useState<string | null>(null);
+  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
+  const [reference, setReference] = useState<string | null>(null);
+  const [mode, setMode] = useState<MagicMode>('inpaint');
+  const [quality, setQuality] = useState<MagicQuality>(MAGIC_SELECTOR.quality);
+  const [styleStrength, setStyleStrength] = useState<number>(MAGIC_SELECTOR.styleStrength);
+  const [prompt, setPrompt] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<Result | null>(null);
+  const canvasRef = useRef<HTMLCanvasElement | null>(null);
+  const drawing = useRef<{ x: number; y: number } | null>(null);
+
+  const clearMask = useCallback(() => {
+    const canvas = canvasRef.current;
+    const g = canvas?.getContext('2d');
+    if (!canvas || !g) return;
+    g.fillStyle = '#000000';
+    g.fillRect(0, 0, canvas.width, canvas.height);
+  }, []);
+
+  // A new base image: the mask takes its natural size and starts all black.
+  useEffect(() => {
+    if (!base) return setSize(null);
+    const img = new Image();
+    img.onload = () => setSize({ width: img.naturalWidth, height: img.naturalHeight });
+    img.src = base;
+  }, [base]);
+  useEffect(() => {
+    if (size) clearMask();
+  }, [size, clearMask]);
+
+  const point = (e: PointerEvent<HTMLCanvasElement>) => {
+    const canvas = e.currentTarget;
+    const rect = canvas.getBoundingClientRect();
+    const scale = rect.width > 0 ? canvas.width / rect.width : 1;
+    return { x: (e.clientX - rect.left) * scale, y: (e.clientY - rect.top) * scale, scale };
+  };
+  const stroke = (e: PointerEvent<HTMLCanvasElement>) => {
+    const g = e.currentTarget.getContext('2d');
+    const from = drawing.current;
+    if (!g || !from) return;
+    const to = point(e);
+    g.strokeStyle = '#ffffff';
+    g.lineCap = 'round';
+    g.lineJoin = 'round';
+    g.lineWidth = MAGIC_SELECTOR.brushWidth * to.scale;
+    g.beginPath();
+    g.moveTo(from.x, from.y);
+    g.lineTo(to.x, to.y);
+    g.stroke();
+    drawing.current = { x: to.x, y: to.y };
+  };
+
+  const onError = (key: string) => setError(t(key));
+
+  const apply = async () => {
+    if (!base || busy) return;
+    const problem = problemOf(mode, prompt, Boolean(reference));
+    if (problem) return setError(t(problem[0], problem[1]));
+    const maskImage = canvasRef.current?.toDataURL('image/png');
+    if (!maskImage) return;
+    setError(null);
+    setBusy(true);
+    try {
+      const reply = await inpaint({
+        baseImage: base,
+        maskImage,
+        mode,
+        quality,
+        prompt: magicSelectorPrompt(mode, prompt),
+        ...(needsReference(mode) && reference ? { referenceImage: reference } : {}),
+        styleStrength,
+      });
+      if (!reply.success || !reply.data.url) throw new Error(t('magicSelector.errors.failed'));
+      setResult({ url: reply.data.url, id: reply.data.id, width: reply.data.width, height: reply.data.height });
+    } catch (err) {
+      setError(err instanceof ApiError || err instanceof Error ? err.message : t('magicSelector.errors.failed'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const toCanvas = () => {
+    if (!result) return;
+    useCanvas.getState().addImage({
+      url: result.url,
+      thumbnailUrl: null,
+      name: prompt.trim().slice(0, 40) || t('magicSelector.title'),
+      prompt: prompt.trim() || undefined,
+      assetId: result.id ?? undefined,
+      naturalWidth: result.width ?? undefined,
+      naturalHeight: result.height ?? undefined,
+    });
+    setResult(null);
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      next.set('canvas', '1');
+      return next;
+    });
+  };
+
+  return (
+    <aside
+      data-testid="magic-selector"
+      aria-labelledby="magic-selector-title"
+      data-busy={busy ? 'true' : 'false'}
+      className="min-w-0 shrink-0 space-y-3 rounded-2xl border border-line bg-surface p-4 lg:sticky lg:top-20 lg:w-80 lg:self-start"
+    >
+      <div className="flex items-start gap-3">
+        <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent">
+          <WandSparkles className="size-5" aria-hidden />
+        </span>
+        <div className="min-w-0 flex-1">
+          <h2 id="magic-selector-title" className="text-sm font-semibold">
+            {t('magicSelector.title')}
+          </h2>
+          <p className="mt-0.5 text-xs leading-relaxed text-muted">{t('magicSelector.description')}</p>
+        </div>
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label={t('common.close')}
+          className="grid size-8 shrink-0 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg"
+          data-testid="tool-panel-close"
+        >
+          <X className="size-4" aria-hidden />
+        </button>
+      </div>
+
+      <DropZone
+        label={t('magicSelector.baseImage')}
+        image={null}
+        testId="magic-base-input"
+        onFile={(url) => {
+          setBase(url);
+          setError(null);
+        }}
+        onError={onError}
+      />
+
+      {base && (
+        <div className="space-y-2">
+          <div className="flex gap-1.5" role="toolbar" aria-label={t('magicSelector.tools')}>
+            <Button size="sm" variant="ghost" disabled title={t('magicSelector.selectTool')}>
+              <MousePointer2 className="size-4" aria-hidden />
+            </Button>
+            <Button size="sm" variant="secondary" aria-pressed title={t('magicSelector.brush')}>
+              <Brush className="size-4" aria-hidden />
+            </Button>
+            <Button size="sm" variant="ghost" className="ms-auto" onClick={clearMask} data-testid="magic-clear-mask">
+              <Eraser className="size-4" aria-hidden />
+              {t('magicSelector.clearMask')}
+            </Button>
+          </div>
+          <div className="relative overflow-hidden rounded-xl bg-surface-3">
+            <img
+              src={base}
+              alt={t('magicSelector.baseImage')}
+              className="block h-auto w-full select-none"
+              draggable={false}
+            />
+            {size && (
+              <canvas
+                ref={canvasRef}
+                width={size.width}
+                height={size.height}
+                data-testid="magic-mask-canvas"
+                aria-label={t('magicSelector.maskHint')}
+                className="absolute inset-0 size-full cursor-crosshair touch-none opacity-50 mix-blend-screen"
+                onPointerDown={(e) => {
+                  e.currentTarget.setPointerCapture(e.pointerId);
+                  const p = point(e);
+                  drawing.current = { x: p.x, y: p.y };
+                  stroke(e);
+                }}
+                onPointerMove={(e) => stroke(e)}
+                onPointerUp={() => {
+                  drawing.current = null;
+                }}
+                onPointerLeave={() => {
+                  drawing.current = null;
+                }}
+              />
+            )}
+          </div>
+          <p className="text-[11px] text-muted">{t('magicSelector.maskHint')}</p>
+        </div>
+      )}
+
+      <fieldset className="space-y-1.5">
+        <legend className="text-xs font-medium">{t('magicSelector.mode')}</legend>
+        <div className="grid grid-cols-2 gap-1.5">
+          {MODES.map((m) => (
+            <button
+              key={m}
+              type="button"
+              aria-pressed={mode === m}
+              onClick={() => {
+                setMode(m);
+                setError(null);
+              }}
+              data-testid={`magic-mode-${m}`}
+              className={cn(
+                'rounded-lg border px-2 py-1.5 text-xs',
+                mode === m ? 'border-accent bg-accent-soft text-accent' : 'border-line text-muted hover:text-fg',
+              )}
+            >
+              {t(`magicSelector.modes.${m}`)}
+            </button>
+          ))}
+        </div>
+      </fieldset>
+
+      <label className="block space-y-1 text-xs font-medium">
+        <span>{t('magicSelector.quality')}</span>
+        <select
+          value={quality}
+          onChange={(e) => setQuality(e.target.value as MagicQuality)}
+          className="w-full rounded-lg border border-line bg-surface-2 px-2 py-1.5 text-xs"
+          data-testid="magic-quality"
+        >
+          {MAGIC_SELECTOR.qualities.map((q) => (
+            <option key={q} value={q}>
+              {t(`magicSelector.qualities.${q}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+
+      {mode === 'style-transfer' && (
+        <label className="block space-y-1 text-xs font-medium">
+          <span>{t('magicSelector.styleStrength', { value: styleStrength })}</span>
+          <input
+            type="range"
+            min={0}
+            max={100}
+            value={styleStrength}
+            onChange={(e) => setStyleStrength(Number(e.target.value))}
+            className="w-full accent-[var(--color-accent)]"
+            data-testid="magic-style-strength"
+          />
+        </label>
+      )}
+
+      <label className="block space-y-1 text-xs font-medium">
+        <span>{t('magicSelector.prompt')}</span>
+        <textarea
+          value={prompt}
+          onChange={(e) => setPrompt(e.target.value)}
+          rows={3}
+          placeholder={t('magicSelector.promptPlaceholder')}
+          className="w-full rounded-lg border border-line bg-surface-2 px-2 py-1.5 text-xs"
+          data-testid="magic-prompt"
+        />
+      </label>
+
+      {needsReference(mode) && (
+        <DropZone
+          label={t('magicSelector.reference')}
+          image={reference}
+          testId="magic-reference-input"
+          onFile={(url) => {
+            setReference(url);
+            setError(null);
+          }}
+          onError={onError}
+        />
+      )}
+
+      {error && (
+        <p role="alert" className="text-xs text-danger" data-testid="magic-error">
+          {error}
+        </p>
+      )}
+
+      <Button
+        className="w-full"
+        disabled={!base || busy}
+        loading={busy}
+        onClick={() => void apply()}
+        data-testid="magic-apply"
+      >
+        {!busy && <WandSparkles className="size-4" aria-hidden />}
+        {busy ? t('magicSelector.applying') : t('magicSelector.apply')}
+      </Button>
+
+      {result && (
+        <div
+          role="dialog"
+          aria-modal="true"
+          aria-label={t('magicSelector.result')}
+          className="fixed inset-0 z-50 grid place-items-center bg-black/70 p-4"
+          data-testid="magic-result"
+        >
+          <div className="w-full max-w-2xl space-y-3 rounded-2xl bg-surface p-4">
+            <div className="flex items-center">
+              <h3 className="text-sm font-semibold">{t('magicSelector.result')}</h3>
+              <button
+                type="button"
+                onClick={() => setResult(null)}
+                aria-label={t('common.close')}
+                className="ms-auto grid size-8 place-items-center rounded-lg text-muted hover:bg-surface-2"
+              >
+                <X className="size-4" aria-hidden />
+              </button>
+            </div>
+            <img
+              src={result.url}
+              alt={t('magicSelector.result')}
+              className="max-h-[60vh] w-full rounded-xl object-contain"
+            />
+            <div className="flex flex-wrap gap-2">
+              <Button variant="secondary" onClick={toCanvas} data-testid="magic-result-canvas">
+                {t('magicSelector.toCanvas')}
+              </Button>
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  setBase(result.url);
+                  setResult(null);
+                }}
+                data-testid="magic-result-edit"
+              >
+                {t('magicSelector.editMore')}
+              </Button>
+              <Button onClick={() => window.open(result.url, '_blank', 'noopener')} data-testid="magic-result-save">
+                {t('magicSelector.save')}
+              </Button>
+            </div>
+          </div>
+        </div>
+      )}
+    </aside>
+  );
+}

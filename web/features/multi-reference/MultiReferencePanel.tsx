@@ -1,0 +1,410 @@
+import { Download, ImagePlus, Layers, Trash2, X } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import type { MultiReferenceBody, MultiReferenceReply } from '../../../common/api/multi-reference.ts';
+import { MULTI_REFERENCE } from '../../../common/constants.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import { ApiError, apiRequest } from '../../api/client.ts';
+import { uploadFiles } from '../../api/uploads.ts';
+import { cn } from '../../ui/cn.ts';
+import { useCanvas } from '../canvas/store.ts';
+
+// The Multi-Reference side tool (canvas spec 2, 5, 7, 9): up to 8 weighted references, blend
+// settings, prompt; Generate calls the server once per variation.
+
+type RefType = (typeof MULTI_REFERENCE.referenceTypes)[number];
+type BlendMode = (typeof MULTI_REFERENCE.blendModes)[number];
+type CompositionMode = (typeof MULTI_REFERENCE.compositionModes)[number];
+type Quality = (typeof MULTI_REFERENCE.qualities)[number];
+
+interface Reference {
+  id: string;
+  name: string;
+  url: string;
+  weight: number;
+  type: RefType;
+  description: string;
+}
+
+interface Result {
+  url: string;
+  id: string | null;
+  variation: number;
+}
+
+const inputClass = 'w-full rounded-lg border border-line bg-surface-2 px-2 py-1.5 text-xs';
+const labelClass = 'text-[11px] font-medium text-muted';
+const MB = 1024 * 1024;
+
+export function MultiReferencePanel({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const [, setParams] = useSearchParams();
+  const addImage = useCanvas((s) => s.addImage);
+  const [refs, setRefs] = useState<Reference[]>([]);
+  const [prompt, setPrompt] = useState('');
+  const [styleModifier, setStyleModifier] = useState('');
+  const [negativePrompt, setNegativePrompt] = useState('');
+  const [blendMode, setBlendMode] = useState<BlendMode>(MULTI_REFERENCE.defaults.blendMode);
+  const [strength, setStrength] = useState<number>(MULTI_REFERENCE.strength.default);
+  const [variations, setVariations] = useState<number>(MULTI_REFERENCE.variations.default);
+  const [aspectRatio, setAspectRatio] = useState<string>(MULTI_REFERENCE.defaults.aspectRatio);
+  const [quality, setQuality] = useState<Quality>(MULTI_REFERENCE.defaults.quality);
+  const [compositionMode, setCompositionMode] = useState<CompositionMode>(MULTI_REFERENCE.defaults.compositionMode);
+  const [preserveDetails, setPreserveDetails] = useState<boolean>(MULTI_REFERENCE.defaults.preserveDetails);
+  const [uploading, setUploading] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<string[]>([]);
+  const [results, setResults] = useState<Result[]>([]);
+
+  const patchRef = (id: string, patch: Partial<Reference>) =>
+    setRefs((list) => list.map((r) => (r.id === id ? { ...r, ...patch } : r)));
+
+  async function onFiles(list: FileList | null) {
+    if (!list) return;
+    const problems: string[] = [];
+    const room = MULTI_REFERENCE.maxFiles - refs.length;
+    const picked = Array.from(list);
+    if (picked.length > room) problems.push(MESSAGES.multiReference.tooManyFiles(MULTI_REFERENCE.maxFiles));
+    const files = picked.slice(0, Math.max(0, room)).filter((file) => {
+      if (!file.type.startsWith('image/')) {
+        problems.push(`${file.name}: ${MESSAGES.multiReference.unsupportedType}`);
+        return false;
+      }
+      if (file.size > MULTI_REFERENCE.imageMaxMb * MB) {
+        problems.push(`${file.name}: ${MESSAGES.upload.tooLarge(MULTI_REFERENCE.imageMaxMb)}`);
+        return false;
+      }
+      return true;
+    });
+    setErrors(problems);
+    if (files.length === 0) return;
+    setUploading(true);
+    try {
+      const settled = await uploadFiles(files, { maxMb: MULTI_REFERENCE.imageMaxMb });
+      const added: Reference[] = [];
+      settled.forEach((outcome, i) => {
+        const file = files[i];
+        if (outcome.status === 'fulfilled' && file) {
+          added.push({
+            id: `${Date.now()}-${i}-${file.name}`,
+            name: file.name,
+            url: outcome.value.url,
+            weight: MULTI_REFERENCE.weight.default,
+            type: 'style',
+            description: '',
+          });
+        } else if (outcome.status === 'rejected') {
+          problems.push(`${file?.name ?? ''}: ${String((outcome.reason as Error)?.message ?? outcome.reason)}`);
+        }
+      });
+      setRefs((current) => [...current, ...added].slice(0, MULTI_REFERENCE.maxFiles));
+      setErrors([...problems]);
+    } finally {
+      setUploading(false);
+    }
+  }
+
+  async function generate() {
+    if (!prompt.trim() || refs.length === 0) {
+      setErrors([MESSAGES.multiReference.promptAndReference]);
+      return;
+    }
+    setBusy(true);
+    setErrors([]);
+    setResults([]);
+    const fullPrompt = styleModifier.trim() ? `${prompt.trim()}, ${styleModifier.trim()}` : prompt.trim();
+    const failures: string[] = [];
+    for (let n = 1; n <= variations; n++) {
+      const body: MultiReferenceBody = {
+        service: 'nanobana',
+        type: 'image-to-image',
+        prompt: fullPrompt,
+        negativePrompt: negativePrompt.trim() || undefined,
+        referenceImages: refs.map((r) => ({
+          url: r.url,
+          weight: r.weight / 100,
+          type: r.type,
+          description: r.description.trim() || undefined,
+        })),
+        blendMode,
+        strength: strength / 100,
+        numImages: 1,
+        aspectRatio,
+        quality,
+        compositionMode,
+        preserveDetails,
+        multiReference: true,
+        seed: Math.floor(Math.random() * 1_000_000),
+      };
+      try {
+        const reply = await apiRequest<MultiReferenceReply>('/api/ai/generate/multi-reference', {
+          method: 'POST',
+          body,
+        });
+        if (reply.data.url) {
+          const url = reply.data.url;
+          setResults((list) => [...list, { url, id: reply.data.id, variation: n }]);
+        } else failures.push(MESSAGES.multiReference.variationFailed(n));
+      } catch (error) {
+        const detail = error instanceof ApiError ? `: ${error.message}` : '';
+        failures.push(`${MESSAGES.multiReference.variationFailed(n)}${detail}`);
+      }
+    }
+    setErrors(failures);
+    setBusy(false);
+  }
+
+  function clearAll() {
+    setRefs([]);
+    setPrompt('');
+    setStyleModifier('');
+    setNegativePrompt('');
+    setResults([]);
+    setErrors([]);
+  }
+
+  function openInCanvas(result: Result) {
+    addImage({
+      url: result.url,
+      thumbnailUrl: null,
+      name: `multi-reference-${result.variation}`,
+      prompt,
+      assetId: result.id ?? undefined,
+    });
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      next.set('canvas', '1');
+      return next;
+    });
+  }
+
+  const select = <T extends string>(value: T, options: readonly T[], onChange: (v: T) => void, label: string) => (
+    <label className="block space-y-1">
+      <span className={labelClass}>{label}</span>
+      <select className={inputClass} value={value} onChange={(e) => onChange(e.target.value as T)}>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {t(`multiReference.options.${o}`, { defaultValue: o })}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+
+  return (
+    <aside
+      data-testid="multi-reference"
+      aria-labelledby="multi-reference-title"
+      className="min-w-0 shrink-0 space-y-3 rounded-2xl border border-line bg-surface p-4 lg:sticky lg:top-20 lg:w-80 lg:self-start"
+    >
+      <div className="flex items-start gap-3">
+        <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent">
+          <Layers className="size-5" aria-hidden />
+        </span>
+        <div className="min-w-0 flex-1">
+          <h2 id="multi-reference-title" className="text-sm font-semibold">
+            {t('multiReference.title')}
+          </h2>
+          <p className="mt-0.5 text-xs text-muted">{t('multiReference.description')}</p>
+        </div>
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label={t('common.close')}
+          className="grid size-8 shrink-0 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg"
+          data-testid="tool-panel-close"
+        >
+          <X className="size-4" aria-hidden />
+        </button>
+      </div>
+
+      <label
+        className={cn(
+          'flex cursor-pointer items-center justify-center gap-2 rounded-xl border border-dashed border-line p-3 text-xs text-muted hover:bg-surface-2',
+          (refs.length >= MULTI_REFERENCE.maxFiles || uploading) && 'pointer-events-none opacity-50',
+        )}
+      >
+        <ImagePlus className="size-4" aria-hidden />
+        {uploading
+          ? t('multiReference.uploading')
+          : t('multiReference.addReferences', { count: refs.length, max: MULTI_REFERENCE.maxFiles })}
+        <input
+          type="file"
+          accept="image/*"
+          multiple
+          className="sr-only"
+          data-testid="mr-upload-input"
+          disabled={refs.length >= MULTI_REFERENCE.maxFiles || uploading}
+          onChange={(e) => {
+            void onFiles(e.target.files);
+            e.target.value = '';
+          }}
+        />
+      </label>
+
+      {refs.map((ref) => (
+        <div key={ref.id} data-testid="mr-reference" className="space-y-1.5 rounded-xl border border-line p-2">
+          <div className="flex items-center gap-2">
+            <img src={ref.url} alt={ref.name} className="size-10 shrink-0 rounded-md object-cover" />
+            <span className="min-w-0 flex-1 truncate text-xs">{ref.name}</span>
+            <button
+              type="button"
+              aria-label={t('multiReference.remove')}
+              className="text-muted hover:text-fg"
+              onClick={() => setRefs((list) => list.filter((r) => r.id !== ref.id))}
+            >
+              <Trash2 className="size-4" aria-hidden />
+            </button>
+          </div>
+          <label className="block">
+            <span className={labelClass}>{t('multiReference.weight', { value: ref.weight })}</span>
+            <input
+              type="range"
+              data-testid="mr-weight"
+              min={MULTI_REFERENCE.weight.min}
+              max={MULTI_REFERENCE.weight.max}
+              value={ref.weight}
+              onChange={(e) => patchRef(ref.id, { weight: Number(e.target.value) })}
+              className="w-full"
+            />
+          </label>
+          {select(
+            ref.type,
+            MULTI_REFERENCE.referenceTypes,
+            (type) => patchRef(ref.id, { type }),
+            t('multiReference.type'),
+          )}
+          <input
+            className={inputClass}
+            placeholder={t('multiReference.descriptionPlaceholder')}
+            value={ref.description}
+            onChange={(e) => patchRef(ref.id, { description: e.target.value })}
+          />
+        </div>
+      ))}
+
+      <label className="block space-y-1">
+        <span className={labelClass}>{t('multiReference.prompt')}</span>
+        <textarea
+          data-testid="mr-prompt"
+          className={inputClass}
+          rows={3}
+          value={prompt}
+          onChange={(e) => setPrompt(e.target.value)}
+        />
+      </label>
+      <label className="block space-y-1">
+        <span className={labelClass}>{t('multiReference.styleModifier')}</span>
+        <input className={inputClass} value={styleModifier} onChange={(e) => setStyleModifier(e.target.value)} />
+      </label>
+      <label className="block space-y-1">
+        <span className={labelClass}>{t('multiReference.negativePrompt')}</span>
+        <input className={inputClass} value={negativePrompt} onChange={(e) => setNegativePrompt(e.target.value)} />
+      </label>
+
+      <fieldset className="space-y-2 rounded-xl border border-line p-2">
+        <legend className={labelClass}>{t('multiReference.blendSettings')}</legend>
+        {select(blendMode, MULTI_REFERENCE.blendModes, setBlendMode, t('multiReference.blendMode'))}
+        <label className="block">
+          <span className={labelClass}>{t('multiReference.strength', { value: strength })}</span>
+          <input
+            type="range"
+            min={MULTI_REFERENCE.strength.min}
+            max={MULTI_REFERENCE.strength.max}
+            value={strength}
+            onChange={(e) => setStrength(Number(e.target.value))}
+            className="w-full"
+          />
+        </label>
+        <label className="block space-y-1">
+          <span className={labelClass}>{t('multiReference.variations')}</span>
+          <input
+            type="number"
+            data-testid="mr-variations"
+            className={inputClass}
+            min={MULTI_REFERENCE.variations.min}
+            max={MULTI_REFERENCE.variations.max}
+            value={variations}
+            onChange={(e) =>
+              setVariations(
+                Math.min(
+                  MULTI_REFERENCE.variations.max,
+                  Math.max(MULTI_REFERENCE.variations.min, Math.round(Number(e.target.value) || 1)),
+                ),
+              )
+            }
+          />
+        </label>
+        {select(aspectRatio, MULTI_REFERENCE.aspectRatios, setAspectRatio, t('multiReference.aspectRatio'))}
+        {select(quality, MULTI_REFERENCE.qualities, setQuality, t('multiReference.quality'))}
+        {select(
+          compositionMode,
+          MULTI_REFERENCE.compositionModes,
+          setCompositionMode,
+          t('multiReference.compositionMode'),
+        )}
+        <label className="flex items-center gap-2 text-xs">
+          <input type="checkbox" checked={preserveDetails} onChange={(e) => setPreserveDetails(e.target.checked)} />
+          {t('multiReference.preserveDetails')}
+        </label>
+      </fieldset>
+
+      {errors.length > 0 && (
+        <ul role="alert" className="space-y-1 rounded-lg bg-danger/10 p-2 text-xs text-danger">
+          {errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      )}
+
+      <div className="flex gap-2">
+        <button
+          type="button"
+          data-testid="mr-generate"
+          disabled={busy || uploading}
+          onClick={() => void generate()}
+          className="flex-1 rounded-lg bg-accent px-3 py-2 text-xs font-semibold text-accent-fg disabled:opacity-50"
+        >
+          {busy ? t('multiReference.generating') : t('multiReference.generate')}
+        </button>
+        <button
+          type="button"
+          onClick={clearAll}
+          disabled={busy}
+          className="rounded-lg border border-line px-3 py-2 text-xs disabled:opacity-50"
+        >
+          {t('multiReference.clearAll')}
+        </button>
+      </div>
+
+      {results.map((result) => (
+        <figure key={result.url} data-testid="mr-result" className="space-y-1.5 rounded-xl border border-line p-2">
+          <img
+            src={result.url}
+            alt={t('multiReference.variation', { n: result.variation })}
+            className="w-full rounded-md"
+          />
+          <figcaption className="flex items-center gap-2 text-xs">
+            <span className="flex-1">{t('multiReference.variation', { n: result.variation })}</span>
+            <button
+              type="button"
+              className="rounded-md border border-line px-2 py-1"
+              onClick={() => openInCanvas(result)}
+            >
+              {t('multiReference.openInCanvas')}
+            </button>
+            <a
+              href={result.url}
+              download={`multi-reference-${result.variation}.png`}
+              className="inline-flex items-center gap-1 rounded-md border border-line px-2 py-1"
+            >
+              <Download className="size-3" aria-hidden />
+              {t('multiReference.download')}
+            </a>
+          </figcaption>
+        </figure>
+      ))}
+    </aside>
+  );
+}
