@@ -24,6 +24,7 @@ import { canvasImageRoutes } from './features/canvas-images/routes.ts';
 import { characterRoutes } from './features/characters/routes.ts';
 import { devMailRoutes } from './features/dev-mail/routes.ts';
 import { editorSessionRoutes } from './features/editor-sessions/routes.ts';
+import { filmRoutes } from './features/film/routes.ts';
 import { generationRoutes } from './features/generation/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { inpaintRoutes } from './features/inpaint/routes.ts';
@@ -99,6 +100,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(characterRoutes(ctx));
   await app.register(multiReferenceRoutes(ctx));
   await app.register(inpaintRoutes(ctx));
+  await app.register(filmRoutes(ctx));
   if (ctx.config.embedded.mail) await app.register(devMailRoutes(ctx));
 
   await registerWeb(app);

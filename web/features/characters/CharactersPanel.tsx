@@ -376,7 +376,7 @@ export function CharactersPanel({ onClose }: { onClose: () => void }) {
             aria-label={t('characters.aspectRatio')}
             value={aspectRatio}
             onChange={(e) => setAspectRatio(e.target.value as typeof aspectRatio)}
-            className={inputClass}
+            className={cn(inputClass, 'h-11')}
           >
             {CHARACTER_ASPECT_RATIOS.map((r) => (
               <option key={r} value={r}>

@@ -1,0 +1,29 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorReply } from '../../../common/api/envelope.ts';
+import { filmAgentBody, filmAgentReply } from '../../../common/api/film.ts';
+import type { AppContext } from '../../context.ts';
+import { requireUser } from '../../platform/auth/session.ts';
+import { runFilmAgent } from './service.ts';
+
+const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 422: errorReply, 500: errorReply, 502: errorReply };
+
+/** Film Production Studio: the screenplay agent (canvas spec 2, 5, 7). */
+export function filmRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const signedIn = requireUser();
+  return async (app) => {
+    app.post(
+      '/api/ai/film-agent',
+      {
+        preHandler: signedIn,
+        schema: {
+          tags: ['film'],
+          summary:
+            'Writes a three-act screenplay (free of charge): acts paged 30/60/30 scaled to the target duration, scenes with headings, elements and shots',
+          body: filmAgentBody,
+          response: { 200: filmAgentReply, ...errors },
+        },
+      },
+      async (request) => runFilmAgent(ctx, request.body),
+    );
+  };
+}
