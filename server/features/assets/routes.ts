@@ -25,7 +25,7 @@ export function assetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/ai/assets',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['assets'],
           summary: 'The signed-in user’s assets, newest first (type: one or a list split by | or ,)',
@@ -54,7 +54,7 @@ export function assetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/ai/assets/:id',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['assets'],
           summary: 'One asset with its metadata',
@@ -71,7 +71,7 @@ export function assetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete(
       '/api/ai/assets/:id',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['assets'],
           summary: 'Deletes an asset and the files it owns',
@@ -88,7 +88,7 @@ export function assetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/assets',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['assets'],
           summary: 'Registers media already in the user’s storage as an asset (credits_used is always 0)',

@@ -93,7 +93,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/auth/me',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['auth'],
           summary: 'The signed-in user and credits',
@@ -129,7 +129,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/auth/verify-code',
       {
         config: perIp,
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['auth'],
           summary: "Verify the signed-in user's email with the 6-digit code; returns a fresh token",
@@ -160,7 +160,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/auth/sessions',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['auth'],
           summary: 'Active sessions, most recently seen first',
@@ -181,7 +181,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete(
       '/api/auth/sessions/:id',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['auth'],
           summary: 'Revoke one of your sessions',
@@ -204,7 +204,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete(
       '/api/users/sessions/revoke-all',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['auth'],
           summary: 'Revoke all your sessions, this one included',

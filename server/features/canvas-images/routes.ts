@@ -42,7 +42,7 @@ export function canvasImageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/nanobana/edit-image',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         bodyLimit: bodyLimit(1),
         schema: {
           tags: ['canvas'],
@@ -57,7 +57,7 @@ export function canvasImageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/nanobana/multi-image-composition',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         bodyLimit: bodyLimit(CANVAS_IMAGES.maxComposeImages),
         schema: {
           tags: ['canvas'],
@@ -73,7 +73,7 @@ export function canvasImageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/nanobana/advanced-composition',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         bodyLimit: bodyLimit(CANVAS_IMAGES.maxComposeImages),
         schema: {
           tags: ['canvas'],
@@ -88,7 +88,7 @@ export function canvasImageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/nanobana/generate-text-to-image',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['canvas'],
           summary: 'Generates one image from a prompt (NanoBana); data.url and data.base64',
@@ -102,7 +102,7 @@ export function canvasImageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/generate/multi-composition',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         bodyLimit: bodyLimit(CANVAS_IMAGES.maxSteps + 1),
         schema: {
           tags: ['canvas'],

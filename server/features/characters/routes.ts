@@ -37,7 +37,7 @@ export function characterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/characters',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['characters'],
           summary: 'The signed-in user’s characters, newest first',
@@ -50,7 +50,7 @@ export function characterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/characters',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['characters'],
           summary: 'Creates a character: name and at least one of the user’s own uploaded images required',
@@ -67,7 +67,7 @@ export function characterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put(
       '/api/characters/:id',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['characters'],
           summary: 'Replaces a character of the user (same rules as create); another user’s is 404',
@@ -85,7 +85,7 @@ export function characterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete(
       '/api/characters/:id',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['characters'],
           summary: 'Deletes a character of the user; another user’s is 404',
@@ -102,7 +102,7 @@ export function characterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/generate',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['characters'],
           summary:

@@ -14,7 +14,7 @@ export function filmRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/film-agent',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['film'],
           summary:

@@ -51,7 +51,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/generate/image',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['generation'],
           summary: 'Generates images (answers the finished images, or a task when it takes longer than ~20 s)',
@@ -76,7 +76,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/generate/audio',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['generation'],
           summary: 'Generates music or a voice-over (model suno-v3.5); the finished file or a task',
@@ -101,7 +101,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/generate/video',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['generation'],
           summary: 'Starts a video generation (text, image, first+last frame, MagicModify, ActStudio); poll statusUrl',
@@ -116,7 +116,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     const statusSchema = (summary: string) => ({
-      preHandler: signedIn,
+      preValidation: signedIn,
       schema: {
         tags: ['generation'],
         summary,
@@ -142,7 +142,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       STATUS_PATHS.ai,
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['generation'],
           summary: 'Status of any generation task, with top-level status, url, videoUrl and error',
@@ -156,7 +156,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/proxy/runway/tasks/:taskId',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['generation'],
           summary: 'Status of a task in Runway’s vocabulary: PENDING, IN_PROGRESS, SUCCEEDED, FAILED',
@@ -170,7 +170,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/image-agent',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['generation'],
           summary: 'Enhances an image prompt (free): enhancedPrompt and an analysis',

@@ -25,7 +25,7 @@ export function inpaintRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/generate/inpaint',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         bodyLimit: 3 * CANVAS_IMAGE_MAX_CHARS + 1024 * 1024,
         schema: {
           tags: ['canvas'],

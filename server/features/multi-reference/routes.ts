@@ -29,7 +29,7 @@ export function multiReferenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/generate/multi-reference',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         bodyLimit: MULTI_REFERENCE.maxFiles * MULTI_REFERENCE_MAX_CHARS + 1024 * 1024,
         schema: {
           tags: ['canvas'],

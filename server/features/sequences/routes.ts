@@ -40,7 +40,7 @@ export function sequenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/generate-video-sequence',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['sequences'],
           summary:
@@ -55,7 +55,7 @@ export function sequenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/movie-agent',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['sequences'],
           summary:
@@ -70,7 +70,7 @@ export function sequenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/compile-master-video',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['sequences'],
           summary:

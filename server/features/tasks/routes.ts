@@ -11,7 +11,7 @@ export function taskRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/tasks/:id',
       {
-        preHandler: requireUser(),
+        preValidation: requireUser(),
         schema: {
           tags: ['tasks'],
           summary: 'A long-running task of the signed-in user',

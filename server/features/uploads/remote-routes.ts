@@ -21,7 +21,7 @@ export function remoteUploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/upload/base64-to-url',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         bodyLimit,
         schema: {
           tags: ['uploads'],
@@ -36,7 +36,7 @@ export function remoteUploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/temp-upload',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         bodyLimit,
         schema: {
           tags: ['uploads'],

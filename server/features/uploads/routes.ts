@@ -17,7 +17,7 @@ export function uploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/upload',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['uploads'],
           summary: `Upload images, videos or audio (multipart: file, repeated for up to ${UPLOAD.maxFiles} files; type)`,
@@ -47,7 +47,7 @@ export function uploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/upload/:id',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['uploads'],
           summary: 'An upload with its processing status, thumbnail and metadata',

@@ -32,7 +32,7 @@ export function upscaleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/topaz/models',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         schema: {
           tags: ['upscale'],
           summary: 'Video enhancement models: upscaling, interpolation and enhancement, with options',
@@ -45,7 +45,7 @@ export function upscaleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/topaz/enhance',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         bodyLimit,
         schema: {
           tags: ['upscale'],
@@ -60,7 +60,7 @@ export function upscaleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/proxy/enhancor/:kind/queue',
       {
-        preHandler: signedIn,
+        preValidation: signedIn,
         bodyLimit,
         schema: {
           tags: ['upscale'],

@@ -72,7 +72,10 @@ export interface RequireOptions {
   roles?: ReadonlyArray<UserRow['role']>;
 }
 
-/** preHandler: a signed-in user (optionally of given roles); cookie sessions need X-Requested-With on writes. */
+/**
+ * preValidation hook: a signed-in user (optionally of given roles), checked before the body is validated so
+ * a caller without a session gets 401 whatever it sent; cookie sessions need X-Requested-With on writes.
+ */
 export function requireUser(options: RequireOptions = {}) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const auth = request.auth;
