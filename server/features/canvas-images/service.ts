@@ -20,13 +20,7 @@ import { AppError, badRequest } from '../../platform/errors.ts';
 import type { TaskRow } from '../../platform/jobs/types.ts';
 import { prepareMediaRef, resolveMediaInput, storedKeyOf } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
-import {
-  generatedMediaOf,
-  QUICK_WAIT_MS,
-  startImageGeneration,
-  taskFailedError,
-  waitForTask,
-} from '../generation/service.ts';
+import { finishedTask, generatedMediaOf, startImageGeneration } from '../generation/service.ts';
 import { CANVAS_IMAGE_KIND, type CanvasImageTaskInput } from './tasks.ts';
 
 type EditBody = z.infer<typeof editImageBody>;
@@ -94,21 +88,8 @@ async function queue(
   return { task, credits };
 }
 
-/** Waits for the task like the image route; a failure (already refunded) is answered as its error. */
-async function finished(ctx: AppContext, userId: string, started: Started, fallback?: string): Promise<TaskRow> {
-  const task = await waitForTask(ctx, userId, started.task.id, QUICK_WAIT_MS);
-  if (task.status === 'failed') {
-    const error = taskFailedError(task);
-    // A generic engine failure reads as the spec's message for the call ('Processing failed', …).
-    if (fallback && error.code === 'generation_failed') {
-      throw new AppError(error.status, error.code, fallback, error.details);
-    }
-    throw error;
-  }
-  return task;
-}
-
-function imageReply(task: TaskRow, media: GeneratedMedia | undefined, credits: number): NanobanaReply {
+/** The reply of a quick single-image call: finished media, or the task still running. */
+export function imageReply(task: TaskRow, media: GeneratedMedia | undefined, credits: number): NanobanaReply {
   const done = task.status === 'completed' && media !== undefined;
   return {
     success: true,
@@ -152,7 +133,7 @@ export async function editImage(ctx: AppContext, userId: string, body: EditBody)
       3,
     ),
   );
-  const task = await finished(ctx, userId, started, MESSAGES.canvasImages.editFailed);
+  const task = await finishedTask(ctx, userId, started.task.id, MESSAGES.canvasImages.editFailed);
   return imageReply(task, generatedMediaOf(task)[0], credits);
 }
 
@@ -189,7 +170,7 @@ export async function composeImages(
       2 + images.length,
     );
   });
-  const task = await finished(ctx, userId, started, MESSAGES.canvasImages.compositionFailed);
+  const task = await finishedTask(ctx, userId, started.task.id, MESSAGES.canvasImages.compositionFailed);
   return imageReply(task, generatedMediaOf(task)[0], credits);
 }
 
@@ -223,7 +204,7 @@ export async function textToImage(
       persona_id: body.personaId,
     }),
   );
-  const task = await finished(ctx, userId, started);
+  const task = await finishedTask(ctx, userId, started.task.id);
   const media = generatedMediaOf(task)[0];
   const reply = imageReply(task, media, started.credits);
   return { ...reply, data: { ...reply.data, base64: media ? await readBase64(ctx, media.url) : null } };
@@ -294,7 +275,7 @@ export async function multiComposition(
       1 + steps.length * 2,
     );
   });
-  const task = await finished(ctx, userId, started, MESSAGES.canvasImages.compositionFailed);
+  const task = await finishedTask(ctx, userId, started.task.id, MESSAGES.canvasImages.compositionFailed);
   const media = generatedMediaOf(task).sort(
     (a, b) => Number(a.metadata.stepIndex ?? 0) - Number(b.metadata.stepIndex ?? 0),
   );

@@ -271,6 +271,25 @@ export function taskFailedError(task: TaskRow): AppError {
   });
 }
 
+/**
+ * Waits for a quick task like the image route does; a task that failed meanwhile (already refunded) is
+ * answered as its error, a generic engine failure with the calling feature's own message when given.
+ */
+export async function finishedTask(
+  ctx: AppContext,
+  userId: string,
+  taskId: string,
+  genericFailure?: string,
+): Promise<TaskRow> {
+  const task = await waitForTask(ctx, userId, taskId, QUICK_WAIT_MS);
+  if (task.status !== 'failed') return task;
+  const error = taskFailedError(task);
+  if (genericFailure && error.code === 'generation_failed') {
+    throw new AppError(error.status, error.code, genericFailure, error.details);
+  }
+  throw error;
+}
+
 const analysisJson = {
   name: 'prompt_enhancement',
   schema: {

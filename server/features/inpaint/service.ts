@@ -3,10 +3,10 @@ import { magicSelectorPrompt } from '../../../common/api/inpaint.ts';
 import { MAGIC_SELECTOR, PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../platform/errors.ts';
 import { prepareMediaRef } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
-import { generatedMediaOf, QUICK_WAIT_MS, taskFailedError, waitForTask } from '../generation/service.ts';
+import { imageReply } from '../canvas-images/service.ts';
+import { finishedTask, generatedMediaOf } from '../generation/service.ts';
 import { INPAINT_KIND } from './tasks.ts';
 
 const MB = 1024 * 1024;
@@ -70,30 +70,6 @@ export async function inpaint(ctx: AppContext, userId: string, body: InpaintBody
     for (const key of stored) await store.delete(key).catch(() => undefined);
     throw error;
   }
-  const task = await waitForTask(ctx, userId, taskId, QUICK_WAIT_MS);
-  if (task.status === 'failed') {
-    const error = taskFailedError(task);
-    if (error.code === 'generation_failed') {
-      throw new AppError(error.status, error.code, MESSAGES.magicSelector.failed, error.details);
-    }
-    throw error;
-  }
-  const media = generatedMediaOf(task)[0];
-  const done = task.status === 'completed' && media !== undefined;
-  return {
-    success: true,
-    data: {
-      status: done ? 'completed' : 'processing',
-      taskId: task.id,
-      url: media?.url ?? null,
-      id: media?.id ?? null,
-      thumbnail_url: media?.thumbnail_url ?? null,
-      width: media?.width ?? null,
-      height: media?.height ?? null,
-      fileName: media ? (media.url.split('/').pop()?.split('?')[0] ?? null) : null,
-      mimeType: media ? 'image/png' : null,
-      metadata: media?.metadata ?? {},
-    },
-    creditsUsed: credits,
-  };
+  const task = await finishedTask(ctx, userId, taskId, MESSAGES.magicSelector.failed);
+  return imageReply(task, generatedMediaOf(task)[0], credits);
 }

@@ -3,10 +3,9 @@ import type { MultiReferenceReply, multiReferenceBody } from '../../../common/ap
 import { MULTI_REFERENCE, PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../platform/errors.ts';
 import { prepareMediaRef } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
-import { generatedMediaOf, QUICK_WAIT_MS, taskFailedError, waitForTask } from '../generation/service.ts';
+import { finishedTask, generatedMediaOf } from '../generation/service.ts';
 import { MULTI_REFERENCE_KIND, type MultiReferenceTaskInput } from './tasks.ts';
 
 type Body = z.infer<typeof multiReferenceBody>;
@@ -83,14 +82,7 @@ export async function generateMultiReference(
     for (const key of stored) await store.delete(key).catch(() => undefined);
     throw error;
   }
-  const task = await waitForTask(ctx, userId, taskId, QUICK_WAIT_MS);
-  if (task.status === 'failed') {
-    const error = taskFailedError(task);
-    if (error.code === 'generation_failed') {
-      throw new AppError(error.status, error.code, MESSAGES.multiReference.failed, error.details);
-    }
-    throw error;
-  }
+  const task = await finishedTask(ctx, userId, taskId, MESSAGES.multiReference.failed);
   const images = generatedMediaOf(task).sort(
     (a, b) => Number(a.metadata.variationIndex ?? 0) - Number(b.metadata.variationIndex ?? 0),
   );
