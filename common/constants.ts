@@ -259,6 +259,11 @@ export const PRICES = {
   multiReference: 6,
   /** One Magic Selector inpaint (the mask limits the change to the painted pixels). */
   inpaint: 4,
+  /**
+   * Each image of a persona's image set (five at creation, one per regenerated type) and each persona
+   * prompt image: the price of one image up to 2K. Images that end as placeholders are refunded.
+   */
+  personaImage: 4,
 } as const;
 
 // ---- Uploads and upscale (issue 3) ----
@@ -396,3 +401,207 @@ export const MAGIC_SELECTOR = {
   extensions: ['png', 'jpg', 'jpeg', 'webp'],
   stylePrompt: 'Apply style from reference image',
 } as const;
+
+// ---- Payments, wallet and earnings (issue 6) ----
+
+const TOPUP_KINDS = ['credits_topup', 'wallet_topup', 'subscription'] as const;
+export type TopupKind = (typeof TOPUP_KINDS)[number];
+export const PAYMENT_CURRENCY = 'eur';
+
+/** Default credit top-up packages (amounts in euro cents); TOPUP_PACKAGES in the environment replaces them. */
+export const DEFAULT_TOPUP_PACKAGES = [
+  {
+    id: 'starter',
+    amountCents: 1000,
+    credits: 100,
+    displayName: 'Starter',
+    description: 'Try a few images and a short video',
+    popular: false,
+  },
+  {
+    id: 'creator',
+    amountCents: 2500,
+    credits: 300,
+    displayName: 'Creator',
+    description: 'Best value for regular content',
+    popular: true,
+  },
+  {
+    id: 'pro',
+    amountCents: 5000,
+    credits: 650,
+    displayName: 'Pro',
+    description: 'For weekly campaigns and pro video',
+    popular: false,
+  },
+  {
+    id: 'studio',
+    amountCents: 10000,
+    credits: 1400,
+    displayName: 'Studio',
+    description: 'For teams producing every day',
+    popular: false,
+  },
+] as const;
+
+/** Brand wallet top-up bounds, in euros (2 decimals). */
+export const WALLET_TOPUP = { minEuros: 1, maxEuros: 10_000 } as const;
+
+/** The paid plan the subscribe flow sells (price in euro cents per month); SUBSCRIPTION_* variables override. */
+export const SUBSCRIPTION_PLAN = {
+  planType: 'pro',
+  amountCents: 2900,
+  interval: 'month',
+  displayName: 'GenPro Pro',
+} as const;
+
+export const CREDITS_HISTORY_PAGE = { defaultLimit: 50, maxLimit: 100 } as const;
+export const MONEY_HISTORY_LIMIT = 100;
+
+/** Where the top-up, wallet and subscribe flows return to (spec 2.5: /dashboard?topup=success|cancelled). */
+export const PAYMENT_RETURN_URLS = {
+  topup: { success: '/dashboard?topup=success', cancel: '/dashboard?topup=cancelled' },
+  wallet: { success: '/dashboard?wallet_topup=success', cancel: '/dashboard?wallet_topup=cancelled' },
+  subscription: { success: '/dashboard?subscription=success', cancel: '/dashboard?subscription=cancelled' },
+} as const;
+
+// ---- Account, profiles, bank accounts, settings and security (issue 6) ----
+
+/** Spec 3 Settings.profileVisibility (the second variant adds connections). */
+export const PROFILE_VISIBILITIES = ['public', 'private', 'friends', 'connections'] as const;
+/** Spec 3 Settings.notificationFrequency: the spec only shows instant being sent. */
+export const NOTIFICATION_FREQUENCIES = ['instant', 'daily', 'weekly'] as const;
+export const SETTINGS_DEFAULTS = {
+  emailNotifications: true,
+  pushNotifications: true,
+  marketingEmails: false,
+  weeklyReports: true,
+  profileVisibility: 'public',
+  autoPublish: false,
+  crossPostOptimization: true,
+  languagePreference: 'en',
+  themePreference: 'dark',
+  notificationFrequency: 'instant',
+  loginNotifications: true,
+  suspiciousActivityAlerts: true,
+} as const;
+export const DEFAULT_TIMEZONE = 'UTC';
+
+/** Creator card social_links keys. */
+export const SOCIAL_LINK_PLATFORMS = ['youtube', 'instagram', 'tiktok', 'twitter', 'linkedin', 'facebook'] as const;
+export type SocialLinkPlatform = (typeof SOCIAL_LINK_PLATFORMS)[number];
+export const BRAND_VERIFICATION_STATUSES = ['pending', 'verified', 'rejected'] as const;
+export const PROFILE_LIMITS = {
+  shortText: 120,
+  longText: 2000,
+  url: 2048,
+  listItems: 20,
+  listItemLength: 60,
+  /** Creator starting rate, euros. */
+  maxStartingRateEuros: 1_000_000,
+} as const;
+
+/** file-type extensions of the accepted avatar formats (JPEG, PNG, GIF, WebP). */
+export const AVATAR = { maxMb: 5, sizePx: 512, types: ['jpg', 'png', 'gif', 'webp'] } as const;
+
+/** Spec 5: IBAN forced to upper case, at most 34 characters. */
+export const IBAN_MAX_LENGTH = 34;
+export const BANK_ACCOUNT_LIMITS = { holderName: 140, bankName: 140, maxAccounts: 10 } as const;
+
+export const DELETE_ACCOUNT_PHRASE = 'DELETE MY ACCOUNT';
+
+/** TOTP (RFC 6238) and the log-in challenge that asks for it. */
+export const TWO_FACTOR = {
+  issuer: 'GenPro Studio',
+  digits: 6,
+  periodSeconds: 30,
+  /** Steps accepted either side of now. */
+  window: 1,
+  recoveryCodes: 10,
+  challengeTtlSeconds: 300,
+  maxWrongTries: 5,
+} as const;
+/** A successful log-in after this many failed attempts sends the suspicious-activity mail. */
+export const SUSPICIOUS_LOGIN_FAILURES = 3;
+/** Security tab: sessions shown before "show all". */
+export const RECENT_SESSIONS_SHOWN = 3;
+
+// ---- AI personas and the campaign workspace (issue 7) ----
+
+/** Spec 9: each persona image may take 60 s; the pipeline pauses 1 s between generations. */
+export const PERSONA_GENERATION = {
+  imageTimeoutMs: 60_000,
+  pauseMs: 1_000,
+  /** The persona image set is generated square at this size. */
+  size: 1024,
+} as const;
+
+// ---- Campaign marketplace: campaigns, applications, collaborations (issue 8) ----
+
+/** Spec 9 Campaign plan: the platforms and content types offered. */
+export const CAMPAIGN_PLATFORMS = ['instagram', 'tiktok', 'youtube', 'facebook', 'twitter'] as const;
+export type CampaignPlatform = (typeof CAMPAIGN_PLATFORMS)[number];
+export const CAMPAIGN_CONTENT_TYPES = ['video', 'image', 'audio', 'mixed'] as const;
+export type CampaignContentType = (typeof CAMPAIGN_CONTENT_TYPES)[number];
+/** KPIs a brand may track (the spec names the field, not the list; ours). */
+export const CAMPAIGN_KPIS = [
+  'reach',
+  'impressions',
+  'engagement_rate',
+  'video_views',
+  'clicks',
+  'conversions',
+  'followers',
+] as const;
+export type CampaignKpi = (typeof CAMPAIGN_KPIS)[number];
+export const CAMPAIGN_STATUSES = ['draft', 'open', 'running', 'completed'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export const APPLICATION_STATUSES = ['pending', 'accepted', 'declined', 'withdrawn'] as const;
+export const COLLABORATION_STATUSES = ['active', 'completed', 'cancelled'] as const;
+
+/** Spec 5/9: the audience age slider. */
+export const AUDIENCE_AGE = { min: 13, max: 70 } as const;
+
+export const CAMPAIGN_LIMITS = {
+  /** Spec 5: budget minimum 1 (euros); the maximum is the wallet balance. */
+  minBudgetEuros: 1,
+  maxBudgetEuros: 1_000_000,
+  minDurationDays: 1,
+  maxDurationDays: 365,
+  titleLength: 120,
+  descriptionLength: 4000,
+  objectiveLength: 2000,
+  audienceDescriptionLength: 500,
+  /** ai_asset_ids plus sessionMaterials. */
+  maxMaterials: 20,
+  maxDeliverables: 20,
+  maxDeliverableQuantity: 1000,
+  applicationMessageLength: 2000,
+  maxRateEuros: 1_000_000,
+  pageSize: 50,
+  maxPageSize: 100,
+} as const;
+
+export const CAMPAIGN_DEFAULTS = {
+  /** Spec 9: default budget '$1K - $5K' (the label of the preset the form starts on). */
+  budgetLabel: '$1K - $5K',
+  budgetEuros: 1000,
+  /** Spec 9: default duration '1 Week'. */
+  durationDays: 7,
+  category: 'PROMOTION',
+  budgetType: 'fixed',
+  audience: { ageMin: 18, ageMax: 35 },
+} as const;
+
+/**
+ * Estimated reach: assumed cost per thousand views (CPM, euros) of creator content on each platform,
+ * used to turn a platform's share of the budget into views. Planning figures, not measurements;
+ * see docs/campaigns.md.
+ */
+export const PLATFORM_CPM_EUROS: Record<CampaignPlatform, number> = {
+  instagram: 8,
+  tiktok: 5,
+  youtube: 12,
+  facebook: 6,
+  twitter: 7,
+};

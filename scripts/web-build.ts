@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,8 +29,33 @@ export function webBuildIsStale(): boolean {
 /** Builds the single-page app with Vite when its sources changed since the last build. */
 export async function ensureWebBuilt(log: (line: string) => void = (l) => process.stdout.write(`${l}\n`)) {
   if (!webBuildIsStale()) return;
-  log('Building the web app (sources changed since the last build)…');
-  const { build } = await import('vite');
-  await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
-  log('Web app built.');
+  await withBuildLock(async () => {
+    if (!webBuildIsStale()) return;
+    log('Building the web app (sources changed since the last build)…');
+    const { build } = await import('vite');
+    await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
+    log('Web app built.');
+  });
+}
+
+const LOCK_STALE_MS = 5 * 60_000;
+
+/** One build at a time per checkout: parallel test runs would otherwise empty web/dist under each other. */
+async function withBuildLock(work: () => Promise<void>): Promise<void> {
+  const lock = path.join(os.tmpdir(), `genpro-web-build-${Buffer.from(root).toString('hex').slice(-24)}.lock`);
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS)
+        rmSync(lock, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }

@@ -18,11 +18,15 @@ import {
 } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../common/messages.ts';
 import type { AppContext } from './context.ts';
+import { accountRoutes } from './features/account/routes.ts';
+import { adminRoutes } from './features/admin/routes.ts';
 import { assetRoutes } from './features/assets/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { campaignRoutes } from './features/campaigns/routes.ts';
 import { canvasImageRoutes } from './features/canvas-images/routes.ts';
 import { characterRoutes } from './features/characters/routes.ts';
 import { devMailRoutes } from './features/dev-mail/routes.ts';
+import { directoryRoutes } from './features/directory/routes.ts';
 import { editorSessionRoutes } from './features/editor-sessions/routes.ts';
 import { filmRoutes } from './features/film/routes.ts';
 import { generationRoutes } from './features/generation/routes.ts';
@@ -30,11 +34,16 @@ import { healthRoutes } from './features/health/routes.ts';
 import { inpaintRoutes } from './features/inpaint/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
 import { multiReferenceRoutes } from './features/multi-reference/routes.ts';
+import { paymentRoutes } from './features/payments/routes.ts';
+import { personaRoutes } from './features/personas/routes.ts';
+import { securityRoutes } from './features/security/routes.ts';
 import { sequenceRoutes } from './features/sequences/routes.ts';
+import { socialRoutes } from './features/social/routes.ts';
 import { taskRoutes } from './features/tasks/routes.ts';
 import { remoteUploadRoutes } from './features/uploads/remote-routes.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
 import { upscaleRoutes } from './features/upscale/routes.ts';
+import { workspaceRoutes } from './features/workspace/routes.ts';
 import { authenticateRequest } from './platform/auth/session.ts';
 import { AppError } from './platform/errors.ts';
 
@@ -87,6 +96,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   await app.register(healthRoutes(ctx));
   await app.register(authRoutes(ctx));
+  await app.register(accountRoutes(ctx));
+  await app.register(securityRoutes(ctx));
   await app.register(mediaRoutes(ctx));
   await app.register(uploadRoutes(ctx));
   await app.register(taskRoutes(ctx));
@@ -101,6 +112,13 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(multiReferenceRoutes(ctx));
   await app.register(inpaintRoutes(ctx));
   await app.register(filmRoutes(ctx));
+  await app.register(paymentRoutes(ctx));
+  await app.register(personaRoutes(ctx));
+  await app.register(workspaceRoutes(ctx));
+  await app.register(campaignRoutes(ctx));
+  await app.register(directoryRoutes(ctx));
+  await app.register(adminRoutes(ctx));
+  await app.register(socialRoutes(ctx));
   if (ctx.config.embedded.mail) await app.register(devMailRoutes(ctx));
 
   await registerWeb(app);

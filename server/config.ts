@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_STORAGE_REGION, UPLOAD } from '../common/constants.ts';
+import { DEFAULT_STORAGE_REGION, DEFAULT_TOPUP_PACKAGES, SUBSCRIPTION_PLAN, UPLOAD } from '../common/constants.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -10,6 +10,56 @@ const optionalString = z
   .trim()
   .transform((v) => (v === '' ? undefined : v))
   .optional();
+
+const topupPackagesSchema = z
+  .array(
+    z.object({
+      id: z.string().trim().min(1).max(40),
+      /** Euros, at most 2 decimals. */
+      amount: z
+        .number()
+        .positive()
+        .max(100_000)
+        .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'at most 2 decimals'),
+      credits: z.number().int().positive(),
+      displayName: z.string().trim().min(1).max(80),
+      description: z.string().trim().max(300).default(''),
+      popular: z.boolean().default(false),
+    }),
+  )
+  .min(1)
+  .refine((list) => new Set(list.map((p) => p.id)).size === list.length, 'package ids must be unique')
+  .refine((list) => list.filter((p) => p.popular).length === 1, 'exactly one package must be popular');
+
+export interface TopupPackageConfig {
+  id: string;
+  amountCents: number;
+  credits: number;
+  displayName: string;
+  description: string;
+  popular: boolean;
+}
+
+/** TOPUP_PACKAGES: a JSON array of {id, amount (euros), credits, displayName, description?, popular?}. */
+function parseTopupPackages(value: string | undefined, ctx: z.RefinementCtx): TopupPackageConfig[] {
+  if (value === undefined || value.trim() === '') return DEFAULT_TOPUP_PACKAGES.map((p) => ({ ...p }));
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON array' });
+    return z.NEVER;
+  }
+  const parsed = topupPackagesSchema.safeParse(json);
+  if (!parsed.success) {
+    ctx.addIssue({
+      code: 'custom',
+      message: parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; '),
+    });
+    return z.NEVER;
+  }
+  return parsed.data.map(({ amount, ...rest }) => ({ ...rest, amountCents: Math.round(amount * 100) }));
+}
 
 /** Every setting the studio reads from the environment. Each default is the embedded mode. */
 const configSchema = z.object({
@@ -30,6 +80,8 @@ const configSchema = z.object({
   TRUST_PROXY: bool.default(false),
   SECURE_COOKIES: bool.optional(),
   MEDIA_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Encrypts secrets at rest (two-factor TOTP secrets); generated into DATA_DIR/secrets when unset. */
+  APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(2048).default(UPLOAD.defaultMaxMb),
   S3_BUCKET: optionalString,
   S3_ENDPOINT: z.url().optional(),
@@ -45,6 +97,44 @@ const configSchema = z.object({
   FFMPEG_PATH: optionalString,
   FFPROBE_PATH: optionalString,
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  /** Another Stripe API origin (a local fake in tests), e.g. http://127.0.0.1:12111. */
+  STRIPE_API_BASE: z.url().optional(),
+  STRIPE_SUBSCRIPTION_PRICE_ID: optionalString,
+  TOPUP_PACKAGES: z
+    .string()
+    .optional()
+    .transform((v, ctx) => parseTopupPackages(v, ctx)),
+  SUBSCRIPTION_PLAN_TYPE: z.string().trim().min(1).max(40).default(SUBSCRIPTION_PLAN.planType),
+  SUBSCRIPTION_PRICE_CENTS: z.coerce.number().int().min(50).default(SUBSCRIPTION_PLAN.amountCents),
+  // Social networks (issue 9): each platform is the local sandbox network unless its OAuth client is set.
+  INSTAGRAM_CLIENT_ID: optionalString,
+  INSTAGRAM_CLIENT_SECRET: optionalString,
+  TIKTOK_CLIENT_ID: optionalString,
+  TIKTOK_CLIENT_SECRET: optionalString,
+  YOUTUBE_CLIENT_ID: optionalString,
+  YOUTUBE_CLIENT_SECRET: optionalString,
+  TWITTER_CLIENT_ID: optionalString,
+  TWITTER_CLIENT_SECRET: optionalString,
+  LINKEDIN_CLIENT_ID: optionalString,
+  LINKEDIN_CLIENT_SECRET: optionalString,
+  FACEBOOK_CLIENT_ID: optionalString,
+  FACEBOOK_CLIENT_SECRET: optionalString,
+  /** Other X (Twitter) API origins (local fakes in tests): API (api.x.com) and the authorize page (x.com). */
+  TWITTER_API_BASE: z.url().optional(),
+  TWITTER_AUTH_BASE: z.url().optional(),
+  /** Other LinkedIn origins (local fakes in tests): API (api.linkedin.com) and OAuth (www.linkedin.com). */
+  LINKEDIN_API_BASE: z.url().optional(),
+  LINKEDIN_AUTH_BASE: z.url().optional(),
+  /** How often due scheduled posts are handed to the workers (seconds). */
+  SOCIAL_SCHEDULER_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  /** The one account allowed to create public personas (spec 6); nobody can when unset. */
+  PUBLIC_PERSONA_ADMIN_EMAIL: z
+    .email('must be an email address')
+    .transform((v) => v.toLowerCase())
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 
 export type Config = z.output<typeof configSchema> & {

@@ -100,7 +100,7 @@ export const resendVerificationReply = z.object({
 });
 
 /** One signed-in device (spec: Security.recentSessions — location, deviceType, timestamp, isActive). */
-const sessionInfo = z.object({
+export const sessionInfo = z.object({
   id: z.string(),
   location: z.string(),
   deviceType: z.enum(DEVICE_TYPES),

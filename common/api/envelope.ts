@@ -10,4 +10,9 @@ export const errorReply = z.object({
   details: z.unknown().optional(),
 });
 
+/** `errorReply` under each status code given, for a route's `response` map. */
+export function errorReplies<const Code extends number>(...codes: Code[]): Record<Code, typeof errorReply> {
+  return Object.fromEntries(codes.map((code) => [code, errorReply])) as Record<Code, typeof errorReply>;
+}
+
 export const messageReply = z.object({ success: z.literal(true), message: z.string() });

@@ -63,7 +63,8 @@ export const generateVideoBody = z.object({
   /** FilmmakerPro last frame. */
   lastFrameImage: mediaRef.optional(),
   resolution: z.string().max(10).optional(),
-  fps: z.coerce.number().int().min(8).max(60).optional(),
+  /** Up to 120 (the Film Production Studio's top rate); engines render at most their own top rate. */
+  fps: z.coerce.number().int().min(8).max(120).optional(),
   enhancePrompt: z.boolean().optional(),
   original_prompt: z.string().max(4000).optional(),
   scene_spec: z.unknown().optional(),

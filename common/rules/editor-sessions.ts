@@ -1,8 +1,13 @@
 // Saved editor sessions (canvas spec 3, 4, 5, 8, 9): the component types, their data shapes,
 // the size limit and the normalisation applied before saving. Pure; used by the web and the server.
 
-const EDITOR_SESSION_TYPES = ['multi-image-canvas', 'magic-selector', 'multi-reference', 'multi-composition'] as const;
-type EditorSessionType = (typeof EDITOR_SESSION_TYPES)[number];
+export const EDITOR_SESSION_TYPES = [
+  'multi-image-canvas',
+  'magic-selector',
+  'multi-reference',
+  'multi-composition',
+] as const;
+export type EditorSessionType = (typeof EDITOR_SESSION_TYPES)[number];
 
 export const EDITOR_SESSION_LIMITS = {
   /** Serialized data limit (spec 9): 10 MB. */

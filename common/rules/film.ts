@@ -9,6 +9,10 @@ export const FILM_MESSAGES = {
   targetDurationRange: 'Target duration must be between 60 and 180 minutes',
   generationTypeUnsupported: "generationType must be 'screenplay'",
   screenplayFailed: 'FilmAgent screenplay generation failed',
+  /** Client fallbacks when the server gives no error of its own (spec 8). */
+  screenplayFallback: 'Screenplay generation failed',
+  filmSequenceFailed: 'Film sequence generation failed',
+  sequenceFailed: 'Sequence generation failed',
   safetyBlocked: 'Content blocked by safety filters',
   timedOut: 'Generation timed out after 10 minutes',
   pollingFailed: 'Polling failed',

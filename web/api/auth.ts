@@ -2,7 +2,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
-  LoginBody,
   MeReply,
   RegisterBody,
   resendVerificationReply,
@@ -48,14 +47,6 @@ function useStoreSession() {
     queryClient.setQueryData<Me>([...meQueryKey, token], { user, credits: user.credits });
     void queryClient.invalidateQueries({ queryKey: meQueryKey });
   };
-}
-
-export function useLogin() {
-  const store = useStoreSession();
-  return useMutation({
-    mutationFn: (body: LoginBody) => apiRequest<SessionReply>('/api/auth/login', { method: 'POST', body }),
-    onSuccess: (reply) => store(reply.data.token, reply.data.user),
-  });
 }
 
 export function useRegister() {

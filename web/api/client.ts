@@ -98,3 +98,9 @@ export function fieldErrorsOf(error: unknown): Record<string, string> {
   }
   return result;
 }
+
+/** A query function that GETs `path` and answers the reply's `data`. */
+export function getData<T extends { data: unknown }>(path: string) {
+  return ({ signal }: { signal?: AbortSignal }): Promise<T['data']> =>
+    apiRequest<T>(path, { signal }).then((reply) => reply.data);
+}

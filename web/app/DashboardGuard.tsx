@@ -9,6 +9,7 @@ import { MESSAGES } from '../../common/messages.ts';
 import { needsSubscription } from '../../common/rules/navigation.ts';
 import { type Me, meQueryKey, useMe } from '../api/auth.ts';
 import { useSession } from '../api/session.ts';
+import { SubscribeButton } from '../features/billing/SubscribeButton.tsx';
 import { translateMessage } from '../i18n/index.ts';
 import { Button, buttonClass } from '../ui/Button.tsx';
 import { LogoMark } from '../ui/Logo.tsx';
@@ -104,9 +105,19 @@ function LoginRequired() {
   );
 }
 
-function LoadFailed({ message, onRetry, retrying }: { message: string; onRetry: () => void; retrying: boolean }) {
+function LogoutButton({ variant }: { variant: 'secondary' | 'ghost' }) {
   const { t } = useTranslation();
   const { signOut, pending } = useSignOut();
+  return (
+    <Button variant={variant} onClick={signOut} loading={pending} data-testid="logout-button">
+      <LogOut className="size-4 rtl:-scale-x-100" aria-hidden />
+      {t('nav.logout')}
+    </Button>
+  );
+}
+
+function LoadFailed({ message, onRetry, retrying }: { message: string; onRetry: () => void; retrying: boolean }) {
+  const { t } = useTranslation();
   return (
     <GatePanel
       testId="dashboard-error"
@@ -118,17 +129,13 @@ function LoadFailed({ message, onRetry, retrying }: { message: string; onRetry: 
         <RefreshCw className="size-4" aria-hidden />
         {t('common.retry')}
       </Button>
-      <Button variant="secondary" onClick={signOut} loading={pending} data-testid="logout-button">
-        <LogOut className="size-4 rtl:-scale-x-100" aria-hidden />
-        {t('nav.logout')}
-      </Button>
+      <LogoutButton variant="secondary" />
     </GatePanel>
   );
 }
 
 function SubscriptionRequired({ onRefresh, refreshing }: { onRefresh: () => void; refreshing: boolean }) {
   const { t } = useTranslation();
-  const { signOut, pending } = useSignOut();
   return (
     <GatePanel
       testId="subscription-required"
@@ -136,18 +143,20 @@ function SubscriptionRequired({ onRefresh, refreshing }: { onRefresh: () => void
       title={t('guard.subscriptionTitle')}
       body={translateMessage(MESSAGES.subscription.required)}
     >
-      <Button onClick={onRefresh} loading={refreshing}>
-        <RefreshCw className="size-4" aria-hidden />
-        {t('guard.checkAgain')}
-      </Button>
-      <Link to="/contact" className={buttonClass('secondary')}>
-        <LifeBuoy className="size-4" aria-hidden />
-        {t('nav.contactSupport')}
-      </Link>
-      <Button variant="ghost" onClick={signOut} loading={pending} data-testid="logout-button">
-        <LogOut className="size-4 rtl:-scale-x-100" aria-hidden />
-        {t('nav.logout')}
-      </Button>
+      <div className="flex w-full flex-col gap-2.5">
+        <SubscribeButton announceReturns />
+        <div className="flex flex-col justify-center gap-2.5 sm:flex-row">
+          <Button variant="secondary" onClick={onRefresh} loading={refreshing}>
+            <RefreshCw className="size-4" aria-hidden />
+            {t('guard.checkAgain')}
+          </Button>
+          <Link to="/contact" className={buttonClass('secondary')}>
+            <LifeBuoy className="size-4" aria-hidden />
+            {t('nav.contactSupport')}
+          </Link>
+          <LogoutButton variant="ghost" />
+        </div>
+      </div>
     </GatePanel>
   );
 }

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, Navigate } from 'react-router';
 import { DashboardGuard } from './DashboardGuard.tsx';
 import { RootLayout, RouteError } from './RootLayout.tsx';
 
@@ -10,8 +10,10 @@ const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx'));
 const VerifyPage = lazy(() => import('../features/auth/VerifyPage.tsx'));
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage.tsx'));
 const ContactPage = lazy(() => import('../features/contact/ContactPage.tsx'));
+const CreatorProfilePage = lazy(() => import('../features/profiles/CreatorProfilePage.tsx'));
+const BrandProfilePage = lazy(() => import('../features/profiles/BrandProfilePage.tsx'));
 const NotFoundPage = lazy(() => import('../features/misc/NotFoundPage.tsx'));
-const PlaceholderPage = lazy(() => import('../features/misc/PlaceholderPage.tsx'));
+const ManageCampaignPage = lazy(() => import('../features/campaigns/ManageCampaignPage.tsx'));
 
 export const router = createBrowserRouter([
   {
@@ -23,15 +25,15 @@ export const router = createBrowserRouter([
       { path: 'auth/register', element: <RegisterPage /> },
       { path: 'auth/verify', element: <VerifyPage /> },
       { path: 'contact', element: <ContactPage /> },
-      { path: 'creators/:id', element: <PlaceholderPage page="creatorProfile" /> },
-      { path: 'brands/:id', element: <PlaceholderPage page="brandProfile" /> },
+      { path: 'creators/:id', element: <CreatorProfilePage /> },
+      { path: 'brands/:id', element: <BrandProfilePage /> },
       {
         path: 'dashboard',
         element: <DashboardGuard />,
         children: [
           { index: true, element: <DashboardPage /> },
-          { path: 'my-campaigns', element: <PlaceholderPage page="myCampaigns" /> },
-          { path: 'campaigns/:id/manage', element: <PlaceholderPage page="manageCampaign" /> },
+          { path: 'my-campaigns', element: <Navigate to="/dashboard?view=myCampaigns" replace /> },
+          { path: 'campaigns/:id/manage', element: <ManageCampaignPage /> },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

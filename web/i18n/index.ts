@@ -6,8 +6,25 @@ import { usePreferences } from '../app/preferences.ts';
 import ar from './ar.json';
 import en from './en.json';
 
+type Bundle = Record<string, unknown>;
+
+// A feature may keep its own strings beside its code in web/features/<feature>/i18n/{en,ar}.json; they are
+// merged over the shared files, each feature under its own top-level keys.
+const featureBundles = import.meta.glob<Bundle>('../features/*/i18n/*.json', { eager: true, import: 'default' });
+
+function withFeatureStrings(language: 'en' | 'ar', base: Bundle): Bundle {
+  const merged: Bundle = { ...base };
+  for (const [path, bundle] of Object.entries(featureBundles)) {
+    if (path.endsWith(`/${language}.json`)) Object.assign(merged, bundle);
+  }
+  return merged;
+}
+
 void i18next.use(initReactI18next).init({
-  resources: { en: { translation: en }, ar: { translation: ar } },
+  resources: {
+    en: { translation: withFeatureStrings('en', en) },
+    ar: { translation: withFeatureStrings('ar', ar) },
+  },
   lng: usePreferences.getState().language,
   fallbackLng: 'en',
   initAsync: false,

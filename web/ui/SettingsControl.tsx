@@ -1,8 +1,9 @@
-import { ChevronDown, Languages, Monitor, Moon, Sun } from 'lucide-react';
+import { Languages, Monitor, Moon, Sun } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language, THEMES, type Theme } from '../../common/constants.ts';
 import { usePreferences } from '../app/preferences.ts';
 import { cn } from './cn.ts';
+import { NativeSelect } from './Select.tsx';
 
 const themeIcons = { dark: Moon, light: Sun, auto: Monitor } as const;
 
@@ -30,27 +31,23 @@ function IconSelect({
   className?: string;
 }) {
   return (
-    <div className={cn('relative inline-flex', className)}>
-      <Icon className="pointer-events-none absolute start-2.5 top-1/2 size-4 -translate-y-1/2 text-muted" aria-hidden />
-      <select
-        aria-label={label}
-        title={label}
-        data-testid={testId}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        className={cn(selectClass, 'w-full')}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      <ChevronDown
-        className="pointer-events-none absolute end-2 top-1/2 size-3.5 -translate-y-1/2 text-subtle"
-        aria-hidden
-      />
-    </div>
+    <NativeSelect
+      aria-label={label}
+      title={label}
+      testId={testId}
+      value={value}
+      onChange={onChange}
+      options={options}
+      className={cn(selectClass, 'w-full')}
+      wrapperClassName={cn('inline-flex', className)}
+      leading={
+        <Icon
+          className="pointer-events-none absolute start-2.5 top-1/2 size-4 -translate-y-1/2 text-muted"
+          aria-hidden
+        />
+      }
+      chevronClassName="end-2 size-3.5"
+    />
   );
 }
 

@@ -24,6 +24,9 @@ export const users = pgTable(
     creatorType: text('creator_type'),
     isVerified: boolean('is_verified').notNull().default(false),
     credits: integer('credits').notNull().default(0),
+    /** Brand campaign wallet and creator earnings, euro cents (ledger: money_transactions). */
+    walletCents: integer('wallet_cents').notNull().default(0),
+    earningsCents: integer('earnings_cents').notNull().default(0),
     avatarUrl: text('avatar_url'),
     lastPasswordChange: timestamp('last_password_change', { withTimezone: true }),
     ...timestamps,

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt } from 'drizzle-orm';
 import { AUTH_LOCKOUT } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { authAttempts } from '../../db/schema/index.ts';
@@ -13,6 +13,13 @@ const LIMITS: Record<AttemptKind, number> = {
   verify: AUTH_LOCKOUT.maxFailedCodes,
 };
 
+const ofSubject = (kind: AttemptKind, subject: string) =>
+  and(eq(authAttempts.kind, kind), eq(authAttempts.subject, subject));
+
+/** This subject's failures inside the sliding window that ends `now`. */
+const inWindow = (now: Date, kind: AttemptKind, subject: string) =>
+  and(ofSubject(kind, subject), gte(authAttempts.createdAt, new Date(now.getTime() - WINDOW_MS)));
+
 /**
  * Per-account lockout: with `limit` failures for this subject inside the sliding window, answer 429
  * until the oldest of them leaves the window. Works across IPs and API processes (it is a table).
@@ -22,13 +29,7 @@ export async function assertNotLocked(db: DbOrTx, now: Date, kind: AttemptKind, 
   const recent = await db
     .select({ createdAt: authAttempts.createdAt })
     .from(authAttempts)
-    .where(
-      and(
-        eq(authAttempts.kind, kind),
-        eq(authAttempts.subject, subject),
-        gte(authAttempts.createdAt, new Date(now.getTime() - WINDOW_MS)),
-      ),
-    )
+    .where(inWindow(now, kind, subject))
     .orderBy(desc(authAttempts.createdAt))
     .limit(limit);
   if (recent.length < limit) return;
@@ -41,15 +42,18 @@ export async function recordFailure(db: DbOrTx, now: Date, kind: AttemptKind, su
   await db.insert(authAttempts).values({ kind, subject, createdAt: now });
   await db
     .delete(authAttempts)
-    .where(
-      and(
-        eq(authAttempts.kind, kind),
-        eq(authAttempts.subject, subject),
-        lt(authAttempts.createdAt, new Date(now.getTime() - WINDOW_MS)),
-      ),
-    );
+    .where(and(ofSubject(kind, subject), lt(authAttempts.createdAt, new Date(now.getTime() - WINDOW_MS))));
 }
 
 export async function clearFailures(db: DbOrTx, kind: AttemptKind, subject: string): Promise<void> {
-  await db.delete(authAttempts).where(and(eq(authAttempts.kind, kind), eq(authAttempts.subject, subject)));
+  await db.delete(authAttempts).where(ofSubject(kind, subject));
+}
+
+/** Failures recorded for this subject inside the sliding window. */
+export async function countFailures(db: DbOrTx, now: Date, kind: AttemptKind, subject: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(authAttempts)
+    .where(inWindow(now, kind, subject));
+  return Number(row?.n ?? 0);
 }

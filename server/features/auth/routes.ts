@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { loginReply, loginTwoFactorBody } from '../../../common/api/account.ts';
 import {
   loginBody,
   meReply,
@@ -12,18 +13,18 @@ import {
   verifyCodeBody,
   verifyCodeReply,
 } from '../../../common/api/auth.ts';
-import { errorReply, messageReply } from '../../../common/api/envelope.ts';
+import { errorReplies, errorReply, messageReply } from '../../../common/api/envelope.ts';
 import { EMAIL_CODE, SESSION_TTL_DAYS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser, SESSION_COOKIE } from '../../platform/auth/session.ts';
 import { notFound, unauthorized } from '../../platform/errors.ts';
-import { getMe, loginUser, registerUser } from './service.ts';
+import { getMe, loginUser, loginWithSecondFactor, registerUser } from './service.ts';
 import { listSessions, type RequestMeta, revokeAllSessions, revokeSession } from './sessions.ts';
 import { loadUserDto } from './users.ts';
 import { resendVerification, verifyCode } from './verification.ts';
 
-const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply, 409: errorReply, 429: errorReply };
+const errors = errorReplies(400, 401, 403, 404, 409, 429);
 
 function meta(request: FastifyRequest): RequestMeta {
   return { ip: request.ip, userAgent: request.headers['user-agent'] };
@@ -65,13 +66,39 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: perIp,
         schema: {
           tags: ['auth'],
-          summary: 'Log in with email and password',
+          summary: 'Log in with email and password (with two-factor on: a challenge, no session yet)',
           body: loginBody,
+          response: { 200: loginReply, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const result = await loginUser(ctx, request.body, meta(request));
+        if (result.kind === 'two_factor') {
+          return {
+            success: true as const,
+            requiresTwoFactor: true as const,
+            challengeToken: result.challengeToken,
+            expiresInSeconds: result.expiresInSeconds,
+          };
+        }
+        setSessionCookie(reply, result.token);
+        return { success: true as const, data: { token: result.token, user: result.user } };
+      },
+    );
+
+    app.post(
+      '/api/auth/login/two-factor',
+      {
+        config: perIp,
+        schema: {
+          tags: ['auth'],
+          summary: 'Finish a two-factor log-in with a TOTP or recovery code',
+          body: loginTwoFactorBody,
           response: { 200: sessionReply, ...errors },
         },
       },
       async (request, reply) => {
-        const { token, user } = await loginUser(ctx, request.body, meta(request));
+        const { token, user } = await loginWithSecondFactor(ctx, request.body, meta(request));
         setSessionCookie(reply, token);
         return { success: true as const, data: { token, user } };
       },

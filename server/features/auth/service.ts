@@ -8,12 +8,14 @@ import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../platfor
 import type { UserRow } from '../../platform/auth/session.ts';
 import { grantWelcomeCredits } from '../../platform/credits/ledger.ts';
 import { conflict, unauthorized } from '../../platform/errors.ts';
-import { assertNotLocked, clearFailures, recordFailure } from './attempts.ts';
-import { createSession, type RequestMeta, revokeAllSessions } from './sessions.ts';
+import { sendLoginAlerts } from '../security/alerts.ts';
+import { completeLoginChallenge, createLoginChallenge, isTwoFactorEnabled } from '../security/two-factor.ts';
+import { assertNotLocked, clearFailures, countFailures, recordFailure } from './attempts.ts';
+import { createSession, isKnownDevice, type RequestMeta, revokeAllSessions } from './sessions.ts';
 import { findUserByEmail, loadUserDto, type Tx } from './users.ts';
 import { issueVerificationCode, sendVerificationMail } from './verification.ts';
 
-type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log'>;
+type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log' | 'config'>;
 
 export interface SignedIn {
   token: string;
@@ -99,11 +101,18 @@ export async function registerUser(deps: Deps, input: RegisterBody, meta: Reques
   return { token: created.token, user: await loadUserDto(deps.db, created.user.id, now) };
 }
 
+/** What a correct password leads to: a session, or (two-factor on) a challenge that still needs the code. */
+export type LoginResult =
+  | ({ kind: 'session' } & SignedIn)
+  | { kind: 'two_factor'; challengeToken: string; expiresInSeconds: number };
+
 /**
  * POST /api/auth/login. Unknown emails cost the same scrypt work as wrong passwords and get the same
- * 401. Unverified users are signed in too (the web routes them to the verification page).
+ * 401. Unverified users are signed in too (the web routes them to the verification page). With
+ * two-factor on, a correct password only opens a challenge: no session until the code is given, and
+ * the failed attempts stay counted until then (they feed the suspicious-activity alert).
  */
-export async function loginUser(deps: Deps, input: LoginBody, meta: RequestMeta): Promise<SignedIn> {
+export async function loginUser(deps: Deps, input: LoginBody, meta: RequestMeta): Promise<LoginResult> {
   const now = deps.clock.now();
   await assertNotLocked(deps.db, now, 'login', input.email);
   const user = await findUserByEmail(deps.db, input.email);
@@ -112,8 +121,32 @@ export async function loginUser(deps: Deps, input: LoginBody, meta: RequestMeta)
     await recordFailure(deps.db, now, 'login', input.email);
     throw unauthorized(MESSAGES.auth.invalidCredentials);
   }
-  await clearFailures(deps.db, 'login', input.email);
+  if (await isTwoFactorEnabled(deps.db, user.id)) {
+    return { kind: 'two_factor', ...(await createLoginChallenge(deps, user.id)) };
+  }
+  return { kind: 'session', ...(await finishLogin(deps, user, meta)) };
+}
+
+/** POST /api/auth/login/two-factor: the challenge from a password log-in plus a TOTP or recovery code. */
+export async function loginWithSecondFactor(
+  deps: Deps,
+  input: { challengeToken: string; code: string },
+  meta: RequestMeta,
+): Promise<SignedIn> {
+  const userId = await completeLoginChallenge(deps, input.challengeToken, input.code);
+  const [user] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw unauthorized(MESSAGES.account.challengeExpired);
+  return finishLogin(deps, user, meta);
+}
+
+/** Opens the session, clears the failure count and sends the new-device and suspicious-activity mails. */
+async function finishLogin(deps: Deps, user: UserRow, meta: RequestMeta): Promise<SignedIn> {
+  const now = deps.clock.now();
+  const failedAttempts = await countFailures(deps.db, now, 'login', user.email);
+  await clearFailures(deps.db, 'login', user.email);
+  const newDevice = !(await isKnownDevice(deps.db, user.id, meta));
   const { token } = await createSession(deps.db, now, user.id, meta);
+  await sendLoginAlerts(deps, user, meta, { newDevice, failedAttempts });
   return { token, user: await loadUserDto(deps.db, user.id, now) };
 }
 

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { SessionInfo } from '../../../common/api/auth.ts';
 import { type DeviceType, SESSION_TTL_DAYS } from '../../../common/constants.ts';
 import { sessions } from '../../db/schema/index.ts';
@@ -118,4 +118,39 @@ export async function revokeAllSessions(db: DbOrTx, now: Date, userId: string): 
     .where(active(userId, now))
     .returning({ id: sessions.id });
   return revoked.length;
+}
+
+/** Revokes every active session of the user except `keepSessionId`; returns how many. */
+export async function revokeOtherSessions(
+  db: DbOrTx,
+  now: Date,
+  userId: string,
+  keepSessionId: string,
+): Promise<number> {
+  const revoked = await db
+    .update(sessions)
+    .set({ revokedAt: now, updatedAt: now })
+    .where(and(active(userId, now), ne(sessions.id, keepSessionId)))
+    .returning({ id: sessions.id });
+  return revoked.length;
+}
+
+/**
+ * True when the user has had a session (active, revoked or expired) from the same device type and
+ * user agent as this request: a log-in from anything else counts as a new device.
+ */
+export async function isKnownDevice(db: DbOrTx, userId: string, meta: RequestMeta): Promise<boolean> {
+  const userAgent = meta.userAgent?.slice(0, USER_AGENT_MAX) ?? null;
+  const [row] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        eq(sessions.deviceType, deviceTypeFromUserAgent(meta.userAgent)),
+        userAgent === null ? isNull(sessions.userAgent) : eq(sessions.userAgent, userAgent),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

@@ -22,6 +22,8 @@ const user: UserRow = {
   creatorType: null,
   isVerified: false,
   credits: 200,
+  walletCents: 0,
+  earningsCents: 0,
   avatarUrl: '/api/images/a.png',
   lastPasswordChange: now,
   createdAt: now,

@@ -10,23 +10,13 @@ import {
   textToImageBody,
   textToImageReply,
 } from '../../../common/api/canvas-images.ts';
-import { errorReply } from '../../../common/api/envelope.ts';
+import { errorReplies } from '../../../common/api/envelope.ts';
 import { CANVAS_IMAGES } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { composeImages, editImage, multiComposition, textToImage } from './service.ts';
 
-const errors = {
-  400: errorReply,
-  401: errorReply,
-  402: errorReply,
-  403: errorReply,
-  404: errorReply,
-  413: errorReply,
-  422: errorReply,
-  500: errorReply,
-  502: errorReply,
-};
+const errors = errorReplies(400, 401, 402, 403, 404, 413, 422, 500, 502);
 
 /** Room for `images` base64 images plus the rest of the JSON. */
 const bodyLimit = (images: number) => images * CANVAS_IMAGE_MAX_CHARS + 1024 * 1024;

@@ -7,7 +7,7 @@ import {
   characterListReply,
   characterReply,
 } from '../../../common/api/characters.ts';
-import { errorReply, messageReply } from '../../../common/api/envelope.ts';
+import { errorReplies, errorReply, messageReply } from '../../../common/api/envelope.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import {
@@ -18,17 +18,7 @@ import {
   updateCharacter,
 } from './service.ts';
 
-const errors = {
-  400: errorReply,
-  401: errorReply,
-  402: errorReply,
-  403: errorReply,
-  404: errorReply,
-  413: errorReply,
-  422: errorReply,
-  500: errorReply,
-  502: errorReply,
-};
+const errors = errorReplies(400, 401, 402, 403, 404, 413, 422, 500, 502);
 
 /** Characters per user (GET/POST /api/characters, PUT/DELETE /api/characters/:id) and POST /api/ai/generate. */
 export function characterRoutes(ctx: AppContext): FastifyPluginAsyncZod {

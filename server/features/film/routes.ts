@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorReply } from '../../../common/api/envelope.ts';
+import { errorReplies } from '../../../common/api/envelope.ts';
 import { filmAgentBody, filmAgentReply } from '../../../common/api/film.ts';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../platform/auth/session.ts';
 import { runFilmAgent } from './service.ts';
 
-const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 422: errorReply, 500: errorReply, 502: errorReply };
+const errors = errorReplies(400, 401, 403, 422, 500, 502);
 
 /** Film Production Studio: the screenplay agent (canvas spec 2, 5, 7). */
 export function filmRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { generateVideoBody } from '../../../common/api/generation.ts';
 import { ACT_STUDIO_MODEL, DUAL_FRAME_MODEL, MAGIC_MODIFY_MODEL } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { planVideo, serviceOf, videoDimensions } from './plan.ts';
@@ -64,6 +65,31 @@ describe('videoDimensions', () => {
     expect(videoDimensions('16:9', '1080p')).toEqual({ width: 1920, height: 1080 });
     expect(videoDimensions('9:16', '480p')).toEqual({ width: 480, height: 854 });
     expect(videoDimensions('1:1', '4K')).toEqual({ width: 2160, height: 2160 });
+  });
+
+  it('fits the Film Production Studio sizes (8K, wide 4K) within 3840 px, keeping the shape', () => {
+    expect(videoDimensions('16:9', '4K')).toEqual({ width: 3840, height: 2160 });
+    expect(videoDimensions('16:9', '8K')).toEqual({ width: 3840, height: 2160 });
+    expect(videoDimensions('2.39:1', '4K')).toEqual({ width: 3840, height: 1606 });
+    expect(videoDimensions('1.85:1', '1440p')).toEqual({ width: 2664, height: 1440 });
+    expect(videoDimensions('21:9', '1080p')).toEqual({ width: 2520, height: 1080 });
+  });
+});
+
+describe('generateVideoBody (film production values)', () => {
+  it('accepts veo-3 with 120 fps and the film aspect ratios and resolutions', () => {
+    const parsed = generateVideoBody.parse({
+      prompt: 'a shot',
+      service: 'veo',
+      model: 'veo-3',
+      duration: 5,
+      resolution: '8K',
+      fps: 120,
+      aspectRatio: '2.39:1',
+      enhancePrompt: true,
+    });
+    expect(parsed).toMatchObject({ model: 'veo-3', fps: 120, resolution: '8K', aspectRatio: '2.39:1' });
+    expect(generateVideoBody.safeParse({ prompt: 'a shot', fps: 121 }).success).toBe(false);
   });
 });
 

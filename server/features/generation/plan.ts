@@ -122,7 +122,15 @@ const SHORT_SIDES: Record<string, number> = {
   '1440p': 1440,
   '2160p': 2160,
   '4k': 2160,
+  '4320p': 4320,
+  '8k': 4320,
 };
+/**
+ * Longest side any video engine here renders (the local engine's limit, and 4K UHD's width). Wider or
+ * larger asks (8K, or 4K at 21:9 / 2.39:1 from the Film Production Studio) keep their shape and are
+ * scaled down to fit; the asset records the size actually rendered next to the resolution asked for.
+ */
+const MAX_VIDEO_SIDE = 3840;
 const DEFAULT_VIDEO_RESOLUTION = '720p';
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
@@ -135,7 +143,9 @@ export function videoDimensions(
   const ratio = parseAspectRatio(aspectRatio) ?? 16 / 9;
   const short =
     SHORT_SIDES[(resolution ?? DEFAULT_VIDEO_RESOLUTION).toLowerCase()] ?? SHORT_SIDES[DEFAULT_VIDEO_RESOLUTION];
-  return ratio >= 1 ? { width: even(short * ratio), height: short } : { width: short, height: even(short / ratio) };
+  const size = ratio >= 1 ? { width: short * ratio, height: short } : { width: short, height: short / ratio };
+  const scale = Math.min(1, MAX_VIDEO_SIDE / Math.max(size.width, size.height));
+  return { width: even(size.width * scale), height: even(size.height * scale) };
 }
 
 /** The service an asset records: the vendor part of the model name (veo, seedream, runway, nanobana, suno). */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorReply } from '../../../common/api/envelope.ts';
+import { errorReplies, errorReply } from '../../../common/api/envelope.ts';
 import {
   aiStatusReply,
   generateAudioBody,
@@ -29,17 +29,7 @@ import {
 } from './service.ts';
 import { aiStatusOf, generationStatusOf, runwayTaskOf, STATUS_PATHS, taskAcceptedOf } from './status.ts';
 
-const errors = {
-  400: errorReply,
-  401: errorReply,
-  402: errorReply,
-  403: errorReply,
-  404: errorReply,
-  413: errorReply,
-  422: errorReply,
-  500: errorReply,
-  502: errorReply,
-};
+const errors = errorReplies(400, 401, 402, 403, 404, 413, 422, 500, 502);
 
 /**
  * Generation: POST /api/ai/generate/image|video|audio, the status calls in each client's vocabulary

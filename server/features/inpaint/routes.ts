@@ -1,22 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CANVAS_IMAGE_MAX_CHARS } from '../../../common/api/canvas-images.ts';
-import { errorReply } from '../../../common/api/envelope.ts';
+import { errorReplies } from '../../../common/api/envelope.ts';
 import { inpaintBody, inpaintReply } from '../../../common/api/inpaint.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { inpaint } from './service.ts';
 
-const errors = {
-  400: errorReply,
-  401: errorReply,
-  402: errorReply,
-  403: errorReply,
-  404: errorReply,
-  413: errorReply,
-  422: errorReply,
-  500: errorReply,
-  502: errorReply,
-};
+const errors = errorReplies(400, 401, 402, 403, 404, 413, 422, 500, 502);
 
 /** The Magic Selector call: POST /api/ai/generate/inpaint (base, mask and reference images). */
 export function inpaintRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorReply } from '../../../common/api/envelope.ts';
+import { errorReplies } from '../../../common/api/envelope.ts';
 import {
   MULTI_REFERENCE_MAX_CHARS,
   multiReferenceBody,
@@ -10,17 +10,7 @@ import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { generateMultiReference } from './service.ts';
 
-const errors = {
-  400: errorReply,
-  401: errorReply,
-  402: errorReply,
-  403: errorReply,
-  404: errorReply,
-  413: errorReply,
-  422: errorReply,
-  500: errorReply,
-  502: errorReply,
-};
+const errors = errorReplies(400, 401, 402, 403, 404, 413, 422, 500, 502);
 
 /** POST /api/ai/generate/multi-reference (canvas spec 7): one weighted blend of up to 8 references. */
 export function multiReferenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {

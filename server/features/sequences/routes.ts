@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorReply } from '../../../common/api/envelope.ts';
+import { errorReplies } from '../../../common/api/envelope.ts';
 import {
   compileMasterBody,
   compileMasterReply,
@@ -17,18 +17,7 @@ import { runMovieAgent, startCompile, startSequenceVideo } from './service.ts';
 /** How long POST /api/ai/compile-master-video waits for its task before answering with the task id. */
 const COMPILE_WAIT_MS = 60_000;
 
-const errors = {
-  400: errorReply,
-  401: errorReply,
-  402: errorReply,
-  403: errorReply,
-  404: errorReply,
-  413: errorReply,
-  422: errorReply,
-  500: errorReply,
-  502: errorReply,
-  504: errorReply,
-};
+const errors = errorReplies(400, 401, 402, 403, 404, 413, 422, 500, 502, 504);
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
 const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);

@@ -1,17 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorReply } from '../../../common/api/envelope.ts';
+import { errorReplies } from '../../../common/api/envelope.ts';
 import { base64ToUrlBody, remoteUploadReply, tempUploadBody } from '../../../common/api/remote-upload.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { base64BodyLimit, base64ToUrl, tempUpload } from './remote.ts';
 
-const errors = {
-  400: errorReply,
-  401: errorReply,
-  403: errorReply,
-  413: errorReply,
-  502: errorReply,
-};
+const errors = errorReplies(400, 401, 403, 413, 502);
 
 /** POST /api/upload/base64-to-url and POST /api/temp-upload: files sent as base64, data URLs or public URLs. */
 export function remoteUploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {

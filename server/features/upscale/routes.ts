@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorReply } from '../../../common/api/envelope.ts';
+import { errorReplies, errorReply } from '../../../common/api/envelope.ts';
 import {
   enhanceQueuedReply,
   enhancorParams,
@@ -13,15 +13,7 @@ import { base64BodyLimit } from '../uploads/remote.ts';
 import { videoModelCatalogue } from './catalogue.ts';
 import { queueImageEnhancement, queueVideoEnhancement } from './service.ts';
 
-const errors = {
-  400: errorReply,
-  401: errorReply,
-  402: errorReply,
-  403: errorReply,
-  404: errorReply,
-  413: errorReply,
-  502: errorReply,
-};
+const errors = errorReplies(400, 401, 402, 403, 404, 413, 502);
 
 /** The video model catalogue, video enhancement (Topaz-style) and image enhancement (Enhancor-style). */
 export function upscaleRoutes(ctx: AppContext): FastifyPluginAsyncZod {

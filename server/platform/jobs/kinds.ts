@@ -2,7 +2,9 @@ import { canvasImageTask } from '../../features/canvas-images/tasks.ts';
 import { generateAudioTask, generateImageTask, generateVideoTask } from '../../features/generation/tasks.ts';
 import { inpaintTask } from '../../features/inpaint/tasks.ts';
 import { multiReferenceTask } from '../../features/multi-reference/tasks.ts';
+import { personaImagesTask } from '../../features/personas/pipeline.ts';
 import { compileMasterVideoTask } from '../../features/sequences/tasks.ts';
+import { publishPostTask } from '../../features/social/posts.ts';
 import { mediaExtractTask } from '../../features/uploads/extract-task.ts';
 import { upscaleImageTask, upscaleVideoTask } from '../../features/upscale/tasks.ts';
 import type { AnyTaskDefinition } from './types.ts';
@@ -22,4 +24,6 @@ export const TASK_KINDS: readonly AnyTaskDefinition[] = [
   compileMasterVideoTask,
   multiReferenceTask,
   inpaintTask,
+  personaImagesTask,
+  publishPostTask,
 ];

@@ -1,8 +1,7 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SIGNED_MEDIA_URL_TTL_SECONDS } from '../../../common/constants.ts';
 import type { Config } from '../../config.ts';
+import { configuredOrStoredSecret } from '../secrets.ts';
 
 /**
  * Signed, expiring media URLs: `<path>?expires=<unix seconds>&sig=<base64url HMAC-SHA256>` over
@@ -11,30 +10,8 @@ import type { Config } from '../../config.ts';
  */
 export type SigningConfig = Pick<Config, 'MEDIA_URL_SECRET' | 'dataDir'>;
 
-const secrets = new Map<string, Buffer>();
-
 function secretFor(config: SigningConfig): Buffer {
-  if (config.MEDIA_URL_SECRET) return Buffer.from(config.MEDIA_URL_SECRET, 'utf8');
-  const file = path.join(config.dataDir, 'secrets', 'media-url-secret');
-  const cached = secrets.get(file);
-  if (cached) return cached;
-  let secret: Buffer;
-  try {
-    secret = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url');
-  } catch {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const generated = randomBytes(48).toString('base64url');
-    try {
-      // 'wx' fails if another process wrote it first; then read theirs.
-      writeFileSync(file, generated, { mode: 0o600, flag: 'wx' });
-    } catch {
-      // fall through to the read below
-    }
-    secret = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url');
-  }
-  if (secret.length < 32) throw new Error(`media URL secret at ${file} is too short`);
-  secrets.set(file, secret);
-  return secret;
+  return configuredOrStoredSecret(config.MEDIA_URL_SECRET, config.dataDir, 'media-url-secret', 'media URL secret');
 }
 
 function signature(secret: Buffer, urlPath: string, expires: number): string {

@@ -78,7 +78,7 @@ export class MediaStore {
 
   async put(input: StoreMediaInput): Promise<StoredMedia> {
     const now = this.deps.clock.now();
-    const key = makeKey(input.storageClass, input.ext, now);
+    const key = makeKey(input.storageClass, input.ext, now, input.personaId);
     const expiresAt = expiryFor(input.storageClass, now);
     const kind = mediaKindOf(input.contentType);
     const tags: StorageTags = {

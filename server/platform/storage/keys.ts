@@ -10,6 +10,7 @@ import {
  * Object keys are made by the server only, never from user-supplied path segments:
  *   temporary classes  temp/<class>/<uuid>.<ext>
  *   permanent classes  <class>/<yyyy>/<mm>/<uuid>.<ext>
+ *   persona media      persona/<personaId>/<yyyy>/<mm>/<uuid>.<ext> (class `persona` with a persona id)
  */
 export function isTemporaryClass(storageClass: StorageClass): boolean {
   return TEMPORARY_STORAGE_CLASSES.includes(storageClass);
@@ -21,7 +22,14 @@ export function isStorageClass(value: string): value is StorageClass {
 
 const EXT = /^[a-z0-9]{1,8}$/;
 
-export function makeKey(storageClass: StorageClass, ext: string, now: Date = new Date()): string {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function makeKey(
+  storageClass: StorageClass,
+  ext: string,
+  now: Date = new Date(),
+  personaId?: string | null,
+): string {
   const extension = ext.toLowerCase().replace(/^\./, '');
   if (!EXT.test(extension)) throw new RangeError(`invalid file extension: ${ext}`);
   if (!isStorageClass(storageClass)) throw new RangeError(`unknown storage class: ${storageClass}`);
@@ -29,6 +37,9 @@ export function makeKey(storageClass: StorageClass, ext: string, now: Date = new
   if (isTemporaryClass(storageClass)) return `temp/${storageClass}/${name}`;
   const yyyy = String(now.getUTCFullYear());
   const mm = String(now.getUTCMonth() + 1).padStart(2, '0');
+  if (storageClass === 'persona' && personaId && UUID.test(personaId)) {
+    return `${storageClass}/${personaId.toLowerCase()}/${yyyy}/${mm}/${name}`;
+  }
   return `${storageClass}/${yyyy}/${mm}/${name}`;
 }
 

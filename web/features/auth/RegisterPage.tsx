@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ArrowRight, Building2, Check, Sparkles } from 'lucide-react';
+import { Building2, Check, Sparkles } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -9,11 +9,11 @@ import { PASSWORD_MIN_LENGTH, SELF_SERVICE_ROLES, TRIAL_DAYS, WELCOME_CREDITS } 
 import { useRegister } from '../../api/auth.ts';
 import { ApiError, fieldErrorsOf } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';
-import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage, TextField } from '../../ui/Field.tsx';
+import { AuthSubmitButton, EmailField } from './AuthFields.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
-import { authErrorMessage } from './errors.ts';
+import { authErrorMessage, fieldError } from './errors.ts';
 import { PasswordField } from './PasswordField.tsx';
 
 const ROLE_ICONS = { creator: Sparkles, brand: Building2 } as const;
@@ -56,8 +56,6 @@ export default function RegisterPage() {
       },
     });
   });
-
-  const fieldError = (message?: string) => (message ? translateMessage(message) : undefined);
 
   return (
     <AuthLayout
@@ -140,16 +138,7 @@ export default function RegisterPage() {
             {...register('last_name')}
           />
         </div>
-        <TextField
-          id="register-email"
-          label={t('auth.fields.email')}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="you@studio.com"
-          error={fieldError(errors.email?.message)}
-          {...register('email')}
-        />
+        <EmailField id="register-email" error={fieldError(errors.email?.message)} {...register('email')} />
         <PasswordField
           id="register-password"
           label={t('auth.fields.password')}
@@ -158,16 +147,9 @@ export default function RegisterPage() {
           error={fieldError(errors.password?.message)}
           {...register('password')}
         />
-        <Button
-          type="submit"
-          size="lg"
-          className="w-full"
-          loading={registration.isPending}
-          data-testid="register-submit"
-        >
+        <AuthSubmitButton pending={registration.isPending} testId="register-submit">
           {t('auth.register.submit')}
-          {!registration.isPending && <ArrowRight className="size-4 rtl:-scale-x-100" aria-hidden />}
-        </Button>
+        </AuthSubmitButton>
         <p className="text-center text-xs leading-relaxed text-subtle">
           {t('auth.register.trialNote', { days: TRIAL_DAYS, credits: WELCOME_CREDITS })}
         </p>

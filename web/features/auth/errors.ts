@@ -10,3 +10,6 @@ export function authErrorMessage(error: unknown): string {
   }
   return translateMessage(MESSAGES.generic.internal);
 }
+
+/** A form field's validation message (a spec message) in the current language. */
+export const fieldError = (message?: string) => (message ? translateMessage(message) : undefined);

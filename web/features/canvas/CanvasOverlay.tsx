@@ -2,30 +2,69 @@
 // progress, left panel (Generate, image list, selection actions, Clear All, Reset View), the stage with its
 // bottom toolbar. Loaded lazily from the studio: konva only downloads when the canvas opens.
 import {
+  FolderOpen,
   Hand,
   ImagePlus,
+  Images,
+  Layers,
+  LayoutGrid,
   LogOut,
   Maximize,
+  Moon,
   MousePointer2,
   MousePointerSquareDashed,
   Move,
+  PanelLeftClose,
+  PanelLeftOpen,
   Pin,
+  Save,
   Sparkles,
+  Sun,
   Trash2,
   Upload,
   WandSparkles,
 } from 'lucide-react';
-import { AlertDialog } from 'radix-ui';
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { Tabs } from 'radix-ui';
+import {
+  type ButtonHTMLAttributes,
+  type KeyboardEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import type { EditorSessionSummary } from '../../../common/api/editor-sessions.ts';
 import { CANVAS, type CanvasFormat } from '../../../common/constants.ts';
 import { fitScale } from '../../../common/rules/canvas.ts';
-import { Button, buttonClass } from '../../ui/Button.tsx';
+import type { EditorSessionType } from '../../../common/rules/editor-sessions.ts';
+import { resolveTheme, usePreferences } from '../../app/preferences.ts';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { cn } from '../../ui/cn.ts';
+import { getSession } from '../editor-sessions/api.ts';
+import { useCanvasSessionParticipant } from '../editor-sessions/canvasParticipant.ts';
+import { loadSession } from '../editor-sessions/load.ts';
+import {
+  EDITOR_TABS,
+  type EditorTab,
+  parseEditorTab,
+  sessionMessage,
+  tabOfType,
+  typeOfTab,
+  useEditorOverlay,
+} from '../editor-sessions/overlay.ts';
+import { SaveSessionDialog } from '../editor-sessions/SaveSessionDialog.tsx';
+import { SessionsDialog } from '../editor-sessions/SessionsDialog.tsx';
+import { MagicSelectorPanel } from '../magic-selector/MagicSelectorPanel.tsx';
+import { MultiCompositionTool } from '../multi-composition/MultiCompositionTool.tsx';
+import { MultiReferencePanel } from '../multi-reference/MultiReferencePanel.tsx';
 import { CinemaSequencesPanel } from '../sequences/CinemaSequencesPanel.tsx';
 import { pinToSequence } from '../sequences/store.ts';
+import { useDir } from '../studio/controls.tsx';
 import { generateOnCanvas, uploadToCanvas } from './actions.ts';
 import { CanvasStage } from './CanvasStage.tsx';
 import { installCanvasDebugHandle } from './debug.ts';
@@ -168,40 +207,22 @@ function ClearAll() {
   const count = useCanvas((s) => s.images.length);
   const clearAll = useCanvas((s) => s.clearAll);
   return (
-    <AlertDialog.Root>
-      <AlertDialog.Trigger asChild>
+    <ConfirmPopup
+      trigger={
         <Button variant="secondary" size="sm" disabled={count === 0} data-testid="canvas-clear-all">
           <Trash2 className="size-4" aria-hidden />
           {t('canvasEditor.clearAll')}
         </Button>
-      </AlertDialog.Trigger>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/60" />
-        <AlertDialog.Content
-          data-testid="canvas-clear-confirm"
-          className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-line bg-surface p-5 shadow-2xl"
-        >
-          <AlertDialog.Title className="text-base font-semibold">
-            {t('canvasEditor.clearConfirmTitle')}
-          </AlertDialog.Title>
-          <AlertDialog.Description className="mt-2 text-sm text-muted">
-            {t('canvasEditor.clearConfirmBody', { count })}
-          </AlertDialog.Description>
-          <div className="mt-5 flex justify-end gap-2">
-            <AlertDialog.Cancel className={buttonClass('secondary', 'sm')}>
-              {t('canvasEditor.cancel')}
-            </AlertDialog.Cancel>
-            <AlertDialog.Action
-              className={buttonClass('danger', 'sm')}
-              data-testid="canvas-clear-confirm-ok"
-              onClick={() => clearAll()}
-            >
-              {t('canvasEditor.clearAll')}
-            </AlertDialog.Action>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+      }
+      title={t('canvasEditor.clearConfirmTitle')}
+      body={t('canvasEditor.clearConfirmBody', { count })}
+      cancelLabel={t('canvasEditor.cancel')}
+      confirmLabel={t('canvasEditor.clearAll')}
+      onConfirm={() => clearAll()}
+      testId="canvas-clear-confirm"
+      confirmTestId="canvas-clear-confirm-ok"
+      layerClassName="z-50"
+    />
   );
 }
 
@@ -435,66 +456,285 @@ function StageArea() {
   );
 }
 
-/** Full-screen canvas editor; Exit returns to /dashboard. */
-export default function CanvasOverlay() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const count = useCanvas((s) => s.images.length);
-  const enhancing = useCanvas((s) => s.enhancementsInProgress);
+/** The spec's tools view: left panel, stage and toolbar, Cinema Sequences, and the canvas dialogs. */
+function ToolsView() {
   const openDialog = useCanvas((s) => s.openDialog);
   const setOpenDialog = useCanvas((s) => s.setOpenDialog);
   const selectedIds = useCanvas((s) => s.selectedIds);
+  const collapsed = useEditorOverlay((s) => s.sidebarCollapsed);
   const generate = useGenerate();
+  useCanvasSessionParticipant();
 
   return (
-    <div
-      data-testid="canvas-overlay"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby="canvas-title"
-      className="fixed inset-0 z-40 flex flex-col bg-bg text-fg"
-    >
-      <header className="flex items-center gap-3 border-b border-line px-4 py-2.5">
-        <h1 id="canvas-title" className="truncate text-base font-semibold">
-          {t('canvasEditor.title')}
-        </h1>
-        <span
-          data-testid="canvas-count"
-          role="status"
-          aria-label={t('canvasEditor.countLabel')}
-          className="shrink-0 whitespace-nowrap rounded-full bg-surface-2 px-2.5 py-0.5 text-xs font-medium tabular-nums"
-        >
-          {t('canvasEditor.count', { count, max: CANVAS.maxImages })}
-        </span>
-        {enhancing > 0 && (
-          <span
-            data-testid="canvas-enhancing"
-            className="rounded-full bg-accent-soft px-2.5 py-0.5 text-xs font-medium text-accent"
-          >
-            {t('canvasEditor.enhancing', { count: enhancing })}
-          </span>
-        )}
-        <div className="flex-1" />
-        <Button variant="secondary" size="sm" data-testid="canvas-exit" onClick={() => navigate('/dashboard')}>
-          <LogOut className="size-4 rtl:-scale-x-100" aria-hidden />
-          {t('canvasEditor.exit')}
-        </Button>
-      </header>
-      <div className="flex min-h-0 flex-1 flex-col overflow-y-auto lg:flex-row lg:overflow-hidden">
-        <LeftPanel generate={generate} />
-        <main className="flex min-w-0 flex-1 flex-col items-center gap-3 p-3 lg:overflow-auto">
-          <StageArea />
-          <Toolbar generate={generate} />
-        </main>
-        <aside className="flex shrink-0 border-line lg:w-80 lg:overflow-hidden lg:border-s">
-          <CinemaSequencesPanel />
-        </aside>
-      </div>
+    <>
+      {!collapsed && <LeftPanel generate={generate} />}
+      <main className="flex min-w-0 flex-1 flex-col items-center gap-3 p-3 lg:overflow-auto">
+        <StageArea />
+        <Toolbar generate={generate} />
+      </main>
+      <aside className="flex shrink-0 border-line lg:w-80 lg:overflow-hidden lg:border-s">
+        <CinemaSequencesPanel />
+      </aside>
       {openDialog === 'quick-edit' && <QuickEditPopover onClose={() => setOpenDialog(null)} />}
       <ImageEnhanceDialog />
       {openDialog === 'region-edit' && selectedIds[0] && (
         <RegionEditModal open onOpenChange={(open) => !open && setOpenDialog(null)} imageId={selectedIds[0]} />
       )}
+    </>
+  );
+}
+
+const TAB_ICONS: Record<EditorTab, typeof Hand> = {
+  canvas: LayoutGrid,
+  'multi-composition': Layers,
+  'magic-selector': WandSparkles,
+  'multi-reference': Images,
+};
+
+/** The overlay's tab in the URL (?editor=), so a reload keeps it; the tools view leaves it out. */
+function useEditorTab(): [EditorTab, (tab: EditorTab) => void] {
+  const [params, setParams] = useSearchParams();
+  const tab = parseEditorTab(params.get('editor'));
+  const setTab = useCallback(
+    (next: EditorTab) =>
+      setParams(
+        (current) => {
+          const url = new URLSearchParams(current);
+          if (next === 'canvas') url.delete('editor');
+          else url.set('editor', next);
+          return url;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return [tab, setTab];
+}
+
+/** Loads a saved session into its tool (switching tabs when needed) with a progress toast. */
+function useSessionLoader(tab: EditorTab, setTab: (tab: EditorTab) => void) {
+  const { t } = useTranslation();
+  const setCurrent = useEditorOverlay((s) => s.setCurrent);
+  const tabRef = useRef(tab);
+  tabRef.current = tab;
+  const [loading, setLoading] = useState(false);
+
+  const load = async (summary: EditorSessionSummary) => {
+    if (loading) return;
+    setLoading(true);
+    const toastId = toast.loading(t('editorSessions.loading'));
+    try {
+      const outcome = await loadSession(summary.id, {
+        fetchSession: getSession,
+        activeType: () => typeOfTab(tabRef.current),
+        switchTo: (type) => setTab(tabOfType(type)),
+      });
+      if (outcome.ok) {
+        const { session } = outcome;
+        setCurrent({ id: session.id, name: session.name, type: session.component_type as EditorSessionType });
+        toast.success(t('editorSessions.loaded', { name: session.name }), { id: toastId });
+      } else {
+        toast.error(sessionMessage(t, outcome.message), { id: toastId });
+      }
+    } finally {
+      setLoading(false);
+    }
+  };
+  return { load, loading };
+}
+
+/** A header button: icon only on narrow screens, its label from `labelFrom` up (never without one). */
+function HeaderButton({
+  label,
+  icon,
+  labelFrom,
+  ...props
+}: { label: string; icon: ReactNode; labelFrom?: 'sm' | '2xl' } & ButtonHTMLAttributes<HTMLButtonElement>) {
+  return (
+    <Button
+      variant="secondary"
+      size="sm"
+      aria-label={label}
+      title={label}
+      className={cn('px-2', labelFrom === 'sm' && 'sm:px-3', labelFrom === '2xl' && '2xl:px-3')}
+      {...props}
+    >
+      {icon}
+      {labelFrom && (
+        <span className={labelFrom === 'sm' ? 'hidden sm:inline' : 'hidden 2xl:inline'} aria-hidden>
+          {label}
+        </span>
+      )}
+    </Button>
+  );
+}
+
+/** Full-screen editor overlay: the canvas tools view and the other editors as tabs; Exit returns to /dashboard. */
+export default function CanvasOverlay() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const dir = useDir();
+  const count = useCanvas((s) => s.images.length);
+  const enhancing = useCanvas((s) => s.enhancementsInProgress);
+  const [tab, setTab] = useEditorTab();
+  const sessions = useSessionLoader(tab, setTab);
+  const [saveOpen, setSaveOpen] = useState(false);
+  const [listOpen, setListOpen] = useState(false);
+  const collapsed = useEditorOverlay((s) => s.sidebarCollapsed);
+  const toggleSidebar = useEditorOverlay((s) => s.toggleSidebar);
+  const theme = usePreferences((s) => s.theme);
+  const setTheme = usePreferences((s) => s.setTheme);
+  const dark = resolveTheme(theme) === 'dark';
+
+  const tabTrigger = cn(
+    'relative -mb-px inline-flex h-10 shrink-0 items-center gap-1.5 border-b-2 border-transparent px-3 text-sm font-medium text-muted transition-colors',
+    'hover:text-fg data-[state=active]:border-accent data-[state=active]:text-fg',
+    'focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent',
+  );
+
+  return (
+    <div
+      data-testid="canvas-overlay"
+      data-editor-tab={tab}
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="canvas-title"
+      className="fixed inset-0 z-40 flex flex-col bg-bg text-fg"
+    >
+      <Tabs.Root
+        dir={dir}
+        value={tab}
+        onValueChange={(value) => setTab(parseEditorTab(value))}
+        activationMode="manual"
+        className="flex min-h-0 flex-1 flex-col"
+      >
+        <header className="flex flex-wrap items-center gap-x-3 gap-y-0 border-b border-line px-3 pt-2 sm:px-4 xl:flex-nowrap xl:pt-0">
+          <div className="flex min-w-0 items-center gap-2 xl:py-2">
+            {tab === 'canvas' && (
+              <HeaderButton
+                label={collapsed ? t('editorSessions.expandSidebar') : t('editorSessions.collapseSidebar')}
+                aria-pressed={collapsed}
+                data-testid="editor-sidebar-toggle"
+                onClick={toggleSidebar}
+                icon={
+                  collapsed ? (
+                    <PanelLeftOpen className="size-4 rtl:-scale-x-100" aria-hidden />
+                  ) : (
+                    <PanelLeftClose className="size-4 rtl:-scale-x-100" aria-hidden />
+                  )
+                }
+              />
+            )}
+            <h1 id="canvas-title" className="sr-only truncate text-base font-semibold sm:not-sr-only">
+              {t('canvasEditor.title')}
+            </h1>
+            <span
+              data-testid="canvas-count"
+              role="status"
+              aria-label={t('canvasEditor.countLabel')}
+              className="shrink-0 whitespace-nowrap rounded-full bg-surface-2 px-2.5 py-0.5 text-xs font-medium tabular-nums"
+            >
+              {t('canvasEditor.count', { count, max: CANVAS.maxImages })}
+            </span>
+            {enhancing > 0 && (
+              <span
+                data-testid="canvas-enhancing"
+                className="shrink-0 whitespace-nowrap rounded-full bg-accent-soft px-2.5 py-0.5 text-xs font-medium text-accent"
+              >
+                {t('canvasEditor.enhancing', { count: enhancing })}
+              </span>
+            )}
+          </div>
+          <Tabs.List
+            aria-label={t('editorSessions.tabsLabel')}
+            data-testid="editor-tabs"
+            className="order-last -mx-3 flex w-[calc(100%+1.5rem)] gap-1 overflow-x-auto px-3 sm:-mx-4 sm:w-[calc(100%+2rem)] sm:px-4 xl:order-none xl:mx-0 xl:w-auto xl:min-w-0 xl:flex-1 xl:self-end xl:px-0"
+          >
+            {EDITOR_TABS.map(({ id, type }) => {
+              const Icon = TAB_ICONS[id];
+              return (
+                <Tabs.Trigger key={id} value={id} data-testid={`editor-tab-${id}`} className={tabTrigger}>
+                  <Icon className="size-4" aria-hidden />
+                  {t(`editorSessions.types.${type}`)}
+                </Tabs.Trigger>
+              );
+            })}
+          </Tabs.List>
+          <div className="ms-auto flex shrink-0 items-center gap-1.5 py-2">
+            <HeaderButton
+              label={dark ? t('editorSessions.toLight') : t('editorSessions.toDark')}
+              data-testid="editor-theme-toggle"
+              data-theme={dark ? 'dark' : 'light'}
+              onClick={() => setTheme(dark ? 'light' : 'dark')}
+              icon={dark ? <Sun className="size-4" aria-hidden /> : <Moon className="size-4" aria-hidden />}
+            />
+            <HeaderButton
+              label={t('editorSessions.sessions')}
+              labelFrom="sm"
+              data-testid="editor-sessions-open"
+              disabled={sessions.loading}
+              onClick={() => setListOpen(true)}
+              icon={<FolderOpen className="size-4" aria-hidden />}
+            />
+            <HeaderButton
+              label={t('editorSessions.save')}
+              labelFrom="sm"
+              data-testid="editor-session-save"
+              onClick={() => setSaveOpen(true)}
+              icon={<Save className="size-4" aria-hidden />}
+            />
+            <HeaderButton
+              label={t('canvasEditor.exit')}
+              labelFrom="2xl"
+              data-testid="canvas-exit"
+              onClick={() => navigate('/dashboard')}
+              icon={<LogOut className="size-4 rtl:-scale-x-100" aria-hidden />}
+            />
+          </div>
+        </header>
+        <Tabs.Content
+          value="canvas"
+          className="flex min-h-0 flex-1 flex-col overflow-y-auto focus-visible:outline-none lg:flex-row lg:overflow-hidden"
+        >
+          <ToolsView />
+        </Tabs.Content>
+        <Tabs.Content value="multi-composition" className={TOOL_TAB}>
+          <MultiCompositionTool />
+        </Tabs.Content>
+        <Tabs.Content value="magic-selector" className={TOOL_TAB}>
+          <MagicSelectorPanel layout="tab" />
+        </Tabs.Content>
+        <Tabs.Content value="multi-reference" className={TOOL_TAB}>
+          <MultiReferencePanel layout="tab" />
+        </Tabs.Content>
+      </Tabs.Root>
+      <SaveSessionDialog
+        open={saveOpen}
+        onOpenChange={(open) => {
+          setSaveOpen(open);
+          if (!open) refocus('editor-session-save');
+        }}
+        type={typeOfTab(tab)}
+      />
+      <SessionsDialog
+        open={listOpen}
+        onOpenChange={(open) => {
+          setListOpen(open);
+          if (!open) refocus('editor-sessions-open');
+        }}
+        onLoad={(session) => {
+          setListOpen(false);
+          refocus('editor-sessions-open');
+          void sessions.load(session);
+        }}
+      />
     </div>
   );
 }
+
+/** The dialogs open from state, not from a radix Trigger: hand focus back to their button once they close. */
+function refocus(testId: string) {
+  setTimeout(() => document.querySelector<HTMLElement>(`[data-testid="${testId}"]`)?.focus(), 0);
+}
+
+const TOOL_TAB = 'min-h-0 flex-1 overflow-y-auto p-3 focus-visible:outline-none sm:p-4 [&>*]:mx-auto';

@@ -2,6 +2,7 @@
 // POST /api/upload for files; results are placed on the grid. Messages are i18n keys under canvasEditor.
 import { CANVAS } from '../../../common/constants.ts';
 import { generateImage, isTaskAccepted, taskStatus } from '../../api/generation.ts';
+import { isAbort, sleep } from '../../api/polling.ts';
 import { getToken } from '../../api/session.ts';
 import { uploadFiles } from '../../api/uploads.ts';
 import { type CanvasImage, useCanvas } from './store.ts';
@@ -11,20 +12,6 @@ export type CanvasActionResult = { ok: true; images: CanvasImage[] } | { ok: fal
 
 const POLL_MS = 3000;
 const POLL_ATTEMPTS = 100;
-
-function sleep(ms: number, signal?: AbortSignal) {
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(new DOMException('Aborted', 'AbortError'));
-      },
-      { once: true },
-    );
-  });
-}
 
 interface Produced {
   url: string;
@@ -80,7 +67,7 @@ export async function generateOnCanvas(prompt: string, signal?: AbortSignal): Pr
       produced = [];
     }
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    if (isAbort(error)) throw error;
     if (error && typeof error === 'object' && 'status' in error && error.status === 401) {
       return { ok: false, errorKey: 'canvasEditor.errors.auth' };
     }

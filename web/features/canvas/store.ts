@@ -22,7 +22,7 @@ export interface CanvasImage {
 
 export type CanvasTool = 'select' | 'drag' | 'pan';
 type CanvasImageModel = 'seedream4' | 'nanobana';
-type CanvasInputMode = 'generate' | 'upload';
+export type CanvasInputMode = 'generate' | 'upload';
 /** Which canvas dialog is open; the dialogs render themselves from this. */
 type CanvasDialog = 'quick-edit' | 'image-enhance' | 'video-enhance' | 'region-edit' | null;
 
@@ -62,6 +62,20 @@ export interface CanvasState {
   startEnhancement: (kind?: 'image' | 'video') => void;
   finishEnhancement: (kind?: 'image' | 'video') => void;
   setOpenDialog: (dialog: CanvasDialog) => void;
+  /** Replaces the whole canvas with a saved one (editor sessions); dialogs close, enhancement counters stay. */
+  restore: (snapshot: CanvasSnapshot) => void;
+}
+
+/** What a saved session keeps of the canvas: its images, view, selection, tool, input mode and format. */
+export interface CanvasSnapshot {
+  images: CanvasImage[];
+  selectedIds: string[];
+  zoom: number;
+  panX: number;
+  panY: number;
+  tool: CanvasTool;
+  inputMode: CanvasInputMode;
+  format: CanvasFormat;
 }
 
 let counter = 0;
@@ -147,7 +161,38 @@ export const useCanvas = create<CanvasState>((set, get) => ({
       videoEnhancementsInProgress: Math.max(0, s.videoEnhancementsInProgress - (kind === 'video' ? 1 : 0)),
     })),
   setOpenDialog: (openDialog) => set({ openDialog }),
+  restore: (snapshot) => {
+    const images = snapshot.images.slice(0, CANVAS.maxImages).map((img) => ({ ...img }));
+    const known = new Set(images.map((img) => img.id));
+    const selectedIds = [...new Set(snapshot.selectedIds)].filter((id) => known.has(id));
+    set({
+      images: withSelection(images, selectedIds),
+      selectedIds,
+      zoom: clampZoom(snapshot.zoom),
+      panX: snapshot.panX,
+      panY: snapshot.panY,
+      tool: snapshot.tool,
+      inputMode: snapshot.inputMode,
+      format: snapshot.format,
+      imageModel: CANVAS.formats[snapshot.format].model,
+      openDialog: null,
+    });
+  },
 }));
+
+/** The canvas as a session keeps it (a copy; the store's arrays are never shared). */
+export function snapshotCanvas(state: CanvasState): CanvasSnapshot {
+  return {
+    images: state.images.map((img) => ({ ...img })),
+    selectedIds: [...state.selectedIds],
+    zoom: state.zoom,
+    panX: state.panX,
+    panY: state.panY,
+    tool: state.tool,
+    inputMode: state.inputMode,
+    format: state.format,
+  };
+}
 
 /** The selected images, in canvas order. */
 export function selectedImages(state: Pick<CanvasState, 'images' | 'selectedIds'>): CanvasImage[] {

@@ -15,6 +15,7 @@ import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { inputClass, TextAreaField, TextField } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { ToolPanelHeader } from '../studio/ToolPanelHeader.tsx';
 import {
   cacheCharacters,
   charactersKey,
@@ -273,26 +274,13 @@ export function CharactersPanel({ onClose }: { onClose: () => void }) {
       className="min-w-0 shrink-0 rounded-2xl border border-line bg-surface p-4 lg:sticky lg:top-20 lg:w-80 lg:self-start"
     >
       <div data-testid="characters" className="space-y-4">
-        <div className="flex items-start gap-3">
-          <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent">
-            <UsersRound className="size-5" aria-hidden />
-          </span>
-          <div className="min-w-0 flex-1">
-            <h2 id="tool-panel-characters" className="text-sm font-semibold">
-              {t('studio.tools.characters.title')}
-            </h2>
-            <p className="mt-0.5 text-xs leading-relaxed text-muted">{t('characters.intro')}</p>
-          </div>
-          <button
-            type="button"
-            onClick={onClose}
-            aria-label={t('common.close')}
-            className="grid size-8 shrink-0 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg"
-            data-testid="tool-panel-close"
-          >
-            <X className="size-4" aria-hidden />
-          </button>
-        </div>
+        <ToolPanelHeader
+          icon={UsersRound}
+          title={t('studio.tools.characters.title')}
+          titleId="tool-panel-characters"
+          description={t('characters.intro')}
+          onClose={onClose}
+        />
 
         <div className="flex items-center justify-between">
           <h3 className="text-xs font-semibold uppercase tracking-wide text-muted">

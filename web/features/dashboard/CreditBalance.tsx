@@ -19,10 +19,13 @@ export function CreditBalance({
   credits,
   testId,
   variant = 'card',
+  onClick,
 }: {
   credits: number;
   testId?: string;
   variant?: 'card' | 'pill' | 'icon';
+  /** Makes the balance a button (it opens Billing in the account dialog). */
+  onClick?: () => void;
 }) {
   const { t, i18n } = useTranslation();
   const label = t('credits.balance', { count: credits, formatted: formatCount(credits, i18n.language) });
@@ -32,29 +35,53 @@ export function CreditBalance({
     </span>
   );
 
+  const Root = onClick ? 'button' : 'div';
+  const buttonProps = onClick
+    ? {
+        type: 'button' as const,
+        onClick,
+        'aria-label': t('account.entry.billing', { balance: label }),
+        'data-testid': testId ? `${testId}-button` : undefined,
+      }
+    : {};
+
   if (variant === 'icon') {
     return (
-      <div className="flex flex-col items-center gap-0.5 text-[11px]" title={label}>
-        <Coins className="size-4 text-accent" aria-hidden />
-        {number}
-        <span className="sr-only">{t('credits.label')}</span>
-      </div>
-    );
-  }
-  if (variant === 'pill') {
-    return (
-      <div
-        className="inline-flex h-8 items-center gap-1.5 rounded-full border border-line bg-surface-2 px-3 text-sm"
+      <Root
+        {...buttonProps}
+        className={cn('flex flex-col items-center gap-0.5 rounded-lg p-1 text-[11px]', onClick && 'hover:bg-surface-2')}
         title={label}
       >
         <Coins className="size-4 text-accent" aria-hidden />
         {number}
         <span className="sr-only">{t('credits.label')}</span>
-      </div>
+      </Root>
+    );
+  }
+  if (variant === 'pill') {
+    return (
+      <Root
+        {...buttonProps}
+        className={cn(
+          'inline-flex h-8 items-center gap-1.5 rounded-full border border-line bg-surface-2 px-3 text-sm',
+          onClick && 'transition-colors hover:border-line-strong',
+        )}
+        title={label}
+      >
+        <Coins className="size-4 text-accent" aria-hidden />
+        {number}
+        <span className="sr-only">{t('credits.label')}</span>
+      </Root>
     );
   }
   return (
-    <div className="flex items-center gap-3 rounded-xl border border-line bg-surface-2 px-3 py-2.5">
+    <Root
+      {...buttonProps}
+      className={cn(
+        'flex w-full items-center gap-3 rounded-xl border border-line bg-surface-2 px-3 py-2.5 text-start',
+        onClick && 'transition-colors hover:border-line-strong',
+      )}
+    >
       <span className="grid size-8 place-items-center rounded-lg bg-accent-soft text-accent">
         <Coins className="size-4" aria-hidden />
       </span>
@@ -62,6 +89,6 @@ export function CreditBalance({
         <div className="text-[11px] font-medium uppercase tracking-wide text-subtle">{t('credits.label')}</div>
         <div className="text-sm">{number}</div>
       </div>
-    </div>
+    </Root>
   );
 }

@@ -15,6 +15,8 @@ import { LogoMark } from '../../ui/Logo.tsx';
 import { SettingsControl } from '../../ui/SettingsControl.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useMediaQuery } from '../../ui/useMediaQuery.ts';
+import { useAccountRoute } from '../account/route.ts';
+import { useCancelledReturnNotices } from '../billing/returnNotices.ts';
 import { ApprovalBanner, ApprovalGate } from './ApprovalBanner.tsx';
 import { CreditBalance } from './CreditBalance.tsx';
 import { MobileNav } from './MobileNav.tsx';
@@ -23,6 +25,18 @@ import { VIEW_ICONS } from './viewMeta.ts';
 
 // The Creation Studio is its own chunk, loaded only when the genproStudio view opens.
 const StudioView = lazy(() => import('../studio/StudioView.tsx'));
+// The AI personas directory (aiPersonas view) is its own chunk too.
+const PersonasView = lazy(() => import('../personas/PersonasView.tsx'));
+// The directories (community, brands) and the admin views are their own chunks too.
+const CommunityView = lazy(() => import('../directory/CommunityView.tsx'));
+const BrandsView = lazy(() => import('../directory/BrandsView.tsx'));
+const AdminCreatorsView = lazy(() => import('../admin/AdminCreatorsView.tsx'));
+const AdminBrandsView = lazy(() => import('../admin/AdminBrandsView.tsx'));
+// The campaigns pool and My Campaigns views are their own chunks too.
+const CampaignsPoolView = lazy(() => import('../campaigns/CampaignsPoolView.tsx'));
+const MyCampaignsView = lazy(() => import('../campaigns/MyCampaignsView.tsx'));
+// The Account and Settings dialog is its own chunk too, loaded when it is first opened.
+const AccountDialog = lazy(() => import('../account/AccountDialog.tsx'));
 
 const COLLAPSED_KEY = 'sidebar_collapsed';
 
@@ -48,7 +62,10 @@ function useCollapsedSidebar() {
 
 export default function DashboardPage() {
   const { t } = useTranslation();
-  const { user, credits } = useOutletContext<DashboardContext>();
+  const me = useOutletContext<DashboardContext>();
+  const { user, credits } = me;
+  const account = useAccountRoute();
+  useCancelledReturnNotices();
   const [params] = useSearchParams();
   const view = resolveDashboardView(user, params.get('view'));
   const isDesktop = useMediaQuery('(min-width: 768px)');
@@ -82,6 +99,7 @@ export default function DashboardPage() {
           onToggle={toggleCollapsed}
           onSignOut={signOut}
           signingOut={signingOut}
+          onOpenAccount={account.open}
         />
       )}
 
@@ -96,7 +114,11 @@ export default function DashboardPage() {
             <span className="truncate font-medium">{title}</span>
           </nav>
           <div className="ms-auto flex items-center gap-2">
-            {isDesktop ? <SettingsControl /> : <CreditBalance credits={credits} variant="pill" />}
+            {isDesktop ? (
+              <SettingsControl />
+            ) : (
+              <CreditBalance credits={credits} variant="pill" onClick={() => account.open('billing')} />
+            )}
           </div>
         </header>
 
@@ -127,6 +149,45 @@ export default function DashboardPage() {
               <StudioView />
             </Suspense>
           )}
+          {!gated && (view === 'campaignsPool' || view === 'myCampaigns') && (
+            <Suspense
+              fallback={
+                <div className="mt-6 flex justify-center py-16" data-testid="campaigns-view-loading">
+                  <Spinner className="size-7" />
+                </div>
+              }
+            >
+              {view === 'campaignsPool' ? <CampaignsPoolView /> : <MyCampaignsView />}
+            </Suspense>
+          )}
+          {view === 'aiPersonas' && (
+            <Suspense
+              fallback={
+                <div className="mt-6 flex justify-center py-16" data-testid="personas-view-loading">
+                  <Spinner className="size-7" />
+                </div>
+              }
+            >
+              <PersonasView />
+            </Suspense>
+          )}
+          {(view === 'community' ||
+            (view === 'brands' && !gated) ||
+            view === 'adminCreators' ||
+            view === 'adminBrands') && (
+            <Suspense
+              fallback={
+                <div className="mt-6 flex justify-center py-16" data-testid="directory-view-loading">
+                  <Spinner className="size-7" />
+                </div>
+              }
+            >
+              {view === 'community' && <CommunityView />}
+              {view === 'brands' && <BrandsView />}
+              {view === 'adminCreators' && <AdminCreatorsView />}
+              {view === 'adminBrands' && <AdminBrandsView />}
+            </Suspense>
+          )}
         </main>
       </div>
 
@@ -141,7 +202,25 @@ export default function DashboardPage() {
           onMenuOpenChange={setMenuOpen}
           onSignOut={signOut}
           signingOut={signingOut}
+          onOpenAccount={account.open}
         />
+      )}
+
+      {account.tab && (
+        <Suspense
+          fallback={
+            <div className="fixed inset-0 z-50 grid place-items-center bg-bg" data-testid="account-loading">
+              <Spinner className="size-7" />
+            </div>
+          }
+        >
+          <AccountDialog
+            me={me}
+            tab={account.tab}
+            onTabChange={(tab) => account.open(tab, true)}
+            onClose={account.close}
+          />
+        </Suspense>
       )}
     </div>
   );

@@ -8,7 +8,7 @@ import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { LanguageSelect, ThemeSelect } from '../../ui/SettingsControl.tsx';
 import { CreditBalance } from './CreditBalance.tsx';
-import { profileHref, UserAvatar } from './UserAvatar.tsx';
+import { UserAvatar } from './UserAvatar.tsx';
 import { VIEW_ICONS, viewHref } from './viewMeta.ts';
 
 interface MobileNavProps {
@@ -21,6 +21,7 @@ interface MobileNavProps {
   onMenuOpenChange: (open: boolean) => void;
   onSignOut: () => void;
   signingOut: boolean;
+  onOpenAccount: (tab: 'profile' | 'billing') => void;
 }
 
 /** Mobile (< 768 px): bottom tab bar plus a full-screen "More" menu. */
@@ -34,10 +35,10 @@ export function MobileNav({
   onMenuOpenChange,
   onSignOut,
   signingOut,
+  onOpenAccount,
 }: MobileNavProps) {
   const { t } = useTranslation();
   const moreActive = menuViews.includes(active);
-  const profile = profileHref(user);
   const fullName = `${user.first_name} ${user.last_name}`.trim();
   const close = () => onMenuOpenChange(false);
 
@@ -48,7 +49,7 @@ export function MobileNav({
         <span className="block truncate font-medium">{fullName}</span>
         <span className="block truncate text-xs text-subtle">{user.email}</span>
       </span>
-      {profile && <ChevronRight className="size-4 text-subtle rtl:-scale-x-100" aria-hidden />}
+      <ChevronRight className="size-4 text-subtle rtl:-scale-x-100" aria-hidden />
     </>
   );
 
@@ -123,24 +124,26 @@ export function MobileNav({
 
           <div className="flex-1 space-y-6 overflow-y-auto px-4 py-5">
             <section className="space-y-3" aria-label={t('nav.profile')}>
-              {profile ? (
-                <Link
-                  to={profile}
-                  onClick={close}
-                  data-testid="mobile-profile"
-                  className="flex items-center gap-3 rounded-xl border border-line bg-surface p-3 transition-colors hover:border-line-strong"
-                >
-                  {profileCard}
-                </Link>
-              ) : (
-                <div
-                  className="flex items-center gap-3 rounded-xl border border-line bg-surface p-3"
-                  data-testid="mobile-profile"
-                >
-                  {profileCard}
-                </div>
-              )}
-              <CreditBalance credits={credits} testId="credit-balance" />
+              <button
+                type="button"
+                onClick={() => {
+                  close();
+                  onOpenAccount('profile');
+                }}
+                data-testid="mobile-profile"
+                aria-label={`${fullName} · ${t('account.entry.profile')}`}
+                className="flex w-full items-center gap-3 rounded-xl border border-line bg-surface p-3 text-start transition-colors hover:border-line-strong"
+              >
+                {profileCard}
+              </button>
+              <CreditBalance
+                credits={credits}
+                testId="credit-balance"
+                onClick={() => {
+                  close();
+                  onOpenAccount('billing');
+                }}
+              />
             </section>
 
             {menuViews.length > 0 && (

@@ -6,7 +6,7 @@ import type { DashboardView } from '../../../common/constants.ts';
 import { cn } from '../../ui/cn.ts';
 import { Logo } from '../../ui/Logo.tsx';
 import { CreditBalance } from './CreditBalance.tsx';
-import { profileHref, UserAvatar } from './UserAvatar.tsx';
+import { UserAvatar } from './UserAvatar.tsx';
 import { NAV_SECTIONS, VIEW_ICONS, viewHref } from './viewMeta.ts';
 
 interface SidebarProps {
@@ -18,11 +18,21 @@ interface SidebarProps {
   onToggle: () => void;
   onSignOut: () => void;
   signingOut: boolean;
+  onOpenAccount: (tab: 'profile' | 'billing') => void;
 }
 
-export function Sidebar({ user, credits, views, active, collapsed, onToggle, onSignOut, signingOut }: SidebarProps) {
+export function Sidebar({
+  user,
+  credits,
+  views,
+  active,
+  collapsed,
+  onToggle,
+  onSignOut,
+  signingOut,
+  onOpenAccount,
+}: SidebarProps) {
   const { t } = useTranslation();
-  const profile = profileHref(user);
   const fullName = `${user.first_name} ${user.last_name}`.trim();
   const ToggleIcon = collapsed ? PanelLeftOpen : PanelLeftClose;
 
@@ -119,29 +129,30 @@ export function Sidebar({ user, credits, views, active, collapsed, onToggle, onS
       <div className="space-y-2 border-t border-line p-3">
         {collapsed ? (
           <div className="flex justify-center py-1">
-            <CreditBalance credits={credits} testId="credit-balance" variant="icon" />
+            <CreditBalance
+              credits={credits}
+              testId="credit-balance"
+              variant="icon"
+              onClick={() => onOpenAccount('billing')}
+            />
           </div>
         ) : (
-          <CreditBalance credits={credits} testId="credit-balance" />
+          <CreditBalance credits={credits} testId="credit-balance" onClick={() => onOpenAccount('billing')} />
         )}
         <div className={cn('flex items-center gap-1', collapsed && 'flex-col')}>
-          {profile ? (
-            <Link
-              to={profile}
-              className={cn(
-                'flex min-w-0 flex-1 items-center gap-2.5 rounded-lg p-1.5 transition-colors hover:bg-surface-2',
-                collapsed && 'justify-center',
-              )}
-              title={collapsed ? fullName : t('nav.profile')}
-              aria-label={collapsed ? fullName : undefined}
-            >
-              {userRow}
-            </Link>
-          ) : (
-            <div className={cn('flex min-w-0 flex-1 items-center gap-2.5 p-1.5', collapsed && 'justify-center')}>
-              {userRow}
-            </div>
-          )}
+          <button
+            type="button"
+            data-testid="account-open"
+            onClick={() => onOpenAccount('profile')}
+            className={cn(
+              'flex min-w-0 flex-1 items-center gap-2.5 rounded-lg p-1.5 transition-colors hover:bg-surface-2',
+              collapsed && 'justify-center',
+            )}
+            title={collapsed ? fullName : t('account.entry.profile')}
+            aria-label={collapsed ? `${fullName} · ${t('account.entry.profile')}` : undefined}
+          >
+            {userRow}
+          </button>
           <button
             type="button"
             data-testid="logout-button"

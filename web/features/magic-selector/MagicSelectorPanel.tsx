@@ -8,7 +8,11 @@ import { ApiError } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { useCanvas } from '../canvas/store.ts';
+import { useSessionParticipant } from '../editor-sessions/registry.ts';
+import { imageThumbnail, loadImage, shrinkDataUrl } from '../multi-composition/images.ts';
+import { ToolPanelLayout } from '../studio/ToolPanelLayout.tsx';
 import { inpaint, readAsDataUrl } from './api.ts';
+import { captureMagicSelectorSession, type MagicResult, parseMagicSelectorSession } from './session.ts';
 
 // The Magic Selector (canvas spec 2, 5, 9): a base image, a brush painting white on a black mask
 // (line width 20 on screen), a mode, quality, prompt, reference for replace and style transfer, and
@@ -87,14 +91,28 @@ function DropZone({
   );
 }
 
-interface Result {
-  url: string;
-  id: string | null;
-  width: number | null;
-  height: number | null;
+/** Embedded images kept in a saved session are shrunk to these sizes (characters of data URL). */
+const SESSION_BASE_CHARS = 3_000_000;
+const SESSION_REFERENCE_CHARS = 1_000_000;
+
+/** A data URL small enough for a saved session (server URLs pass as they are); null until ready. */
+function useSessionCopy(src: string | null, maxChars: number): string | null {
+  const [copy, setCopy] = useState<{ src: string; out: string } | null>(null);
+  useEffect(() => {
+    if (!src) return;
+    let live = true;
+    shrinkDataUrl(src, maxChars)
+      .then((out) => live && setCopy({ src, out }))
+      .catch(() => live && setCopy({ src, out: src }));
+    return () => {
+      live = false;
+    };
+  }, [src, maxChars]);
+  if (!src) return null;
+  return copy?.src === src ? copy.out : src.startsWith('data:') && src.length > maxChars ? null : src;
 }
 
-export function MagicSelectorPanel({ onClose }: { onClose: () => void }) {
+export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: () => void; layout?: 'panel' | 'tab' }) {
   const { t } = useTranslation();
   const [, setParams] = useSearchParams();
   const [base, setBase] = useState<string | null>(null);
@@ -106,7 +124,7 @@ export function MagicSelectorPanel({ onClose }: { onClose: () => void }) {
   const [prompt, setPrompt] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<Result | null>(null);
+  const [result, setResult] = useState<MagicResult | null>(null);
   const canvasRef = useRef<HTMLCanvasElement | null>(null);
   const drawing = useRef<{ x: number; y: number } | null>(null);
 
@@ -125,9 +143,60 @@ export function MagicSelectorPanel({ onClose }: { onClose: () => void }) {
     img.onload = () => setSize({ width: img.naturalWidth, height: img.naturalHeight });
     img.src = base;
   }, [base]);
+  // A restored mask waits here until the base image it belongs to has its canvas.
+  const pendingMask = useRef<string | null>(null);
+  const paintMask = useCallback(
+    async (mask: string) => {
+      const img = await loadImage(mask);
+      const canvas = canvasRef.current;
+      const g = canvas?.getContext('2d');
+      if (!canvas || !g) return;
+      clearMask();
+      g.drawImage(img, 0, 0, canvas.width, canvas.height);
+    },
+    [clearMask],
+  );
   useEffect(() => {
-    if (size) clearMask();
-  }, [size, clearMask]);
+    if (!size) return;
+    clearMask();
+    const mask = pendingMask.current;
+    pendingMask.current = null;
+    if (mask) paintMask(mask).catch((err: unknown) => console.error('Mask restore failed', err));
+  }, [size, clearMask, paintMask]);
+
+  const sessionBase = useSessionCopy(base, SESSION_BASE_CHARS);
+  const sessionReference = useSessionCopy(reference, SESSION_REFERENCE_CHARS);
+  useSessionParticipant('magic-selector', {
+    capture: () =>
+      captureMagicSelectorSession({
+        baseImage: sessionBase ?? base,
+        prompt,
+        mode,
+        result,
+        quality,
+        styleStrength,
+        referenceImage: sessionReference ?? reference,
+        maskImage: base && size ? (canvasRef.current?.toDataURL('image/png') ?? null) : null,
+      }) as Record<string, unknown> | null,
+    restore: (data) => {
+      const state = parseMagicSelectorSession(data);
+      setMode(state.mode);
+      setPrompt(state.prompt);
+      setQuality(state.quality);
+      setStyleStrength(state.styleStrength);
+      setReference(state.referenceImage);
+      setResult(state.result);
+      setError(null);
+      if (state.baseImage === base && size) {
+        if (state.maskImage) void paintMask(state.maskImage);
+        else clearMask();
+      } else {
+        pendingMask.current = state.maskImage;
+        setBase(state.baseImage);
+      }
+    },
+    thumbnail: () => imageThumbnail(base ?? result?.url),
+  });
 
   const point = (e: PointerEvent<HTMLCanvasElement>) => {
     const canvas = e.currentTarget;
@@ -199,34 +268,9 @@ export function MagicSelectorPanel({ onClose }: { onClose: () => void }) {
     });
   };
 
-  return (
-    <aside
-      data-testid="magic-selector"
-      aria-labelledby="magic-selector-title"
-      data-busy={busy ? 'true' : 'false'}
-      className="min-w-0 shrink-0 space-y-3 rounded-2xl border border-line bg-surface p-4 lg:sticky lg:top-20 lg:w-80 lg:self-start"
-    >
-      <div className="flex items-start gap-3">
-        <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent">
-          <WandSparkles className="size-5" aria-hidden />
-        </span>
-        <div className="min-w-0 flex-1">
-          <h2 id="magic-selector-title" className="text-sm font-semibold">
-            {t('magicSelector.title')}
-          </h2>
-          <p className="mt-0.5 text-xs leading-relaxed text-muted">{t('magicSelector.description')}</p>
-        </div>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label={t('common.close')}
-          className="grid size-8 shrink-0 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg"
-          data-testid="tool-panel-close"
-        >
-          <X className="size-4" aria-hidden />
-        </button>
-      </div>
-
+  const tab = layout === 'tab';
+  const maskArea = (
+    <>
       <DropZone
         label={t('magicSelector.baseImage')}
         image={null}
@@ -252,11 +296,11 @@ export function MagicSelectorPanel({ onClose }: { onClose: () => void }) {
               {t('magicSelector.clearMask')}
             </Button>
           </div>
-          <div className="relative overflow-hidden rounded-xl bg-surface-3">
+          <div className={cn('relative overflow-hidden rounded-xl bg-surface-3', tab && 'mx-auto w-fit max-w-full')}>
             <img
               src={base}
               alt={t('magicSelector.baseImage')}
-              className="block h-auto w-full select-none"
+              className={cn('block select-none', tab ? 'h-auto max-h-[62vh] w-auto max-w-full' : 'h-auto w-full')}
               draggable={false}
             />
             {size && (
@@ -286,7 +330,10 @@ export function MagicSelectorPanel({ onClose }: { onClose: () => void }) {
           <p className="text-[11px] text-muted">{t('magicSelector.maskHint')}</p>
         </div>
       )}
-
+    </>
+  );
+  const settings = (
+    <>
       <fieldset className="space-y-1.5">
         <legend className="text-xs font-medium">{t('magicSelector.mode')}</legend>
         <div className="grid grid-cols-2 gap-1.5">
@@ -383,53 +430,109 @@ export function MagicSelectorPanel({ onClose }: { onClose: () => void }) {
         {!busy && <WandSparkles className="size-4" aria-hidden />}
         {busy ? t('magicSelector.applying') : t('magicSelector.apply')}
       </Button>
+    </>
+  );
+  const resultView = result && (
+    <ResultView
+      result={result}
+      inline={tab}
+      onClose={() => setResult(null)}
+      onCanvas={toCanvas}
+      onEditMore={() => {
+        setBase(result.url);
+        setResult(null);
+      }}
+    />
+  );
 
-      {result && (
-        <div
-          role="dialog"
-          aria-modal="true"
-          aria-label={t('magicSelector.result')}
-          className="fixed inset-0 z-50 grid place-items-center bg-black/70 p-4"
-          data-testid="magic-result"
+  return (
+    <ToolPanelLayout
+      testId="magic-selector"
+      icon={WandSparkles}
+      title={t('magicSelector.title')}
+      description={t('magicSelector.description')}
+      onClose={onClose}
+      busy={busy}
+      tab={tab}
+      main={<div className="min-w-0 flex-1 space-y-3 rounded-2xl border border-line bg-surface p-4">{maskArea}</div>}
+      side={
+        <>
+          {settings}
+          {resultView}
+        </>
+      }
+      panel={
+        <>
+          {maskArea}
+          {settings}
+          {resultView}
+        </>
+      }
+    />
+  );
+}
+
+/** The result: a dialog over the side panel, or inline beside the settings in the editor tab. */
+function ResultView({
+  result,
+  inline,
+  onClose,
+  onCanvas,
+  onEditMore,
+}: {
+  result: MagicResult;
+  inline: boolean;
+  onClose: () => void;
+  onCanvas: () => void;
+  onEditMore: () => void;
+}) {
+  const { t } = useTranslation();
+  const body = (
+    <div className={cn('w-full space-y-3 rounded-2xl bg-surface', inline ? 'border border-line p-3' : 'max-w-2xl p-4')}>
+      <div className="flex items-center">
+        <h3 className="text-sm font-semibold">{t('magicSelector.result')}</h3>
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label={t('common.close')}
+          className="ms-auto grid size-8 place-items-center rounded-lg text-muted hover:bg-surface-2"
         >
-          <div className="w-full max-w-2xl space-y-3 rounded-2xl bg-surface p-4">
-            <div className="flex items-center">
-              <h3 className="text-sm font-semibold">{t('magicSelector.result')}</h3>
-              <button
-                type="button"
-                onClick={() => setResult(null)}
-                aria-label={t('common.close')}
-                className="ms-auto grid size-8 place-items-center rounded-lg text-muted hover:bg-surface-2"
-              >
-                <X className="size-4" aria-hidden />
-              </button>
-            </div>
-            <img
-              src={result.url}
-              alt={t('magicSelector.result')}
-              className="max-h-[60vh] w-full rounded-xl object-contain"
-            />
-            <div className="flex flex-wrap gap-2">
-              <Button variant="secondary" onClick={toCanvas} data-testid="magic-result-canvas">
-                {t('magicSelector.toCanvas')}
-              </Button>
-              <Button
-                variant="secondary"
-                onClick={() => {
-                  setBase(result.url);
-                  setResult(null);
-                }}
-                data-testid="magic-result-edit"
-              >
-                {t('magicSelector.editMore')}
-              </Button>
-              <Button onClick={() => window.open(result.url, '_blank', 'noopener')} data-testid="magic-result-save">
-                {t('magicSelector.save')}
-              </Button>
-            </div>
-          </div>
-        </div>
-      )}
-    </aside>
+          <X className="size-4" aria-hidden />
+        </button>
+      </div>
+      <img
+        src={result.url}
+        alt={t('magicSelector.result')}
+        className={cn('w-full rounded-xl object-contain', inline ? 'max-h-80' : 'max-h-[60vh]')}
+      />
+      <div className="flex flex-wrap gap-2">
+        <Button variant="secondary" onClick={onCanvas} data-testid="magic-result-canvas">
+          {t('magicSelector.toCanvas')}
+        </Button>
+        <Button variant="secondary" onClick={onEditMore} data-testid="magic-result-edit">
+          {t('magicSelector.editMore')}
+        </Button>
+        <Button onClick={() => window.open(result.url, '_blank', 'noopener')} data-testid="magic-result-save">
+          {t('magicSelector.save')}
+        </Button>
+      </div>
+    </div>
+  );
+  if (inline)
+    return (
+      <section aria-label={t('magicSelector.result')} data-testid="magic-result">
+        {body}
+      </section>
+    );
+  return (
+    <div
+      role="dialog"
+      aria-modal="true"
+      aria-label={t('magicSelector.result')}
+      className="fixed inset-0 z-50 grid place-items-center bg-black/70 p-4"
+      data-testid="magic-result"
+    >
+      {body}
+    </div>
   );
 }

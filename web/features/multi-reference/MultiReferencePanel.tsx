@@ -1,4 +1,4 @@
-import { Download, ImagePlus, Layers, Trash2, X } from 'lucide-react';
+import { Download, ImagePlus, Layers, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -9,14 +9,21 @@ import { ApiError, apiRequest } from '../../api/client.ts';
 import { uploadFiles } from '../../api/uploads.ts';
 import { cn } from '../../ui/cn.ts';
 import { useCanvas } from '../canvas/store.ts';
+import { useSessionParticipant } from '../editor-sessions/registry.ts';
+import { imageThumbnail } from '../multi-composition/images.ts';
+import { ToolPanelLayout } from '../studio/ToolPanelLayout.tsx';
+import {
+  type BlendMode,
+  type CompositionMode,
+  captureMultiReferenceSession,
+  type MultiReferenceResult,
+  parseMultiReferenceSession,
+  type Quality,
+  type RefType,
+} from './session.ts';
 
 // The Multi-Reference side tool (canvas spec 2, 5, 7, 9): up to 8 weighted references, blend
 // settings, prompt; Generate calls the server once per variation.
-
-type RefType = (typeof MULTI_REFERENCE.referenceTypes)[number];
-type BlendMode = (typeof MULTI_REFERENCE.blendModes)[number];
-type CompositionMode = (typeof MULTI_REFERENCE.compositionModes)[number];
-type Quality = (typeof MULTI_REFERENCE.qualities)[number];
 
 interface Reference {
   id: string;
@@ -27,17 +34,13 @@ interface Reference {
   description: string;
 }
 
-interface Result {
-  url: string;
-  id: string | null;
-  variation: number;
-}
+type Result = MultiReferenceResult;
 
 const inputClass = 'w-full rounded-lg border border-line bg-surface-2 px-2 py-1.5 text-xs';
 const labelClass = 'text-[11px] font-medium text-muted';
 const MB = 1024 * 1024;
 
-export function MultiReferencePanel({ onClose }: { onClose: () => void }) {
+export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: () => void; layout?: 'panel' | 'tab' }) {
   const { t } = useTranslation();
   const [, setParams] = useSearchParams();
   const addImage = useCanvas((s) => s.addImage);
@@ -56,6 +59,53 @@ export function MultiReferencePanel({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<string[]>([]);
   const [results, setResults] = useState<Result[]>([]);
+
+  useSessionParticipant('multi-reference', {
+    capture: () =>
+      captureMultiReferenceSession({
+        referenceImages: refs.map((r) => ({
+          id: r.id,
+          url: r.url,
+          filename: r.name,
+          weight: r.weight,
+          type: r.type,
+          description: r.description,
+          mediaType: 'image',
+        })),
+        prompt,
+        styleModifier,
+        negativePrompt,
+        blendSettings: { blendMode, strength, variations, aspectRatio, quality, compositionMode, preserveDetails },
+        results,
+      }) as Record<string, unknown> | null,
+    restore: (data) => {
+      const state = parseMultiReferenceSession(data);
+      setRefs(
+        state.referenceImages.map((r) => ({
+          id: r.id,
+          name: r.filename,
+          url: r.url,
+          weight: r.weight,
+          type: r.type,
+          description: r.description,
+        })),
+      );
+      setPrompt(state.prompt);
+      setStyleModifier(state.styleModifier);
+      setNegativePrompt(state.negativePrompt);
+      const b = state.blendSettings;
+      setBlendMode(b.blendMode);
+      setStrength(b.strength);
+      setVariations(b.variations);
+      setAspectRatio(b.aspectRatio);
+      setQuality(b.quality);
+      setCompositionMode(b.compositionMode);
+      setPreserveDetails(b.preserveDetails);
+      setResults(state.results);
+      setErrors([]);
+    },
+    thumbnail: () => imageThumbnail(refs[0]?.url ?? results[0]?.url),
+  });
 
   const patchRef = (id: string, patch: Partial<Reference>) =>
     setRefs((list) => list.map((r) => (r.id === id ? { ...r, ...patch } : r)));
@@ -192,61 +242,42 @@ export function MultiReferencePanel({ onClose }: { onClose: () => void }) {
     </label>
   );
 
-  return (
-    <aside
-      data-testid="multi-reference"
-      aria-labelledby="multi-reference-title"
-      className="min-w-0 shrink-0 space-y-3 rounded-2xl border border-line bg-surface p-4 lg:sticky lg:top-20 lg:w-80 lg:self-start"
+  const tab = layout === 'tab';
+  const uploader = (
+    <label
+      className={cn(
+        'flex cursor-pointer items-center justify-center gap-2 rounded-xl border border-dashed border-line p-3 text-xs text-muted hover:bg-surface-2',
+        (refs.length >= MULTI_REFERENCE.maxFiles || uploading) && 'pointer-events-none opacity-50',
+      )}
     >
-      <div className="flex items-start gap-3">
-        <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent">
-          <Layers className="size-5" aria-hidden />
-        </span>
-        <div className="min-w-0 flex-1">
-          <h2 id="multi-reference-title" className="text-sm font-semibold">
-            {t('multiReference.title')}
-          </h2>
-          <p className="mt-0.5 text-xs text-muted">{t('multiReference.description')}</p>
-        </div>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label={t('common.close')}
-          className="grid size-8 shrink-0 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg"
-          data-testid="tool-panel-close"
-        >
-          <X className="size-4" aria-hidden />
-        </button>
-      </div>
-
-      <label
-        className={cn(
-          'flex cursor-pointer items-center justify-center gap-2 rounded-xl border border-dashed border-line p-3 text-xs text-muted hover:bg-surface-2',
-          (refs.length >= MULTI_REFERENCE.maxFiles || uploading) && 'pointer-events-none opacity-50',
-        )}
-      >
-        <ImagePlus className="size-4" aria-hidden />
-        {uploading
-          ? t('multiReference.uploading')
-          : t('multiReference.addReferences', { count: refs.length, max: MULTI_REFERENCE.maxFiles })}
-        <input
-          type="file"
-          accept="image/*"
-          multiple
-          className="sr-only"
-          data-testid="mr-upload-input"
-          disabled={refs.length >= MULTI_REFERENCE.maxFiles || uploading}
-          onChange={(e) => {
-            void onFiles(e.target.files);
-            e.target.value = '';
-          }}
-        />
-      </label>
-
+      <ImagePlus className="size-4" aria-hidden />
+      {uploading
+        ? t('multiReference.uploading')
+        : t('multiReference.addReferences', { count: refs.length, max: MULTI_REFERENCE.maxFiles })}
+      <input
+        type="file"
+        accept="image/*"
+        multiple
+        className="sr-only"
+        data-testid="mr-upload-input"
+        disabled={refs.length >= MULTI_REFERENCE.maxFiles || uploading}
+        onChange={(e) => {
+          void onFiles(e.target.files);
+          e.target.value = '';
+        }}
+      />
+    </label>
+  );
+  const references = (
+    <>
       {refs.map((ref) => (
         <div key={ref.id} data-testid="mr-reference" className="space-y-1.5 rounded-xl border border-line p-2">
           <div className="flex items-center gap-2">
-            <img src={ref.url} alt={ref.name} className="size-10 shrink-0 rounded-md object-cover" />
+            <img
+              src={ref.url}
+              alt={ref.name}
+              className={cn('shrink-0 rounded-md bg-surface-3 object-cover', tab ? 'size-16' : 'size-10')}
+            />
             <span className="min-w-0 flex-1 truncate text-xs">{ref.name}</span>
             <button
               type="button"
@@ -283,7 +314,10 @@ export function MultiReferencePanel({ onClose }: { onClose: () => void }) {
           />
         </div>
       ))}
-
+    </>
+  );
+  const form = (
+    <>
       <label className="block space-y-1">
         <span className={labelClass}>{t('multiReference.prompt')}</span>
         <textarea
@@ -349,7 +383,10 @@ export function MultiReferencePanel({ onClose }: { onClose: () => void }) {
           {t('multiReference.preserveDetails')}
         </label>
       </fieldset>
-
+    </>
+  );
+  const actions = (
+    <>
       {errors.length > 0 && (
         <ul role="alert" className="space-y-1 rounded-lg bg-danger/10 p-2 text-xs text-danger">
           {errors.map((e) => (
@@ -377,7 +414,10 @@ export function MultiReferencePanel({ onClose }: { onClose: () => void }) {
           {t('multiReference.clearAll')}
         </button>
       </div>
-
+    </>
+  );
+  const resultList = (
+    <>
       {results.map((result) => (
         <figure key={result.url} data-testid="mr-result" className="space-y-1.5 rounded-xl border border-line p-2">
           <img
@@ -405,6 +445,42 @@ export function MultiReferencePanel({ onClose }: { onClose: () => void }) {
           </figcaption>
         </figure>
       ))}
-    </aside>
+    </>
+  );
+
+  return (
+    <ToolPanelLayout
+      testId="multi-reference"
+      icon={Layers}
+      title={t('multiReference.title')}
+      description={t('multiReference.description')}
+      onClose={onClose}
+      busy={busy}
+      tab={tab}
+      main={
+        <div className="min-w-0 flex-1 space-y-4">
+          <div className="space-y-3 rounded-2xl border border-line bg-surface p-4">
+            {uploader}
+            {refs.length > 0 && <div className="grid gap-2 sm:grid-cols-2 xl:grid-cols-3">{references}</div>}
+          </div>
+          {results.length > 0 && <div className="grid gap-3 sm:grid-cols-2">{resultList}</div>}
+        </div>
+      }
+      side={
+        <>
+          {form}
+          {actions}
+        </>
+      }
+      panel={
+        <>
+          {uploader}
+          {references}
+          {form}
+          {actions}
+          {resultList}
+        </>
+      }
+    />
   );
 }

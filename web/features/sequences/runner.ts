@@ -16,31 +16,13 @@ import {
 } from '../../../common/rules/sequences.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { ApiError } from '../../api/client.ts';
+import { isAbort, sleep, stopRunning } from '../../api/polling.ts';
 import { compileMasterVideo, generateSequenceVideo, runMovieAgent, sequenceTaskStatus } from './api.ts';
 import { type SequenceItem, useSequences } from './store.ts';
 import { sequenceError, sequenceText } from './text.ts';
 
 const running = new Map<string, AbortController>();
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new DOMException('Aborted', 'AbortError'));
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new DOMException('Aborted', 'AbortError'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 /** apiRequest's fallback texts: the server gave no error of its own. */
 const isFallback = (message: string) =>
   message === MESSAGES.generic.internal || message === MESSAGES.generic.rateLimited;
@@ -56,12 +38,7 @@ function fail(id: string, error: string) {
 
 /** Stops the poll of a removed item (or of everything when the sequence is cleared). */
 export function stopSequenceWork(id?: string) {
-  for (const [key, controller] of running) {
-    if (id === undefined || key === id) {
-      controller.abort();
-      running.delete(key);
-    }
-  }
+  stopRunning(running, id);
 }
 
 /**

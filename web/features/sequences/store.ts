@@ -62,6 +62,16 @@ interface SequencesState {
   setAnalysis: (analysis: MovieAnalysis | null) => void;
   setAnalyzing: (analyzing: boolean) => void;
   clear: () => void;
+  /** Replaces the sequence with a saved one (editor sessions); the movie agent analysis is dropped. */
+  restore: (snapshot: SequencesSnapshot) => void;
+}
+
+/** What a saved session keeps of the Cinema Sequences panel. */
+export interface SequencesSnapshot {
+  items: SequenceItem[];
+  videoMode: SequenceVideoMode;
+  movieScript: string;
+  master: MasterState;
 }
 
 const emptyMaster: MasterState = { isGenerating: false, masterVideoUrl: null, duration: null, videoCount: null };
@@ -113,7 +123,26 @@ export const useSequences = create<SequencesState>()((set, get) => ({
   setAnalysis: (analysis) => set({ analysis }),
   setAnalyzing: (analyzing) => set({ analyzing }),
   clear: () => set({ items: [], master: emptyMaster, analysis: null }),
+  restore: (snapshot) =>
+    set({
+      items: snapshot.items.map((item) => ({ ...item })),
+      videoMode: snapshot.videoMode,
+      movieScript: snapshot.movieScript,
+      master: { ...snapshot.master },
+      analysis: null,
+      analyzing: false,
+    }),
 }));
+
+/** The sequence as a session keeps it (a copy). */
+export function snapshotSequences(state: SequencesState): SequencesSnapshot {
+  return {
+    items: state.items.map((item) => ({ ...item })),
+    videoMode: state.videoMode,
+    movieScript: state.movieScript,
+    master: { ...state.master },
+  };
+}
 
 /**
  * Pins a canvas image to the sequence (spec 5): a new item with the prompt 'Manually pinned: {name}', or the

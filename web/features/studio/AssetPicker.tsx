@@ -1,11 +1,10 @@
-import { Check, FolderOpen, Loader2, X } from 'lucide-react';
-import { Dialog } from 'radix-ui';
+import { FolderOpen, Loader2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Asset } from '../../../common/api/assets.ts';
 import { useAssets } from '../../api/assets.ts';
 import { Button } from '../../ui/Button.tsx';
-import { cn } from '../../ui/cn.ts';
+import { PickerDialog, PickerFooter, PickerTile } from '../../ui/PickerDialog.tsx';
 import { AssetSkeletons, uniqueAssets } from '../assets/AssetsGrid.tsx';
 import { AssetThumb } from '../assets/AssetThumb.tsx';
 import { localizeMessage } from './localize.ts';
@@ -44,30 +43,17 @@ function PickerBody({ type, max, onPick }: { type: string; max: number; onPick: 
           </div>
         ) : (
           <ul className="grid grid-cols-3 gap-2 sm:grid-cols-4" aria-label={t('studio.picker.title')}>
-            {assets.map((asset) => {
-              const isSelected = selected.includes(asset.id);
-              return (
-                <li key={asset.id}>
-                  <button
-                    type="button"
-                    aria-pressed={isSelected}
-                    onClick={() => toggle(asset.id)}
-                    data-testid="picker-item"
-                    className={cn(
-                      'relative block aspect-square w-full overflow-hidden rounded-lg border-2 transition-colors',
-                      isSelected ? 'border-accent' : 'border-transparent hover:border-line-strong',
-                    )}
-                  >
-                    <AssetThumb asset={asset} />
-                    {isSelected && (
-                      <span className="absolute end-1.5 top-1.5 grid size-6 place-items-center rounded-full bg-accent text-accent-fg">
-                        <Check className="size-4" aria-hidden />
-                      </span>
-                    )}
-                  </button>
-                </li>
-              );
-            })}
+            {assets.map((asset) => (
+              <li key={asset.id}>
+                <PickerTile
+                  selected={selected.includes(asset.id)}
+                  onToggle={() => toggle(asset.id)}
+                  testId="picker-item"
+                >
+                  <AssetThumb asset={asset} />
+                </PickerTile>
+              </li>
+            ))}
           </ul>
         )}
         {query.hasNextPage && (
@@ -84,17 +70,13 @@ function PickerBody({ type, max, onPick }: { type: string; max: number; onPick: 
           </div>
         )}
       </div>
-      <div className="flex items-center justify-between gap-3 border-t border-line px-5 py-3">
-        <span className="text-xs text-muted">{t('studio.picker.selected', { count: selected.length, max })}</span>
-        <Button
-          size="sm"
-          disabled={selected.length === 0}
-          data-testid="picker-confirm"
-          onClick={() => onPick(selected.flatMap((id) => assets.filter((a) => a.id === id)))}
-        >
-          {t('studio.picker.add', { count: selected.length })}
-        </Button>
-      </div>
+      <PickerFooter
+        count={t('studio.picker.selected', { count: selected.length, max })}
+        confirmLabel={t('studio.picker.add', { count: selected.length })}
+        disabled={selected.length === 0}
+        testId="picker-confirm"
+        onConfirm={() => onPick(selected.flatMap((id) => assets.filter((a) => a.id === id)))}
+      />
     </>
   );
 }
@@ -115,37 +97,24 @@ export function AssetPicker({
 }) {
   const { t } = useTranslation();
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/60 backdrop-blur-[2px]" />
-        <Dialog.Content
-          data-testid="asset-picker"
-          aria-describedby={undefined}
-          className="fixed left-1/2 top-1/2 z-50 flex h-[min(640px,calc(100dvh-2rem))] w-[calc(100vw-2rem)] max-w-2xl -translate-x-1/2 -translate-y-1/2 flex-col rounded-2xl border border-line bg-surface shadow-2xl"
-        >
-          <div className="flex items-center gap-3 border-b border-line px-5 py-4">
-            <Dialog.Title className="flex-1 text-base font-semibold">
-              {t(kind === 'image' ? 'studio.picker.titleImages' : 'studio.picker.titleVideos')}
-            </Dialog.Title>
-            <Dialog.Close
-              className="grid size-8 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg"
-              aria-label={t('common.close')}
-            >
-              <X className="size-4" aria-hidden />
-            </Dialog.Close>
-          </div>
-          {open && (
-            <PickerBody
-              type={kind === 'image' ? 'image|enhancement' : 'video|video_enhancement'}
-              max={max}
-              onPick={(assets) => {
-                onPick(assets);
-                onOpenChange(false);
-              }}
-            />
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <PickerDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t(kind === 'image' ? 'studio.picker.titleImages' : 'studio.picker.titleVideos')}
+      testId="asset-picker"
+      className="z-50 h-[min(640px,calc(100dvh-2rem))]"
+      overlayClassName="z-50"
+    >
+      {open && (
+        <PickerBody
+          type={kind === 'image' ? 'image|enhancement' : 'video|video_enhancement'}
+          max={max}
+          onPick={(assets) => {
+            onPick(assets);
+            onOpenChange(false);
+          }}
+        />
+      )}
+    </PickerDialog>
   );
 }

@@ -239,7 +239,12 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
       </div>
 
       <AssetsGrid />
-      <CreditsDialog open={creditsOpen} onOpenChange={setCreditsOpen} balance={balance} />
+      <CreditsDialog
+        open={creditsOpen}
+        onOpenChange={setCreditsOpen}
+        balance={balance}
+        shortfall={short && balance !== null ? price - balance : undefined}
+      />
     </div>
   );
 }

@@ -1,8 +1,7 @@
-import { Coins, X } from 'lucide-react';
-import { Dialog } from 'radix-ui';
+import { ChevronDown } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { PRICES } from '../../../common/constants.ts';
-import { buttonClass } from '../../ui/Button.tsx';
+import { TopUpDialog } from '../billing/TopUpDialog.tsx';
 import { useCreditsText } from './format.ts';
 
 const PRICE_ROWS: Array<{ key: string; credits: number; per?: 'image' }> = [
@@ -19,73 +18,47 @@ const PRICE_ROWS: Array<{ key: string; credits: number; per?: 'image' }> = [
 ];
 
 /**
- * "Add Credits": the balance and what each generation costs. Buying credits belongs to the Billing tab of the
- * account dialog, a later release; this dialog says so rather than pretending to sell anything.
+ * "Add Credits": the top-up dialog (balance, badge, packages, purchase through checkout) with what each
+ * generation costs folded underneath. With a shortfall it suggests a package that covers it.
  */
 export function CreditsDialog({
   open,
   onOpenChange,
   balance,
+  shortfall,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   balance: number | null;
+  shortfall?: number;
 }) {
   const { t } = useTranslation();
   const creditsText = useCreditsText();
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/60 backdrop-blur-[2px]" />
-        <Dialog.Content
-          data-testid="credits-dialog"
-          className="fixed left-1/2 top-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 flex-col rounded-2xl border border-line bg-surface shadow-2xl"
-        >
-          <div className="flex items-center gap-3 border-b border-line px-5 py-4">
-            <span className="grid size-9 place-items-center rounded-xl bg-accent-soft text-accent">
-              <Coins className="size-5" aria-hidden />
-            </span>
-            <Dialog.Title className="flex-1 text-base font-semibold">{t('studio.creditsDialog.title')}</Dialog.Title>
-            <Dialog.Close
-              className="grid size-8 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg"
-              aria-label={t('common.close')}
-            >
-              <X className="size-4" aria-hidden />
-            </Dialog.Close>
-          </div>
-          <div className="space-y-4 overflow-y-auto px-5 py-4">
-            <div className="flex items-center justify-between rounded-xl border border-line bg-surface-2 px-4 py-3">
-              <span className="text-sm text-muted">{t('studio.price.balance')}</span>
-              <span className="text-lg font-semibold tabular-nums" data-testid="credits-dialog-balance">
-                {balance === null ? '—' : creditsText(balance)}
-              </span>
-            </div>
-            <Dialog.Description className="text-sm leading-relaxed text-muted">
-              {t('studio.creditsDialog.body')}
-            </Dialog.Description>
-            <table className="w-full text-sm">
-              <caption className="sr-only">{t('studio.creditsDialog.pricesCaption')}</caption>
-              <tbody className="divide-y divide-line">
-                {PRICE_ROWS.map((row) => (
-                  <tr key={row.key}>
-                    <th scope="row" className="py-2 text-start font-normal text-fg">
-                      {t(`studio.creditsDialog.prices.${row.key}`)}
-                    </th>
-                    <td className="py-2 text-end font-medium tabular-nums">
-                      {row.per
-                        ? t('studio.creditsDialog.perImage', { credits: creditsText(row.credits) })
-                        : creditsText(row.credits)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <div className="flex justify-end border-t border-line px-5 py-3">
-            <Dialog.Close className={buttonClass('secondary', 'sm')}>{t('common.close')}</Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <TopUpDialog open={open} onOpenChange={onOpenChange} balance={balance} shortfall={shortfall}>
+      <details className="group rounded-xl border border-line" data-testid="credits-dialog">
+        <summary className="flex cursor-pointer list-none items-center justify-between gap-2 px-4 py-3 text-sm font-medium">
+          {t('studio.creditsDialog.pricesCaption')}
+          <ChevronDown className="size-4 text-subtle transition-transform group-open:rotate-180" aria-hidden />
+        </summary>
+        <table className="w-full border-t border-line text-sm">
+          <caption className="sr-only">{t('studio.creditsDialog.pricesCaption')}</caption>
+          <tbody className="divide-y divide-line">
+            {PRICE_ROWS.map((row) => (
+              <tr key={row.key}>
+                <th scope="row" className="px-4 py-2 text-start font-normal text-fg">
+                  {t(`studio.creditsDialog.prices.${row.key}`)}
+                </th>
+                <td className="px-4 py-2 text-end font-medium tabular-nums">
+                  {row.per
+                    ? t('studio.creditsDialog.perImage', { credits: creditsText(row.credits) })
+                    : creditsText(row.credits)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </TopUpDialog>
   );
 }

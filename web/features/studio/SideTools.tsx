@@ -1,10 +1,11 @@
-import { Clock, Layers, type LucideIcon, MousePointerClick, Smartphone, UsersRound, X } from 'lucide-react';
+import { Layers, type LucideIcon, MousePointerClick, Smartphone, UsersRound } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { STUDIO_SIDE_TOOLS, type StudioSideTool } from '../../../common/rules/studio.ts';
 import { cn } from '../../ui/cn.ts';
 import { CharactersPanel } from '../characters/CharactersPanel.tsx';
 import { MagicSelectorPanel } from '../magic-selector/MagicSelectorPanel.tsx';
 import { MultiReferencePanel } from '../multi-reference/MultiReferencePanel.tsx';
+import { UgcVideoPanel } from '../ugc-video/UgcVideoPanel.tsx';
 
 const TOOL_ICONS: Record<StudioSideTool, LucideIcon> = {
   magicSelector: MousePointerClick,
@@ -54,59 +55,16 @@ export function ToolRail({
   );
 }
 
-/** A side tool's panel: what it is for. The tools themselves are built by later issues; nothing here pretends to work. */
+/** The open side tool's panel. */
 export function ToolPanel({ tool, onClose }: { tool: StudioSideTool; onClose: () => void }) {
-  if (tool === 'magicSelector') return <MagicSelectorPanel onClose={onClose} />;
-  return <PlaceholderPanel tool={tool} onClose={onClose} />;
-}
-
-function PlaceholderPanel({ tool, onClose }: { tool: StudioSideTool; onClose: () => void }) {
-  const { t } = useTranslation();
-  if (tool === 'multiReference') return <MultiReferencePanel onClose={onClose} />;
-  const Icon = TOOL_ICONS[tool];
-  const points = t(`studio.tools.${tool}.points`, { returnObjects: true }) as string[];
-  if (tool === 'characters') return <CharactersPanel onClose={onClose} />;
-  return (
-    <aside
-      data-testid="tool-panel"
-      data-tool={tool}
-      aria-labelledby={`tool-panel-${tool}`}
-      className="min-w-0 shrink-0 rounded-2xl border border-line bg-surface p-4 lg:sticky lg:top-20 lg:w-72 lg:self-start"
-    >
-      <div className="flex items-start gap-3">
-        <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent">
-          <Icon className="size-5" aria-hidden />
-        </span>
-        <div className="min-w-0 flex-1">
-          <h2 id={`tool-panel-${tool}`} className="text-sm font-semibold">
-            {t(`studio.tools.${tool}.title`)}
-          </h2>
-          <p className="mt-0.5 text-xs leading-relaxed text-muted">{t(`studio.tools.${tool}.description`)}</p>
-        </div>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label={t('common.close')}
-          className="grid size-8 shrink-0 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg"
-          data-testid="tool-panel-close"
-        >
-          <X className="size-4" aria-hidden />
-        </button>
-      </div>
-      {Array.isArray(points) && points.length > 0 && (
-        <ul className="mt-4 space-y-1.5 text-xs leading-relaxed text-fg/85">
-          {points.map((point) => (
-            <li key={point} className="flex gap-2">
-              <span className="mt-1.5 size-1 shrink-0 rounded-full bg-accent" aria-hidden />
-              {point}
-            </li>
-          ))}
-        </ul>
-      )}
-      <p className="mt-4 inline-flex items-center gap-1.5 rounded-full bg-surface-3 px-2.5 py-1 text-[11px] font-medium text-muted">
-        <Clock className="size-3" aria-hidden />
-        {t('studio.later.badge')}
-      </p>
-    </aside>
-  );
+  switch (tool) {
+    case 'magicSelector':
+      return <MagicSelectorPanel onClose={onClose} />;
+    case 'multiReference':
+      return <MultiReferencePanel onClose={onClose} />;
+    case 'characters':
+      return <CharactersPanel onClose={onClose} />;
+    case 'ugcVideo':
+      return <UgcVideoPanel onClose={onClose} />;
+  }
 }

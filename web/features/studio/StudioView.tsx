@@ -1,4 +1,4 @@
-import { CircleAlert, Clock, LayoutGrid, Megaphone, ScanFace, Send, Sparkles, WandSparkles } from 'lucide-react';
+import { CircleAlert, Clapperboard, LayoutGrid, Megaphone, ScanFace, Send, WandSparkles } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,11 +10,14 @@ import {
   type StudioMode,
   type StudioSideTool,
   type StudioTab,
-  studioAction,
 } from '../../../common/rules/studio.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { CreatorTab, useActionLabel } from './CreatorTab.tsx';
+import { CampaignsTab } from '../campaigns/CampaignsTab.tsx';
+import { PersonasTab } from '../personas/PersonasView.tsx';
+import { PublishTab } from '../publishing/PublishTab.tsx';
+import { WorkspacePanel } from '../workspace/WorkspacePanel.tsx';
+import { CreatorTab } from './CreatorTab.tsx';
 import { useDir } from './controls.tsx';
 import { localizeMessage } from './localize.ts';
 import { ToolPanel, ToolRail } from './SideTools.tsx';
@@ -22,45 +25,9 @@ import { useStudio } from './store.ts';
 
 // The multi-image canvas is its own chunk (konva is large): downloaded only when the canvas opens.
 const CanvasOverlay = lazy(() => import('../canvas/CanvasOverlay.tsx'));
+const FilmStudioOverlay = lazy(() => import('../film/FilmStudioOverlay.tsx'));
 
 const TAB_ICONS = { creator: WandSparkles, personas: ScanFace, campaigns: Megaphone, publish: Send } as const;
-
-/** Personas, Campaigns and Publish are built by their own issues: say what they are for, and nothing more. */
-function LaterTab({ tab }: { tab: Exclude<StudioTab, 'creator'> }) {
-  const { t } = useTranslation();
-  const actionLabel = useActionLabel();
-  const Icon = TAB_ICONS[tab];
-  const points = t(`studio.later.${tab}.points`, { returnObjects: true }) as string[];
-  return (
-    <div
-      data-testid={`studio-later-${tab}`}
-      className="flex flex-col items-center rounded-2xl border border-dashed border-line-strong bg-surface px-5 py-12 text-center sm:px-10"
-    >
-      <span className="mb-4 grid size-14 place-items-center rounded-2xl bg-accent-soft text-accent">
-        <Icon className="size-7" aria-hidden />
-      </span>
-      <h2 className="text-lg font-semibold">{t(`studio.tabs.${tab}`)}</h2>
-      <p className="mt-2 max-w-lg text-sm leading-relaxed text-muted">{t(`studio.later.${tab}.purpose`)}</p>
-      {Array.isArray(points) && (
-        <ul className="mt-5 grid max-w-lg gap-2 text-start text-sm sm:grid-cols-2">
-          {points.map((point) => (
-            <li key={point} className="flex gap-2 rounded-lg bg-surface-2 px-3 py-2 text-fg/85">
-              <Sparkles className="mt-0.5 size-3.5 shrink-0 text-accent" aria-hidden />
-              {point}
-            </li>
-          ))}
-        </ul>
-      )}
-      <p className="mt-6 inline-flex items-center gap-1.5 rounded-full bg-surface-3 px-3 py-1 text-xs font-medium text-muted">
-        <Clock className="size-3.5" aria-hidden />
-        {t('studio.later.badge')}
-      </p>
-      <Button className="mt-5" disabled data-testid="generate-button" title={t('studio.later.badge')}>
-        {actionLabel(studioAction(tab, 'image'), false)}
-      </Button>
-    </div>
-  );
-}
 
 /** The Creation Studio (dashboard view genproStudio): tabs and mode kept in the URL, side-tool rail. */
 export default function StudioView() {
@@ -77,6 +44,15 @@ export default function StudioView() {
     setParams((current) => {
       const next = new URLSearchParams(current);
       next.set('canvas', '1');
+      return next;
+    });
+
+  const filmOpen = params.get('film') === '1';
+  const setFilm = (open: boolean) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (open) next.set('film', '1');
+      else next.delete('film');
       return next;
     });
 
@@ -138,10 +114,16 @@ export default function StudioView() {
             );
           })}
         </Tabs.List>
-        <Button variant="secondary" size="sm" className="mt-3" data-testid="open-canvas" onClick={openCanvas}>
-          <LayoutGrid className="size-4" aria-hidden />
-          {t('canvasEditor.open')}
-        </Button>
+        <div className="mt-3 flex flex-wrap gap-2">
+          <Button variant="secondary" size="sm" data-testid="open-canvas" onClick={openCanvas}>
+            <LayoutGrid className="size-4" aria-hidden />
+            {t('canvasEditor.open')}
+          </Button>
+          <Button variant="secondary" size="sm" data-testid="open-film-studio" onClick={() => setFilm(true)}>
+            <Clapperboard className="size-4" aria-hidden />
+            {t('film.open')}
+          </Button>
+        </div>
 
         <div className="mt-5 flex flex-col gap-4 lg:flex-row lg:items-start">
           <ToolRail active={tool} onToggle={(next) => setTool((current) => (current === next ? null : next))} />
@@ -164,11 +146,15 @@ export default function StudioView() {
             <Tabs.Content value="creator" className="focus-visible:outline-none">
               <CreatorTab mode={mode} onModeChange={(next) => update({ mode: next })} />
             </Tabs.Content>
-            {(['personas', 'campaigns', 'publish'] as const).map((tab) => (
-              <Tabs.Content key={tab} value={tab} className="focus-visible:outline-none">
-                <LaterTab tab={tab} />
-              </Tabs.Content>
-            ))}
+            <Tabs.Content value="personas" className="focus-visible:outline-none">
+              <PersonasTab />
+            </Tabs.Content>
+            <Tabs.Content value="campaigns" className="space-y-4 focus-visible:outline-none">
+              <CampaignsTab workspace={<WorkspacePanel />} />
+            </Tabs.Content>
+            <Tabs.Content value="publish" className="focus-visible:outline-none">
+              <PublishTab />
+            </Tabs.Content>
           </div>
         </div>
       </Tabs.Root>
@@ -177,6 +163,11 @@ export default function StudioView() {
           fallback={<div className="fixed inset-0 z-40 bg-bg" role="status" aria-label={t('canvasEditor.loading')} />}
         >
           <CanvasOverlay />
+        </Suspense>
+      )}
+      {filmOpen && (
+        <Suspense fallback={<div className="fixed inset-0 z-40 bg-bg" role="status" aria-label={t('film.loading')} />}>
+          <FilmStudioOverlay onClose={() => setFilm(false)} />
         </Suspense>
       )}
     </div>

@@ -1,9 +1,9 @@
-import { ChevronDown } from 'lucide-react';
 import { Switch, ToggleGroup } from 'radix-ui';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../../ui/cn.ts';
 import { inputClass } from '../../ui/Field.tsx';
+import { NativeSelect } from '../../ui/Select.tsx';
 
 export const labelClass = 'text-xs font-medium text-muted';
 
@@ -36,27 +36,17 @@ export function SelectField({
       <label htmlFor={id} className={labelClass}>
         {label}
       </label>
-      <div className="relative">
-        <select
-          id={id}
-          value={value}
-          disabled={disabled}
-          data-testid={testId}
-          onChange={(event) => onChange(event.target.value)}
-          aria-describedby={hint ? `${id}-hint` : undefined}
-          className={cn(inputClass, 'h-10 appearance-none truncate pe-8')}
-        >
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-        <ChevronDown
-          className="pointer-events-none absolute end-2.5 top-1/2 size-4 -translate-y-1/2 text-subtle"
-          aria-hidden
-        />
-      </div>
+      <NativeSelect
+        id={id}
+        value={value}
+        onChange={onChange}
+        options={options}
+        disabled={disabled}
+        testId={testId}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        className={cn(inputClass, 'h-10 appearance-none truncate pe-8')}
+        chevronClassName="end-2.5 size-4"
+      />
       {hint && (
         <p id={`${id}-hint`} className="text-[11px] leading-snug text-subtle">
           {hint}

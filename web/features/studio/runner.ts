@@ -26,6 +26,7 @@ import {
   taskStatus,
   videoStatus,
 } from '../../api/generation.ts';
+import { isAbort, sleep } from '../../api/polling.ts';
 import { useSession } from '../../api/session.ts';
 import type { BuiltRequest } from './requests.ts';
 import { type GeneratedItem, type GenerationResult, initialGeneration, useStudio } from './store.ts';
@@ -50,24 +51,6 @@ class GenerationFailure extends Error {
   ) {
     super(message);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new DOMException('Aborted', 'AbortError'));
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new DOMException('Aborted', 'AbortError'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 const toItem = (media: GeneratedMedia): GeneratedItem => ({
@@ -121,7 +104,7 @@ async function pollTask(mode: StudioMode, task: TaskAccepted, signal: AbortSigna
       data = reply.data;
       outcome = { ok: true, reply: reply.data };
     } catch (error) {
-      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      if (isAbort(error)) throw error;
       const status = error instanceof ApiError ? error.status : 0;
       const code = error instanceof ApiError ? error.code : undefined;
       outcome = { ok: false, status, message: error instanceof Error ? error.message : null, code };
@@ -187,7 +170,7 @@ export async function runGeneration(request: ReadyRequest, queryClient: QueryCli
     setGeneration(mode, { phase: 'success', result, error: null, progress: null });
     void queryClient.invalidateQueries({ queryKey: assetsQueryKey });
   } catch (error) {
-    if (controller.signal.aborted || (error instanceof DOMException && error.name === 'AbortError')) return;
+    if (controller.signal.aborted || isAbort(error)) return;
     const status = error instanceof ApiError || error instanceof GenerationFailure ? error.status : undefined;
     const code = error instanceof ApiError || error instanceof GenerationFailure ? error.code : undefined;
     const raw = error instanceof Error && error.message ? error.message : FAILED[mode];

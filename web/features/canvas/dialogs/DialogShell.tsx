@@ -1,8 +1,7 @@
-import { X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { cn } from '../../../ui/cn.ts';
+import { DialogTitleBar } from '../../../ui/DialogTitleBar.tsx';
 
 /** The dialogs' frame: overlay, title bar with a close button, scrolling body. */
 export function DialogShell({
@@ -22,7 +21,6 @@ export function DialogShell({
   className?: string;
   children: ReactNode;
 }) {
-  const { t } = useTranslation();
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -34,15 +32,7 @@ export function DialogShell({
             className,
           )}
         >
-          <div className="flex items-center gap-3 border-b border-line px-5 py-4">
-            <Dialog.Title className="flex-1 text-base font-semibold">{title}</Dialog.Title>
-            <Dialog.Close
-              className="grid size-8 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg"
-              aria-label={t('common.close')}
-            >
-              <X className="size-4" aria-hidden />
-            </Dialog.Close>
-          </div>
+          <DialogTitleBar title={title} />
           <Dialog.Description className={description ? 'px-5 pt-3 text-sm text-muted' : 'sr-only'}>
             {description ?? title}
           </Dialog.Description>

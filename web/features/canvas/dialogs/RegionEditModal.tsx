@@ -1,7 +1,7 @@
 // Region edit modal (canvas spec 2, 3, 4, 5, 9): the image drawn on a canvas scaled to fit 800x600, rectangles
 // drawn with the mouse (under 20x20 discarded), images dropped onto regions (image files only), per-region
 // prompt and Generate (region-masked reference-chain composition), Upscale of the result and Download.
-import { Download, ImagePlus, Sparkles, Trash2, Wand2, X } from 'lucide-react';
+import { Download, ImagePlus, Sparkles, Trash2, Wand2 } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { type DragEvent, type PointerEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +24,7 @@ import {
 import { translateMessage } from '../../../i18n/index.ts';
 import { Button, buttonClass } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
+import { DialogCloseButton } from '../../../ui/DialogTitleBar.tsx';
 import { inputClass } from '../../../ui/Field.tsx';
 import { type CanvasImage, useCanvas } from '../store.ts';
 import { blobAsDataUri, generateMultiComposition, imageAsDataUri } from './api.ts';
@@ -311,12 +312,7 @@ export function RegionEditModal({ open, onOpenChange, imageId }: RegionEditModal
           <div className="flex items-center gap-3 border-b border-line px-5 py-3">
             <Wand2 className="size-5 text-accent" aria-hidden />
             <Dialog.Title className="flex-1 text-base font-semibold">{t('canvasDialogs.region.title')}</Dialog.Title>
-            <Dialog.Close
-              className="grid size-8 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg"
-              aria-label={t('common.close')}
-            >
-              <X className="size-4" aria-hidden />
-            </Dialog.Close>
+            <DialogCloseButton />
           </div>
           <Dialog.Description className="px-5 pt-2 text-xs text-muted">
             {t('canvasDialogs.region.help')}

@@ -1,0 +1,167 @@
+import { Secret, TOTP } from 'otpauth';
+import type { Page } from 'playwright-core';
+import { describe, it } from 'vitest';
+import { baseUrl, expect, latestCode, logIn, openBrowser, uniqueEmail } from './browser.ts';
+
+const PASSWORD = 'account-pass-1';
+const JSON_HEADERS = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+
+/** A verified creator (welcome credits, trial) with a known email and password, signed in through the form. */
+async function registerAndLogIn(page: Page, prefix: string): Promise<string> {
+  const email = uniqueEmail(prefix);
+  const reg = await fetch(`${baseUrl()}/api/auth/register`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ first_name: 'Ada', last_name: 'Account', email, password: PASSWORD, role: 'creator' }),
+  });
+  expect(reg.status).toBe(201);
+  const { data } = (await reg.json()) as { data: { token: string } };
+  const verified = await fetch(`${baseUrl()}/api/auth/verify-code`, {
+    method: 'POST',
+    headers: { ...JSON_HEADERS, authorization: `Bearer ${data.token}` },
+    body: JSON.stringify({ code: await latestCode(email) }),
+  });
+  expect(verified.status).toBe(200);
+  await logIn(page, email, PASSWORD);
+  return email;
+}
+
+async function openAccount(page: Page, tab: string): Promise<void> {
+  await page.goto(`${baseUrl()}/dashboard?account=${tab}`);
+  await page.getByTestId('account-dialog').waitFor();
+  await page.getByTestId(`account-${tab}`).waitFor();
+}
+
+async function typeCode(page: Page, code: string, firstBox = page.getByTestId('code-input-0')): Promise<void> {
+  await firstBox.click();
+  await page.keyboard.type(code);
+}
+
+describe('account and billing', () => {
+  it('buys a package through the local checkout: the balance grows and Transactions shows it', {
+    timeout: 120_000,
+  }, async () => {
+    const browser = await openBrowser();
+    const { page } = browser;
+    try {
+      await registerAndLogIn(page, 'topup');
+      const balance = page.getByTestId('credit-balance');
+      await expect.poll(() => balance.textContent()).toBe('200');
+
+      // The sidebar balance opens Billing; the URL keeps the tab.
+      await page.getByTestId('credit-balance-button').click();
+      await page.getByTestId('account-billing').waitFor();
+      expect(new URL(page.url()).searchParams.get('account')).toBe('billing');
+      expect(await page.getByTestId('billing-balance').textContent()).toBe('200');
+      expect(await page.getByTestId('credit-badge').getAttribute('data-badge')).toBe('good');
+
+      await page.getByTestId('billing-topup').click();
+      const dialog = page.getByTestId('topup-dialog');
+      await dialog.waitFor();
+      await expect.poll(() => dialog.locator('[data-popular]').count()).toBe(1);
+      expect(await dialog.locator('[data-popular]').textContent()).toContain('Most Popular');
+      await page.getByTestId('topup-package-starter').click();
+      await expect.poll(() => page.getByTestId('topup-purchase').textContent()).toContain('€10.00');
+      await page.getByTestId('topup-purchase').click();
+
+      await page.waitForURL('**/checkout/local/**');
+      expect(await page.getByTestId('checkout-amount').textContent()).toContain('10.00');
+      await page.getByTestId('checkout-pay').click();
+
+      // Back on /dashboard?topup=success: the flag is handled and dropped, the balance refreshed.
+      await page.waitForURL((url) => url.pathname === '/dashboard');
+      await page.getByTestId('dashboard-shell').waitFor();
+      await expect.poll(() => balance.textContent(), { timeout: 15_000 }).toBe('300');
+      await expect.poll(() => new URL(page.url()).searchParams.get('topup')).toBeNull();
+
+      await openAccount(page, 'transactions');
+      const rows = page.getByTestId('transaction-row');
+      await expect.poll(() => rows.count()).toBe(2);
+      const newest = rows.first();
+      expect(await newest.getAttribute('data-type')).toBe('addition');
+      expect(await newest.textContent()).toContain('+100');
+      expect(await newest.textContent()).toContain('300');
+
+      // A reload keeps the open tab.
+      await page.reload();
+      await page.getByTestId('account-transactions').waitFor();
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('enables two-factor and then logs in with a code from the same secret', { timeout: 150_000 }, async () => {
+    const browser = await openBrowser();
+    const { page } = browser;
+    try {
+      const email = await registerAndLogIn(page, 'totp');
+      await openAccount(page, 'security');
+      await page.getByTestId('two-factor-enable').click();
+      await page.getByTestId('two-factor-setup').waitFor();
+      expect(await page.getByTestId('two-factor-qr').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+      const secret = (await page.getByTestId('two-factor-secret').textContent())?.trim() ?? '';
+      expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+      const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
+
+      const enableCode = totp.generate();
+      await typeCode(page, enableCode, page.getByTestId('two-factor-setup').getByTestId('code-input-0'));
+      await page.getByTestId('recovery-codes').waitFor();
+      expect(await page.getByTestId('recovery-code').count()).toBe(10);
+      await page.getByTestId('recovery-done').click();
+      await expect.poll(() => page.getByTestId('two-factor-status').getAttribute('data-enabled')).toBe('true');
+
+      await page.getByTestId('account-close').click();
+      await page.getByTestId('logout-button').click();
+      await page.waitForURL('**/auth/login');
+
+      await page.locator('#login-email').fill(email);
+      await page.locator('#login-password').fill(PASSWORD);
+      await page.getByTestId('login-submit').click();
+      await page.getByTestId('login-two-factor').waitFor();
+
+      // A code is accepted once: wait for the next 30 s step if the enabling code is still current.
+      let code = totp.generate();
+      while (code === enableCode) {
+        await new Promise((r) => setTimeout(r, 1000));
+        code = totp.generate();
+      }
+      await typeCode(page, code);
+      await page.waitForURL('**/dashboard**');
+      await page.getByTestId('dashboard-shell').waitFor();
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('deletes the account, lands on the home page, and the old credentials no longer log in', {
+    timeout: 120_000,
+  }, async () => {
+    const browser = await openBrowser();
+    const { page } = browser;
+    try {
+      const email = await registerAndLogIn(page, 'delete');
+      await openAccount(page, 'security');
+      await page.locator('#delete-password').fill(PASSWORD);
+      await page.locator('#delete-phrase').fill('delete my account');
+      await page.getByTestId('delete-account-submit').click();
+      await expect
+        .poll(() => page.getByTestId('delete-account').getByTestId('form-error').textContent())
+        .toContain('DELETE MY ACCOUNT');
+
+      await page.locator('#delete-phrase').fill('DELETE MY ACCOUNT');
+      await page.getByTestId('delete-account-submit').click();
+      await page.getByTestId('delete-account-dialog').waitFor();
+      await page.getByTestId('delete-account-dialog-confirm').click();
+      await page.waitForURL((url) => url.pathname === '/');
+
+      const login = await fetch(`${baseUrl()}/api/auth/login`, {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
+      expect(login.status).toBe(401);
+    } finally {
+      await browser.close();
+    }
+  });
+});

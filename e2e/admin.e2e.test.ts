@@ -1,0 +1,238 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, it } from 'vitest';
+import { baseUrl, expect, latestCode, logIn, openBrowser, uniqueEmail } from './browser.ts';
+
+const SHOTS = path.resolve('test-results', 'screenshots');
+const HEADERS = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+
+interface Account {
+  id: string;
+  email: string;
+  token: string;
+}
+
+/** A fresh, verified account made through the API (a creator starts pending). */
+async function registerVerified(role: 'creator' | 'brand', first: string, last: string): Promise<Account> {
+  const email = uniqueEmail(role);
+  const reg = await fetch(`${baseUrl()}/api/auth/register`, {
+    method: 'POST',
+    headers: HEADERS,
+    body: JSON.stringify({ first_name: first, last_name: last, email, password: 'journey-pass-1', role }),
+  });
+  expect(reg.status).toBe(201);
+  const { data } = (await reg.json()) as { data: { token: string; user: { id: string } } };
+  const verified = await fetch(`${baseUrl()}/api/auth/verify-code`, {
+    method: 'POST',
+    headers: { ...HEADERS, authorization: `Bearer ${data.token}` },
+    body: JSON.stringify({ code: await latestCode(email) }),
+  });
+  expect(verified.status).toBe(200);
+  const { token } = (await verified.json()) as { token: string };
+  return { id: data.user.id, email, token };
+}
+
+async function api(pathname: string, token: string, init: { method?: string; body?: unknown } = {}) {
+  return fetch(`${baseUrl()}${pathname}`, {
+    method: init.method ?? 'GET',
+    headers: { ...HEADERS, authorization: `Bearer ${token}` },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+
+/** Signs the page in with a token, as the web app keeps it. */
+async function signIn(page: Page, token: string) {
+  await page.context().addCookies([{ name: 'genpro_session', value: token, url: baseUrl() }]);
+  await page.goto(`${baseUrl()}/auth/login`);
+  await page.evaluate((t) => localStorage.setItem('auth_token', t), token);
+}
+
+async function shot(page: Page, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `admin-${name}.png`), fullPage: true });
+}
+
+describe('admin approval, directories and profiles', () => {
+  it('an admin approves a pending creator with a type; the creator reaches the community; profiles show', {
+    timeout: 180_000,
+  }, async () => {
+    const creator = await registerVerified('creator', 'Nora', 'Pending');
+    await api('/api/creators/profile', creator.token, {
+      method: 'PATCH',
+      body: {
+        bio: 'Street style and art films',
+        location: 'Lisbon',
+        niches: ['Fashion', 'Art', 'Film', 'Travel'],
+        skills: ['Editing'],
+      },
+    });
+    const brand = await registerVerified('brand', 'Bo', 'Brandt');
+    const company = `Lumen Labs ${Date.now()}`;
+    const saved = await api('/api/brands/profile', brand.token, {
+      method: 'PATCH',
+      body: {
+        companyName: company,
+        industry: 'Consumer electronics',
+        budgetRange: '$1K - $5K',
+        companyDescription: 'Lamps that follow the sun.',
+        headquartersLocation: 'Berlin',
+      },
+    });
+    expect(saved.status).toBe(200);
+
+    // The admin finds the new creator by email; approving needs a creator type first.
+    const admin = await openBrowser();
+    try {
+      const { page } = admin;
+      await logIn(page, 'admin@genpro.local', 'genpro-admin');
+      await page.goto(`${baseUrl()}/dashboard?view=adminCreators`);
+      await page.getByTestId('admin-creators-view').waitFor();
+      await page.getByTestId('admin-search').fill(creator.email);
+      const card = page.locator(`[data-testid="admin-creator-card"][data-email="${creator.email}"]`);
+      await card.waitFor();
+      await expect.poll(() => page.getByTestId('admin-creator-card').count()).toBe(1);
+      expect(await card.getAttribute('data-status')).toBe('pending');
+      expect(await card.getByTestId('admin-niches').innerText()).toMatch(/Fashion\s*Art\s*\+2/);
+
+      const approve = card.getByTestId('admin-approve');
+      expect(await approve.isDisabled()).toBe(true);
+      expect(await card.getByTestId('admin-type-hint').innerText()).toBe(
+        'Please select a creator type before approving',
+      );
+      await shot(page, 'creators-1280');
+
+      await card.getByTestId('admin-creator-type').selectOption('artist');
+      expect(await approve.isEnabled()).toBe(true);
+      expect(await card.getByTestId('admin-type-hint').count()).toBe(0);
+      await approve.click();
+
+      // The list reloads: the card now shows the creator approved, with its type, and the log records it.
+      await page
+        .locator(`[data-testid="admin-creator-card"][data-email="${creator.email}"][data-status="approved_creator"]`)
+        .waitFor();
+      expect(await card.getByTestId('admin-type').innerText()).toBe('Artist');
+      expect(await card.getByTestId('admin-approve').count()).toBe(0);
+      await page
+        .locator('[data-testid="audit-entry"][data-action="creator.approve"]', { hasText: creator.email })
+        .first()
+        .waitFor();
+
+      // Brands management: the new brand is pending and is verified from its card.
+      await page.goto(`${baseUrl()}/dashboard?view=adminBrands`);
+      await page.getByTestId('admin-search').fill(brand.email);
+      const brandCard = page.locator(`[data-testid="admin-brand-card"][data-email="${brand.email}"]`);
+      await brandCard.waitFor();
+      expect(await brandCard.getAttribute('data-status')).toBe('pending');
+      await brandCard.getByTestId('admin-approve').click();
+      await page
+        .locator(`[data-testid="admin-brand-card"][data-email="${brand.email}"][data-status="verified"]`)
+        .waitFor();
+      await shot(page, 'brands-1280');
+
+      // The delete confirmation says the deletion is permanent and what it removes.
+      await brandCard.getByTestId('admin-delete').click();
+      const dialog = page.getByTestId('admin-delete-dialog');
+      await dialog.waitFor();
+      expect(await dialog.innerText()).toContain(
+        'This permanently deletes the user and removes their AI assets, campaigns and profiles.',
+      );
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.goto(`${baseUrl()}/dashboard?view=adminCreators`);
+      await page.getByTestId('admin-creator-card').first().waitFor();
+      await shot(page, 'creators-375');
+      await page.evaluate(() => localStorage.setItem('language', 'ar'));
+      await page.reload();
+      await page.getByTestId('admin-creator-card').first().waitFor();
+      await shot(page, 'creators-375-ar');
+    } finally {
+      await admin.close();
+    }
+
+    // The approved creator now sees the community directory (no approval gate) and the brand's profile.
+    const member = await openBrowser();
+    try {
+      const { page } = member;
+      await signIn(page, creator.token);
+      await page.goto(`${baseUrl()}/dashboard?view=community`);
+      await page.getByTestId('community-view').waitFor();
+      expect(await page.getByTestId('approval-gate').count()).toBe(0);
+      await page.getByTestId('community-search').fill('Street style');
+      const own = page.locator(`[data-testid="creator-card"][data-id="${creator.id}"]`);
+      await own.waitFor();
+      await page.getByTestId('community-category-fashion').click();
+      await own.waitFor();
+      await page.getByTestId('community-search').fill('no creator is called this');
+      await page.getByTestId('community-empty').waitFor();
+      expect(await page.getByTestId('community-empty').innerText()).toBe(
+        'No verified creators found matching your search criteria',
+      );
+      await page.getByTestId('community-search').fill('');
+      await page.getByTestId('community-category-all').click();
+      await page.getByTestId('creator-card').first().waitFor();
+      await shot(page, 'community-1280');
+
+      await page.goto(`${baseUrl()}/dashboard?view=brands`);
+      await page.getByTestId('brands-search').fill(company);
+      const brandLink = page.locator(`[data-testid="brand-card"][data-id="${brand.id}"]`);
+      await brandLink.waitFor();
+      await shot(page, 'brand-directory-1280');
+      expect(await brandLink.getByTestId('brand-budget').innerText()).toBe('$1K - $5K');
+      await brandLink.locator('a').click();
+      await page.waitForURL(`**/brands/${brand.id}`);
+      await page.getByTestId('brand-profile').waitFor();
+      expect(await page.getByTestId('profile-name').innerText()).toBe(company);
+      expect(await page.getByTestId('profile-budget').innerText()).toBe('$1K - $5K');
+      await shot(page, 'brand-profile-1280');
+
+      // A creator who is not an admin is refused the admin views: the dashboard falls back, the API says 403.
+      await page.goto(`${baseUrl()}/dashboard?view=adminCreators`);
+      await page.getByTestId('dashboard-shell').waitFor();
+      expect(await page.getByTestId('dashboard-shell').getAttribute('data-view')).toBe('creators');
+      expect(await page.getByTestId('admin-creators-view').count()).toBe(0);
+      expect(await page.getByTestId('nav-adminCreators').count()).toBe(0);
+      expect((await api('/api/admin/creators', creator.token)).status).toBe(403);
+
+      // Own public profile, in Arabic at phone width.
+      await page.evaluate(() => localStorage.setItem('language', 'ar'));
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.goto(`${baseUrl()}/creators/${creator.id}`);
+      await page.getByTestId('creator-profile').waitFor();
+      expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
+      expect(await page.getByTestId('profile-type').innerText()).toBe('فنان');
+      await page.getByTestId('profile-edit').waitFor();
+      await shot(page, 'creator-profile-375-ar');
+      await page.goto(`${baseUrl()}/dashboard?view=community`);
+      await page.getByTestId('creator-card').first().waitFor();
+      await shot(page, 'community-375-ar');
+    } finally {
+      await member.close();
+    }
+  });
+
+  it('a pending creator sees the approval gate instead of the community list; unknown profiles say so', {
+    timeout: 60_000,
+  }, async () => {
+    const pending = await registerVerified('creator', 'Pia', 'Waiting');
+    const browser = await openBrowser({ width: 375, height: 800 });
+    try {
+      const { page } = browser;
+      await signIn(page, pending.token);
+      await page.goto(`${baseUrl()}/dashboard?view=community`);
+      await page.getByTestId('approval-gate').waitFor();
+      expect(await page.getByTestId('creator-list').count()).toBe(0);
+      // Public profiles need only a session; an unknown id says so.
+      await page.goto(`${baseUrl()}/creators/${pending.id}`);
+      await page.getByTestId('creator-profile').waitFor();
+      await page.goto(`${baseUrl()}/brands/00000000-0000-4000-8000-000000000000`);
+      await page.getByTestId('profile-problem').waitFor();
+      expect(await page.getByTestId('profile-problem').innerText()).toContain('Profile not found');
+      await shot(page, 'profile-not-found-375');
+    } finally {
+      await browser.close();
+    }
+  });
+});

@@ -1,0 +1,115 @@
+import sharp from 'sharp';
+import { describe, it } from 'vitest';
+import { baseUrl, expect, freshCreator, openBrowser } from './browser.ts';
+
+function solidPng(r: number, g: number, b: number): Promise<Buffer> {
+  return sharp({ create: { width: 256, height: 256, channels: 3, background: { r, g, b } } })
+    .png()
+    .toBuffer();
+}
+
+describe('AI personas', () => {
+  it('creates a persona, watches it become ready, makes a persona video and adds it to the workspace', {
+    timeout: 300_000,
+  }, async () => {
+    const browser = await openBrowser();
+    const { page } = browser;
+    try {
+      await freshCreator(page);
+      const name = `Ava ${Date.now() % 100_000}`;
+
+      // A fresh creator sees the directory's empty state.
+      await page.goto(`${baseUrl()}/dashboard?view=aiPersonas`);
+      await page.getByTestId('personas-empty').waitFor();
+      expect(await page.getByTestId('personas-empty').textContent()).toContain('You have not created any Personas yet');
+
+      // Build Your Persona: the required-fields alert first.
+      await page.getByTestId('persona-create').first().click();
+      await page.getByTestId('build-persona-dialog').waitFor();
+      await page.getByTestId('persona-submit').click();
+      expect(await page.getByTestId('form-error').textContent()).toContain(
+        'Please fill in the required fields: Name and Description',
+      );
+      expect(await page.getByTestId('persona-personality').inputValue()).toBe('Professional');
+      expect(await page.getByTestId('persona-language').inputValue()).toBe('English');
+
+      await page.getByTestId('persona-name').fill(name);
+      await page.getByTestId('persona-description').fill('A friendly fitness coach who loves sunrise runs.');
+      await page
+        .getByTestId('persona-images-input')
+        .setInputFiles([{ name: 'look.png', mimeType: 'image/png', buffer: await solidPng(200, 120, 90) }]);
+      // Two tags (a duplicate with spaces is ignored), added with Enter.
+      const tagInput = page.getByTestId('persona-tag-input');
+      for (const tag of ['fitness', 'wellness', '  Fitness ']) {
+        await tagInput.fill(tag);
+        await tagInput.press('Enter');
+      }
+      expect(await page.getByTestId('persona-tag').allTextContents()).toEqual(['fitness', 'wellness']);
+      await page.locator('[data-testid="persona-images-item"][data-status="done"]').waitFor({ timeout: 30_000 });
+      await page.getByTestId('persona-submit').click();
+
+      // Creation progress until ready, with the five images.
+      await page.getByTestId('persona-creation').waitFor();
+      await page.locator('[data-testid="persona-creation"][data-status="ready"]').waitFor({ timeout: 180_000 });
+      const images = page.getByTestId('persona-creation').getByTestId('persona-image');
+      expect(await images.count()).toBe(5);
+      await expect
+        .poll(
+          () =>
+            images
+              .locator('img')
+              .evaluateAll((list) =>
+                list.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0),
+              )
+              .then((list) => list.length),
+          { timeout: 30_000 },
+        )
+        .toBe(5);
+
+      // The detail dialog: a persona video, from prompt to the result dialog.
+      await page.getByTestId('persona-open-created').click();
+      await page.getByTestId('persona-detail').waitFor();
+      await page.getByTestId('persona-video-generate').click();
+      expect(await page.getByTestId('form-error').textContent()).toContain(
+        'Please enter a video prompt describing what you want the persona to do.',
+      );
+      await page.getByTestId('persona-video-prompt').fill('She waves at the camera and smiles on a sunny beach.');
+      await page.getByTestId('persona-video-generate').click();
+      expect(await page.getByTestId('form-error').textContent()).toContain(
+        'Please select which persona image type to use for video generation.',
+      );
+      await page.getByTestId('persona-video-image-portrait').click();
+      expect(await page.getByTestId('persona-video-cost').textContent()).toContain('21');
+      await page.getByTestId('persona-video-generate').click();
+      await page.getByTestId('video-progress').waitFor();
+      await page.getByTestId('video-result-dialog').waitFor({ timeout: 240_000 });
+      const src = await page.getByTestId('video-result-dialog').getByTestId('video-result').getAttribute('src');
+      expect(src).toBeTruthy();
+      const video = await page.request.get(new URL(src ?? '', baseUrl()).toString());
+      expect(video.status()).toBe(200);
+      expect(video.headers()['content-type']).toContain('video/');
+      await page.keyboard.press('Escape');
+      await page.getByTestId('video-result-dialog').waitFor({ state: 'detached' });
+
+      // Add to the campaign workspace; a second add says it is already there.
+      await page.getByTestId('persona-add-workspace').click();
+      await page.locator('[data-testid="persona-workspace-notice"][data-kind="added"]').waitFor();
+      await page.getByTestId('persona-add-workspace').click();
+      await page.locator('[data-testid="persona-workspace-notice"][data-kind="duplicate"]').waitFor();
+      expect(await page.getByTestId('persona-workspace-notice').textContent()).toContain(
+        'already added to the campaign workspace',
+      );
+
+      // The directory lists it; the Campaigns tab's workspace panel holds it.
+      await page.keyboard.press('Escape');
+      await page.goto(`${baseUrl()}/dashboard?view=aiPersonas`);
+      await page.locator(`[data-testid="persona-card"][data-name="${name}"]`).waitFor();
+      await page.goto(`${baseUrl()}/dashboard?view=genproStudio&tab=campaigns`);
+      const item = page.locator('[data-testid="workspace-item"][data-type="persona"]');
+      await item.waitFor();
+      expect(await item.textContent()).toContain(name);
+    } finally {
+      await browser.close();
+    }
+  });
+});

@@ -1,0 +1,125 @@
+// Publishing and scheduling tables (issue 9; accounts spec 3, 4, 5): connected social accounts (tokens sealed
+// at rest), pending OAuth flows, posts (published now or scheduled), and the embedded sandbox networks.
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { collaborations } from './marketplace.ts';
+import { timestamps, users } from './users.ts';
+
+export const socialAccounts = pgTable(
+  'social_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    mode: text('mode', { enum: ['sandbox', 'live'] }).notNull(),
+    externalId: text('external_id'),
+    username: text('username'),
+    followerCount: integer('follower_count').notNull().default(0),
+    /** AES-GCM sealed (server/features/security/secret-box.ts). */
+    accessTokenSealed: text('access_token_sealed').notNull(),
+    refreshTokenSealed: text('refresh_token_sealed'),
+    tokenExpiresAt: timestamp('token_expires_at', { withTimezone: true }),
+    status: text('status', { enum: ['connected', 'error'] })
+      .notNull()
+      .default('connected'),
+    errorMessage: text('error_message'),
+    connectedAt: timestamp('connected_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('social_accounts_user_platform_idx').on(t.userId, t.platform)],
+);
+
+/** An authorization in progress: the state sent to the provider and the PKCE verifier (sealed). */
+export const socialOauthStates = pgTable('social_oauth_states', {
+  state: text('state').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  platform: text('platform').notNull(),
+  codeVerifierSealed: text('code_verifier_sealed').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const socialPosts = pgTable(
+  'social_posts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    message: text('message').notNull(),
+    mediaUrls: jsonb('media_urls').$type<string[]>().notNull().default([]),
+    scheduledTime: timestamp('scheduled_time', { withTimezone: true }).notNull(),
+    timezone: text('timezone').notNull().default('UTC'),
+    status: text('status', { enum: ['scheduled', 'published', 'failed', 'cancelled'] })
+      .notNull()
+      .default('scheduled'),
+    /** 'now': POST /api/social/publish; 'scheduled': a scheduled post. */
+    origin: text('origin', { enum: ['now', 'scheduled'] })
+      .notNull()
+      .default('scheduled'),
+    /** The publish task (and pg-boss job) once the post is due; null while it waits. */
+    taskId: uuid('task_id'),
+    collaborationId: uuid('collaboration_id').references(() => collaborations.id, { onDelete: 'set null' }),
+    /** image, video or text: which deliverables the post counts for. */
+    mediaType: text('media_type').notNull().default('text'),
+    errorMessage: text('error_message'),
+    shareUrl: text('share_url'),
+    externalId: text('external_id'),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    /** Views the network reports (the sandbox share page counts them); null where a network reports none. */
+    views: integer('views'),
+    ...timestamps,
+  },
+  (t) => [
+    index('social_posts_due_idx').on(t.status, t.scheduledTime),
+    index('social_posts_user_idx').on(t.userId, t.scheduledTime),
+    index('social_posts_collaboration_idx').on(t.collaborationId),
+  ],
+);
+
+/** The sandbox networks' side: grants (codes and tokens, hashed) of the local consent pages. */
+export const sandboxGrants = pgTable(
+  'sandbox_grants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    platform: text('platform').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    username: text('username').notNull(),
+    codeHash: text('code_hash'),
+    codeChallenge: text('code_challenge').notNull(),
+    codeExpiresAt: timestamp('code_expires_at', { withTimezone: true }),
+    accessTokenHash: text('access_token_hash'),
+    accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }),
+    refreshTokenHash: text('refresh_token_hash'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('sandbox_grants_code_idx').on(t.codeHash),
+    uniqueIndex('sandbox_grants_access_idx').on(t.accessTokenHash),
+    uniqueIndex('sandbox_grants_refresh_idx').on(t.refreshTokenHash),
+  ],
+);
+
+/** Posts on a sandbox network: a public page at the share URL that counts its views. */
+export const sandboxPosts = pgTable(
+  'sandbox_posts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    platform: text('platform').notNull(),
+    grantId: uuid('grant_id').references(() => sandboxGrants.id, { onDelete: 'set null' }),
+    username: text('username').notNull(),
+    /** The client's idempotency key (our social post id): a retried publish returns the same post. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    message: text('message').notNull(),
+    mediaUrls: jsonb('media_urls').$type<string[]>().notNull().default([]),
+    views: integer('views').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('sandbox_posts_idempotency_idx').on(t.platform, t.idempotencyKey)],
+);

@@ -1,0 +1,141 @@
+import type { Readable } from 'node:stream';
+import type { Multipart } from '@fastify/multipart';
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import type { User } from '../../../common/api/auth.ts';
+import { AVATAR, UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/constants.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import type { AppContext } from '../../context.ts';
+import { users } from '../../db/schema/index.ts';
+import type { UserRow } from '../../platform/auth/session.ts';
+import { AppError, badRequest, tooLarge } from '../../platform/errors.ts';
+import { storedKeyOf } from '../../platform/media/inputs.ts';
+import { MediaStore } from '../../platform/media/store.ts';
+import { loadUserDto } from '../auth/users.ts';
+import { MB, sniffBuffer } from '../uploads/sniff.ts';
+
+type Deps = Pick<AppContext, 'db' | 'clock' | 'storage' | 'config' | 'log'>;
+const m = MESSAGES.account;
+/** Marks stored avatars (the `Source` tag), so replacing one never deletes an ordinary upload. */
+const AVATAR_SOURCE = 'avatar';
+const FILE_FIELDS = new Set(['file', 'avatar']);
+
+async function readCapped(stream: Readable, maxBytes: number, message: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += buffer.length;
+    if (size > maxBytes) {
+      stream.resume();
+      throw tooLarge(message);
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The one image of a multipart avatar upload (field `file` or `avatar`), read into memory and capped
+ * at AVATAR.maxMb: 413 'File size exceeds 5MB limit'. Two files or none answer 400.
+ */
+export async function receiveAvatar(parts: AsyncIterable<Multipart>): Promise<Buffer> {
+  let image: Buffer | null = null;
+  try {
+    for await (const part of parts) {
+      if (part.type !== 'file') continue;
+      if (!FILE_FIELDS.has(part.fieldname)) {
+        part.file.resume();
+        continue;
+      }
+      if (image) {
+        part.file.resume();
+        throw badRequest(m.avatarOneFile);
+      }
+      image = await readCapped(part.file, AVATAR.maxMb * MB, MESSAGES.upload.tooLarge(AVATAR.maxMb));
+      if (part.file.truncated) throw tooLarge(MESSAGES.upload.tooLarge(AVATAR.maxMb));
+    }
+  } catch (error) {
+    const code = (error as { code?: string } | null)?.code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(MESSAGES.upload.tooLarge(AVATAR.maxMb));
+    if (code === 'FST_FILES_LIMIT') throw badRequest(m.avatarOneFile);
+    throw error;
+  }
+  if (!image || image.length === 0) throw badRequest(MESSAGES.upload.noFile);
+  return image;
+}
+
+/** The bytes of one of the user's own stored images (JSON {avatarUrl}). */
+export async function readOwnImage(deps: Deps, userId: string, avatarUrl: string): Promise<Buffer> {
+  const key = storedKeyOf(deps.config, avatarUrl);
+  const store = new MediaStore(deps);
+  const object = key ? await store.get(key) : null;
+  const expired = object?.expiresAt && object.expiresAt.getTime() < deps.clock.now().getTime();
+  if (!object || object.userId !== userId || expired) throw badRequest(MESSAGES.assets.notYourMedia);
+  if (!object.contentType.startsWith('image/')) throw badRequest(m.avatarNotImage);
+  return readCapped(
+    await deps.storage.read(object.key),
+    UPLOAD_STORAGE_CEILINGS_MB.image * MB,
+    MESSAGES.upload.tooLarge(UPLOAD_STORAGE_CEILINGS_MB.image),
+  );
+}
+
+/** A square AVATAR.sizePx WebP of the (byte-sniffed) JPEG, PNG, GIF or WebP image. */
+async function toAvatarWebp(image: Buffer): Promise<Buffer> {
+  const sniffed = await sniffBuffer(image);
+  if (!sniffed || !(AVATAR.types as readonly string[]).includes(sniffed.ext)) throw badRequest(m.avatarNotImage);
+  try {
+    return await sharp(image, { animated: false, limitInputPixels: 100_000_000 })
+      .rotate()
+      .resize(AVATAR.sizePx, AVATAR.sizePx, { fit: 'cover', position: 'centre' })
+      .webp({ quality: 85 })
+      .toBuffer();
+  } catch {
+    // A file that looks like an image by its header but does not decode.
+    throw new AppError(400, 'avatar_failed', m.avatarFailed);
+  }
+}
+
+/**
+ * Re-encodes the image, stores it as a public object (avatars appear on cards other users see),
+ * points users.avatar_url at it and deletes the previous stored avatar. Unexpected failures answer
+ * 500 'Failed to update avatar'.
+ */
+export async function setAvatar(deps: Deps, user: UserRow, image: Buffer): Promise<User> {
+  try {
+    const webp = await toAvatarWebp(image);
+    const store = new MediaStore(deps);
+    const stored = await store.put({
+      body: webp,
+      contentType: 'image/webp',
+      storageClass: 'upload',
+      ext: 'webp',
+      userId: user.id,
+      isPublic: true,
+      source: AVATAR_SOURCE,
+    });
+    const now = deps.clock.now();
+    const [before] = await deps.db.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, user.id));
+    await deps.db.update(users).set({ avatarUrl: stored.url, updatedAt: now }).where(eq(users.id, user.id));
+    await deleteStoredAvatar(deps, user.id, before?.avatarUrl ?? null);
+    return await loadUserDto(deps.db, user.id, now);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    deps.log.error({ err: error, userId: user.id }, 'avatar update failed');
+    throw new AppError(500, 'avatar_failed', m.avatarFailed);
+  }
+}
+
+async function deleteStoredAvatar(deps: Deps, userId: string, url: string | null): Promise<void> {
+  if (!url) return;
+  const key = storedKeyOf(deps.config, url);
+  if (!key) return;
+  const store = new MediaStore(deps);
+  const object = await store.get(key);
+  if (object?.userId !== userId || object.tags.Source !== AVATAR_SOURCE) return;
+  try {
+    await store.delete(key);
+  } catch (error) {
+    deps.log.warn({ err: error, userId, key }, 'old avatar could not be deleted');
+  }
+}

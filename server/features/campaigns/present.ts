@@ -1,0 +1,279 @@
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import type {
+  Application,
+  Campaign,
+  CampaignCollaboration,
+  CampaignMaterial,
+  CampaignPlan,
+  Deliverable,
+} from '../../../common/api/campaigns.ts';
+import { MEDIA_URL_PREFIX } from '../../../common/constants.ts';
+import { audienceGeneration, durationLabel } from '../../../common/rules/campaigns.ts';
+import type { AppContext } from '../../context.ts';
+import {
+  brandProfiles,
+  campaignApplications,
+  campaignMaterials,
+  campaigns,
+  collaborations,
+  creatorProfiles,
+  users,
+} from '../../db/schema/index.ts';
+import type { UserRow } from '../../platform/auth/session.ts';
+import { signMediaUrl } from '../../platform/media/signing.ts';
+import { centsToEuros } from '../../platform/money/ledger.ts';
+import { collaborationProgress, progressOrNone } from './progress.ts';
+
+export type CampaignRow = typeof campaigns.$inferSelect;
+export type ApplicationRow = typeof campaignApplications.$inferSelect;
+export type CollaborationRow = typeof collaborations.$inferSelect;
+type Deps = Pick<AppContext, 'db' | 'config' | 'clock'>;
+
+/** Who is looking: the role, and whether a creator is approved. */
+export interface Viewer {
+  id: string;
+  role: UserRow['role'];
+  approvedCreator: boolean;
+}
+
+export function viewerOf(user: UserRow): Viewer {
+  return {
+    id: user.id,
+    role: user.role,
+    approvedCreator: user.role === 'creator' && user.userStatus === 'approved_creator',
+  };
+}
+
+const MEDIA_PREFIXES = Object.values(MEDIA_URL_PREFIX);
+
+/**
+ * A media URL everyone shown the campaign can open: the studio's own media paths are signed (the
+ * brand's files are not the viewer's), anything else is passed through.
+ */
+function viewableUrl(deps: Pick<AppContext, 'config' | 'clock'>, url: string | null): string | null {
+  if (!url) return null;
+  if (url.includes('?') || !MEDIA_PREFIXES.some((p) => url.startsWith(p))) return url;
+  return signMediaUrl(deps.config, url, undefined, deps.clock.now());
+}
+
+export interface Person {
+  name: string;
+  /** Brand: the company logo, else the avatar. Creator: the avatar. */
+  image: string | null;
+}
+
+/** Display names and images of users: brands by company name, creators by display name. */
+export async function peopleOf(deps: Deps, ids: readonly string[]): Promise<Map<string, Person>> {
+  const unique = [...new Set(ids)];
+  const out = new Map<string, Person>();
+  if (unique.length === 0) return out;
+  const rows = await deps.db
+    .select({
+      id: users.id,
+      role: users.role,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      avatarUrl: users.avatarUrl,
+      companyName: brandProfiles.companyName,
+      logoUrl: brandProfiles.logoUrl,
+      displayName: creatorProfiles.displayName,
+    })
+    .from(users)
+    .leftJoin(brandProfiles, eq(brandProfiles.userId, users.id))
+    .leftJoin(creatorProfiles, eq(creatorProfiles.userId, users.id))
+    .where(inArray(users.id, unique));
+  for (const r of rows) {
+    const fullName = `${r.firstName} ${r.lastName}`.trim();
+    const name = (r.role === 'brand' ? r.companyName : r.displayName)?.trim() || fullName;
+    const image = r.role === 'brand' ? (r.logoUrl ?? r.avatarUrl) : r.avatarUrl;
+    out.set(r.id, { name, image: viewableUrl(deps, image) });
+  }
+  return out;
+}
+
+const unknownPerson: Person = { name: 'Unknown', image: null };
+
+interface StoredAudience {
+  ageMin?: number;
+  ageMax?: number;
+  description?: string;
+}
+
+function audienceOf(value: Record<string, unknown>): Campaign['target_audience'] {
+  const a = value as StoredAudience;
+  if (typeof a.ageMin !== 'number' || typeof a.ageMax !== 'number') return null;
+  return {
+    ageMin: a.ageMin,
+    ageMax: a.ageMax,
+    description: a.description ?? '',
+    generation: audienceGeneration(a.ageMin, a.ageMax),
+  };
+}
+
+function materialDto(deps: Deps, row: typeof campaignMaterials.$inferSelect): CampaignMaterial {
+  return { id: row.id, type: row.type, url: viewableUrl(deps, row.url) ?? row.url, prompt: row.prompt };
+}
+
+/** The campaign's collaborations with creator names, progress and performance. */
+export async function collaborationDtos(
+  deps: Deps,
+  rows: readonly CollaborationRow[],
+  people?: Map<string, Person>,
+): Promise<CampaignCollaboration[]> {
+  const names =
+    people ??
+    (await peopleOf(
+      deps,
+      rows.map((r) => r.creatorUserId),
+    ));
+  const progress = await collaborationProgress(
+    deps,
+    rows.map((r) => ({ id: r.id, deliverables: r.deliverables as Deliverable[] })),
+  );
+  return rows.map((r) => {
+    const person = names.get(r.creatorUserId) ?? unknownPerson;
+    return {
+      id: r.id,
+      creator_id: r.creatorUserId,
+      creator_name: person.name,
+      creator_avatar: person.image,
+      status: r.status,
+      agreed_amount: centsToEuros(r.agreedCents),
+      agreedCents: r.agreedCents,
+      ...progressOrNone(progress.get(r.id)),
+      created_at: r.createdAt.toISOString(),
+      completed_at: r.completedAt ? r.completedAt.toISOString() : null,
+    };
+  });
+}
+
+/** Campaign rows as the spec's Campaign, in the order given, loading their relations in batches. */
+export async function campaignDtos(deps: Deps, viewer: Viewer, rows: readonly CampaignRow[]): Promise<Campaign[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [materials, collabs, mine, pending] = await Promise.all([
+    deps.db
+      .select()
+      .from(campaignMaterials)
+      .where(inArray(campaignMaterials.campaignId, ids))
+      .orderBy(campaignMaterials.createdAt, campaignMaterials.id),
+    deps.db
+      .select()
+      .from(collaborations)
+      .where(and(inArray(collaborations.campaignId, ids), ne(collaborations.status, 'cancelled')))
+      .orderBy(collaborations.createdAt, collaborations.id),
+    deps.db
+      .select()
+      .from(campaignApplications)
+      .where(and(inArray(campaignApplications.campaignId, ids), eq(campaignApplications.creatorUserId, viewer.id))),
+    deps.db
+      .select({ campaignId: campaignApplications.campaignId, n: sql<number>`count(*)::int` })
+      .from(campaignApplications)
+      .where(and(inArray(campaignApplications.campaignId, ids), eq(campaignApplications.status, 'pending')))
+      .groupBy(campaignApplications.campaignId),
+  ]);
+  const people = await peopleOf(deps, [...rows.map((r) => r.brandUserId), ...collabs.map((c) => c.creatorUserId)]);
+  const collabDtos = await collaborationDtos(deps, collabs, people);
+  const pendingOf = new Map(pending.map((p) => [p.campaignId, Number(p.n)]));
+  return rows.map((r) => {
+    const privileged = r.brandUserId === viewer.id || viewer.role === 'admin';
+    const brand = people.get(r.brandUserId) ?? unknownPerson;
+    const application = mine.find((a) => a.campaignId === r.id);
+    return {
+      id: r.id,
+      title: r.title,
+      description: r.description,
+      objective: r.objective,
+      thumbnail: viewableUrl(deps, r.thumbnailUrl),
+      status: r.status,
+      brand_id: r.brandUserId,
+      brandName: brand.name,
+      brandLogo: brand.image,
+      budget: centsToEuros(r.budgetCents),
+      budgetCents: r.budgetCents,
+      held: privileged ? centsToEuros(r.heldCents) : null,
+      heldCents: privileged ? r.heldCents : null,
+      budget_type: r.budgetType,
+      category: r.category,
+      created_at: r.createdAt.toISOString(),
+      updated_at: r.updatedAt.toISOString(),
+      platforms: r.platforms,
+      content_types: r.contentTypes,
+      kpis: r.kpis,
+      deliverables: r.deliverables as Deliverable[],
+      target_audience: audienceOf(r.targetAudience),
+      duration_days: r.durationDays,
+      duration_label: r.durationDays ? durationLabel(r.durationDays) : null,
+      start_date: r.startDate,
+      end_date: r.endDate,
+      plan: privileged && r.plan ? (r.plan as unknown as CampaignPlan) : null,
+      materials: materials.filter((m) => m.campaignId === r.id).map((m) => materialDto(deps, m)),
+      collaborations: collabDtos.filter((_, i) => collabs[i].campaignId === r.id),
+      is_owner: r.brandUserId === viewer.id,
+      my_application: application
+        ? {
+            id: application.id,
+            status: application.status,
+            rate: centsToEuros(application.rateCents),
+            rateCents: application.rateCents,
+          }
+        : null,
+      pending_applications: privileged ? (pendingOf.get(r.id) ?? 0) : null,
+    };
+  });
+}
+
+/** The campaign's materials (GET /api/campaigns/{id}/assets). */
+export async function materialDtos(deps: Deps, campaignId: string): Promise<CampaignMaterial[]> {
+  const rows = await deps.db
+    .select()
+    .from(campaignMaterials)
+    .where(eq(campaignMaterials.campaignId, campaignId))
+    .orderBy(campaignMaterials.createdAt, campaignMaterials.id);
+  return rows.map((m) => materialDto(deps, m));
+}
+
+/** Applications with their campaign and creator. */
+export async function applicationDtos(deps: Deps, rows: readonly ApplicationRow[]): Promise<Application[]> {
+  if (rows.length === 0) return [];
+  const campaignRows = await deps.db
+    .select({ id: campaigns.id, title: campaigns.title, status: campaigns.status, brandUserId: campaigns.brandUserId })
+    .from(campaigns)
+    .where(
+      inArray(
+        campaigns.id,
+        rows.map((r) => r.campaignId),
+      ),
+    );
+  const collabs = await deps.db
+    .select({ id: collaborations.id, applicationId: collaborations.applicationId })
+    .from(collaborations)
+    .where(
+      inArray(
+        collaborations.applicationId,
+        rows.map((r) => r.id),
+      ),
+    );
+  const people = await peopleOf(deps, [...rows.map((r) => r.creatorUserId), ...campaignRows.map((c) => c.brandUserId)]);
+  return rows.map((r) => {
+    const c = campaignRows.find((x) => x.id === r.campaignId);
+    const creator = people.get(r.creatorUserId) ?? unknownPerson;
+    return {
+      id: r.id,
+      campaign_id: r.campaignId,
+      campaign_title: c?.title ?? '',
+      campaign_status: c?.status ?? 'completed',
+      brand_name: (c && people.get(c.brandUserId)?.name) ?? '',
+      creator_id: r.creatorUserId,
+      creator_name: creator.name,
+      creator_avatar: creator.image,
+      message: r.message,
+      rate: centsToEuros(r.rateCents),
+      rateCents: r.rateCents,
+      status: r.status,
+      created_at: r.createdAt.toISOString(),
+      decided_at: r.decidedAt ? r.decidedAt.toISOString() : null,
+      collaboration_id: collabs.find((x) => x.applicationId === r.id)?.id ?? null,
+    };
+  });
+}

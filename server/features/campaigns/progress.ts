@@ -1,0 +1,66 @@
+import type { Deliverable, PerformanceMetrics } from '../../../common/api/campaigns.ts';
+import type { AppContext } from '../../context.ts';
+import { publishedPostsOf } from '../social/published.ts';
+
+// Deliverable progress and performance of collaborations, counted from the posts published against a
+// collaboration (POST /api/social/publish with collaboration_id). A post counts for a deliverable when its
+// platform matches (or the deliverable names none) and its media type matches the deliverable's contentType
+// ('mixed' or none matches any); each post fills one deliverable, the first matching one not yet complete.
+// total_posts counts the posts; total_views sums the views networks report (the sandbox share pages count
+// real views), null when none reports any; engagement is not reported by any connector, so it stays null.
+
+export interface CollaborationProgress {
+  deliverables: Array<Deliverable & { completed: number }>;
+  progress: { completed: number; total: number; percent: number };
+  performance_metrics: PerformanceMetrics;
+}
+
+function matches(d: Deliverable, post: { platform: string; mediaType: string }): boolean {
+  if (d.platform && d.platform !== post.platform) return false;
+  return !d.contentType || d.contentType === 'mixed' || d.contentType === post.mediaType;
+}
+
+export async function collaborationProgress(
+  ctx: Pick<AppContext, 'db'>,
+  collaborations: ReadonlyArray<{ id: string; deliverables: Deliverable[] }>,
+): Promise<Map<string, CollaborationProgress>> {
+  const posts = await publishedPostsOf(
+    ctx,
+    collaborations.map((c) => c.id),
+  );
+  const out = new Map<string, CollaborationProgress>();
+  for (const c of collaborations) {
+    const mine = posts.filter((p) => p.collaborationId === c.id);
+    const deliverables = c.deliverables.map((d) => ({ ...d, completed: 0 }));
+    for (const post of mine) {
+      const open = deliverables.find((d) => matches(d, post) && d.completed < d.quantity);
+      const target = open ?? deliverables.find((d) => matches(d, post));
+      if (target) target.completed += 1;
+    }
+    const total = deliverables.reduce((n, d) => n + d.quantity, 0);
+    const completed = deliverables.reduce((n, d) => n + Math.min(d.completed, d.quantity), 0);
+    const reported = mine.filter((p) => p.views !== null);
+    out.set(c.id, {
+      deliverables,
+      progress: { completed, total, percent: total > 0 ? Math.floor((completed / total) * 100) : 0 },
+      performance_metrics: {
+        total_views: reported.length > 0 ? reported.reduce((n, p) => n + (p.views ?? 0), 0) : null,
+        total_engagement: null,
+        avg_engagement_rate: null,
+        total_posts: mine.length,
+      },
+    });
+  }
+  return out;
+}
+
+/** The progress of a collaboration, or nothing done yet when none was counted for it. */
+export function progressOrNone(p: CollaborationProgress | undefined): CollaborationProgress {
+  return (
+    p ?? {
+      deliverables: [],
+      progress: { completed: 0, total: 0, percent: 0 },
+      performance_metrics: { total_views: null, total_engagement: null, avg_engagement_rate: null, total_posts: 0 },
+    }
+  );
+}

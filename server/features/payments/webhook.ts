@@ -1,0 +1,162 @@
+import { and, eq } from 'drizzle-orm';
+import { SUBSCRIPTION_ACCESS_STATUSES, type SubscriptionStatus, TRIAL_PLAN } from '../../../common/constants.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { paymentEvents, paymentOrders, subscriptions } from '../../db/schema/index.ts';
+import { AppError, badRequest } from '../../platform/errors.ts';
+import { fulfilOrder } from './fulfil.ts';
+import type { Payments, SubscriptionState } from './provider.ts';
+import { verifyStripeSignature } from './signature.ts';
+import { subscriptionState } from './stripe.ts';
+
+type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'log'>;
+
+interface StripeEvent {
+  id: string;
+  type: string;
+  data: { object: Record<string, unknown> };
+}
+
+function parseEvent(rawBody: Buffer): StripeEvent {
+  let event: unknown;
+  try {
+    event = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw badRequest('Invalid webhook payload');
+  }
+  const e = event as Partial<StripeEvent> | null;
+  if (!e || typeof e.id !== 'string' || typeof e.type !== 'string' || typeof e.data?.object !== 'object')
+    throw badRequest('Invalid webhook payload');
+  return e as StripeEvent;
+}
+
+const PAID = new Set(['paid', 'no_payment_required']);
+
+/**
+ * POST /api/payment/webhook: verifies the signature on the raw body, then handles each Stripe event
+ * once (payment_events keyed by the event id, inserted in the same transaction as its effects, so a
+ * failure lets Stripe retry and a replay changes nothing).
+ */
+export async function handleStripeWebhook(
+  deps: Deps,
+  payments: Payments,
+  rawBody: Buffer,
+  signature: string | undefined,
+): Promise<{ duplicate: boolean }> {
+  const secret = deps.config.STRIPE_WEBHOOK_SECRET;
+  if (!secret || !verifyStripeSignature(rawBody, signature, secret, deps.clock.now().getTime())) {
+    throw new AppError(400, 'invalid_signature', MESSAGES.payments.webhookSignature);
+  }
+  const event = parseEvent(rawBody);
+  const [seen] = await deps.db
+    .select({ id: paymentEvents.id })
+    .from(paymentEvents)
+    .where(eq(paymentEvents.id, event.id));
+  if (seen) return { duplicate: true };
+
+  const object = event.data.object;
+  // Network calls happen before the transaction: a completed subscription checkout needs the subscription.
+  let subscription: SubscriptionState | undefined;
+  const isCompletion =
+    event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded';
+  if (isCompletion && object.mode === 'subscription' && PAID.has(String(object.payment_status))) {
+    const subId =
+      typeof object.subscription === 'string'
+        ? object.subscription
+        : (object.subscription as { id?: string } | null)?.id;
+    if (subId && payments.stripe) subscription = await payments.stripe.retrieve(subId);
+  }
+
+  return deps.db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(paymentEvents)
+      .values({ id: event.id, type: event.type })
+      .onConflictDoNothing()
+      .returning({ id: paymentEvents.id });
+    if (inserted.length === 0) return { duplicate: true };
+    if (isCompletion) {
+      const orderId = await completionOrder(tx, deps, object);
+      if (orderId) {
+        const result = await fulfilOrder({ ...deps, db: tx }, orderId, { subscription });
+        deps.log.info({ orderId, fulfilled: result.fulfilled, eventId: event.id }, 'stripe checkout completed');
+      }
+    } else if (event.type === 'checkout.session.expired') await expireOrder(tx, deps, object);
+    else if (event.type.startsWith('customer.subscription.'))
+      await applySubscription(tx, deps, subscriptionState(object));
+    return { duplicate: false };
+  });
+}
+
+/** The order a paid checkout.session.completed belongs to, or null (unpaid sessions stay open). */
+async function completionOrder(tx: Db, deps: Deps, session: Record<string, unknown>): Promise<string | null> {
+  if (!PAID.has(String(session.payment_status))) return null;
+  const metadata = (session.metadata ?? {}) as Record<string, unknown>;
+  const orderId = String(session.client_reference_id ?? metadata.order_id ?? '');
+  const [order] = await tx
+    .select()
+    .from(paymentOrders)
+    .where(eq(paymentOrders.providerSessionId, String(session.id)));
+  if (!order || order.id !== orderId) {
+    deps.log.warn({ sessionId: session.id, orderId }, 'stripe checkout session matches no order');
+    return null;
+  }
+  return order.id;
+}
+
+async function expireOrder(tx: Db, deps: Deps, session: Record<string, unknown>): Promise<void> {
+  await tx
+    .update(paymentOrders)
+    .set({ status: 'expired', updatedAt: deps.clock.now() })
+    .where(and(eq(paymentOrders.providerSessionId, String(session.id)), eq(paymentOrders.status, 'open')));
+}
+
+/**
+ * customer.subscription.created|updated|deleted: status, cancel_at_period_end, trial_end and
+ * current_period_end onto the user's row. The row is found by the Stripe subscription id, or by the
+ * user id put in subscription_data[metadata] at checkout; an event about an older subscription never
+ * overwrites a newer one that still gives access.
+ */
+async function applySubscription(tx: Db, deps: Deps, state: SubscriptionState): Promise<void> {
+  const [byId] = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.providerSubscriptionId, state.providerSubscriptionId));
+  let row = byId;
+  if (!row && state.userId) {
+    const [byUser] = await tx.select().from(subscriptions).where(eq(subscriptions.userId, state.userId));
+    const givesAccess = SUBSCRIPTION_ACCESS_STATUSES.includes(state.status as SubscriptionStatus);
+    const ownedByOtherStripeSubscription = byUser?.provider === 'stripe' && Boolean(byUser.providerSubscriptionId);
+    if (byUser && (!ownedByOtherStripeSubscription || givesAccess)) row = byUser;
+    if (!byUser && givesAccess) {
+      await tx.insert(subscriptions).values({
+        userId: state.userId,
+        planType: deps.config.SUBSCRIPTION_PLAN_TYPE,
+        status: state.status,
+        cancelAtPeriodEnd: state.cancelAtPeriodEnd,
+        trialEnd: state.trialEnd,
+        currentPeriodEnd: state.currentPeriodEnd,
+        provider: 'stripe',
+        providerSubscriptionId: state.providerSubscriptionId,
+      });
+      return;
+    }
+  }
+  if (!row) {
+    deps.log.warn({ subscriptionId: state.providerSubscriptionId }, 'stripe subscription matches no user');
+    return;
+  }
+  await tx
+    .update(subscriptions)
+    .set({
+      status: state.status,
+      cancelAtPeriodEnd: state.cancelAtPeriodEnd,
+      trialEnd: state.trialEnd,
+      currentPeriodEnd: state.currentPeriodEnd,
+      provider: 'stripe',
+      providerSubscriptionId: state.providerSubscriptionId,
+      ...(row.planType === TRIAL_PLAN ? { planType: deps.config.SUBSCRIPTION_PLAN_TYPE } : {}),
+      updatedAt: deps.clock.now(),
+    })
+    .where(eq(subscriptions.id, row.id));
+}

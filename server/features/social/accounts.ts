@@ -1,0 +1,186 @@
+import { and, eq, lt } from 'drizzle-orm';
+import { SOCIAL_PLATFORMS, type SocialAccount, type SocialPlatform } from '../../../common/api/social.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import type { AppContext } from '../../context.ts';
+import { socialAccounts, socialOauthStates } from '../../db/schema/index.ts';
+import { badRequest } from '../../platform/errors.ts';
+import { seal, unseal } from '../security/secret-box.ts';
+import { connectorFor } from './connectors/registry.ts';
+import { type Connector, ConnectorError, type TokenSet } from './connectors/types.ts';
+import { revokeGrant, SANDBOX_NAMES } from './sandbox/network.ts';
+
+const M = MESSAGES.social;
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'log'>;
+export type AccountRow = typeof socialAccounts.$inferSelect;
+
+const STATE_TTL_MS = 15 * 60_000;
+/** Tokens are refreshed when they expire within this window. */
+const REFRESH_MARGIN_MS = 5 * 60_000;
+const TOKEN_PURPOSE = 'social-token';
+const VERIFIER_PURPOSE = 'social-pkce';
+
+const ICONS: Record<SocialPlatform, string> = {
+  instagram: 'instagram',
+  tiktok: 'music-2',
+  youtube: 'youtube',
+  twitter: 'twitter',
+  linkedin: 'linkedin',
+  facebook: 'facebook',
+};
+
+export function redirectUriFor(ctx: Pick<AppContext, 'config'>, platform: SocialPlatform): string {
+  return `${ctx.config.publicUrl}/api/social/oauth/${platform}`;
+}
+
+function toDto(ctx: Ctx, platform: SocialPlatform, row: AccountRow | undefined): SocialAccount {
+  return {
+    id: platform,
+    name: SANDBOX_NAMES[platform],
+    icon: ICONS[platform],
+    platform,
+    username: row?.username ?? null,
+    follower_count: row?.followerCount ?? 0,
+    status: row ? row.status : 'disconnected',
+    isConnected: Boolean(row),
+    mode: row ? row.mode : connectorFor(ctx, platform).mode,
+    connected_at: row ? row.connectedAt.toISOString() : null,
+    error_message: row?.errorMessage ?? null,
+  };
+}
+
+/** GET /api/social/accounts: every platform, connected or not. */
+export async function listAccounts(ctx: Ctx, userId: string): Promise<SocialAccount[]> {
+  const rows = await ctx.db.select().from(socialAccounts).where(eq(socialAccounts.userId, userId));
+  const byPlatform = new Map(rows.map((r) => [r.platform, r]));
+  return SOCIAL_PLATFORMS.map((p) => toDto(ctx, p, byPlatform.get(p)));
+}
+
+export async function connectedAccounts(ctx: Pick<AppContext, 'db'>, userId: string): Promise<AccountRow[]> {
+  return ctx.db.select().from(socialAccounts).where(eq(socialAccounts.userId, userId));
+}
+
+/** POST /api/social/connect/{platformId}: the provider's authorization URL (PKCE verifier kept sealed). */
+export async function startConnect(ctx: Ctx, userId: string, platform: SocialPlatform): Promise<string> {
+  const now = ctx.clock.now();
+  await ctx.db.delete(socialOauthStates).where(lt(socialOauthStates.expiresAt, now));
+  const auth = connectorFor(ctx, platform).generateAuthUrl(redirectUriFor(ctx, platform));
+  await ctx.db.insert(socialOauthStates).values({
+    state: auth.state,
+    userId,
+    platform,
+    codeVerifierSealed: seal(ctx.config, VERIFIER_PURPOSE, auth.codeVerifier),
+    expiresAt: new Date(now.getTime() + STATE_TTL_MS),
+    createdAt: now,
+  });
+  return auth.url;
+}
+
+export type CallbackOutcome = { ok: true; platform: SocialPlatform; username: string } | { ok: false; message: string };
+
+/** GET /api/social/oauth/{id}: the state (single use) names the user; the code is exchanged and stored. */
+export async function completeConnect(
+  ctx: Ctx,
+  platform: SocialPlatform,
+  query: { code?: string; state?: string; error?: string },
+): Promise<CallbackOutcome> {
+  if (!query.state) return { ok: false, message: M.connectExpired };
+  const [pending] = await ctx.db
+    .delete(socialOauthStates)
+    .where(and(eq(socialOauthStates.state, query.state), eq(socialOauthStates.platform, platform)))
+    .returning();
+  if (!pending || pending.expiresAt.getTime() < ctx.clock.now().getTime())
+    return { ok: false, message: M.connectExpired };
+  if (query.error || !query.code) return { ok: false, message: M.connectDenied };
+  const connector = connectorFor(ctx, platform);
+  try {
+    const { tokens, profile } = await connector.authenticate({
+      code: query.code,
+      codeVerifier: unseal(ctx.config, VERIFIER_PURPOSE, pending.codeVerifierSealed),
+      redirectUri: redirectUriFor(ctx, platform),
+    });
+    const now = ctx.clock.now();
+    const values = {
+      mode: connector.mode,
+      externalId: profile.externalId,
+      username: profile.username,
+      followerCount: profile.followerCount,
+      ...sealedTokens(ctx, tokens),
+      status: 'connected' as const,
+      errorMessage: null,
+      connectedAt: now,
+      updatedAt: now,
+    };
+    await ctx.db
+      .insert(socialAccounts)
+      .values({ userId: pending.userId, platform, ...values, createdAt: now })
+      .onConflictDoUpdate({ target: [socialAccounts.userId, socialAccounts.platform], set: values });
+    return { ok: true, platform, username: profile.username };
+  } catch (error) {
+    ctx.log.warn({ err: error, platform }, 'social connect failed');
+    return { ok: false, message: M.connectFailed };
+  }
+}
+
+function sealedTokens(ctx: Ctx, tokens: TokenSet) {
+  return {
+    accessTokenSealed: seal(ctx.config, TOKEN_PURPOSE, tokens.accessToken),
+    refreshTokenSealed: tokens.refreshToken ? seal(ctx.config, TOKEN_PURPOSE, tokens.refreshToken) : null,
+    tokenExpiresAt: tokens.expiresAt,
+  };
+}
+
+/** DELETE /api/social/accounts: revokes sandbox tokens and forgets the account. */
+export async function disconnect(ctx: Ctx, userId: string, platform: SocialPlatform | undefined): Promise<void> {
+  if (!platform) throw badRequest(M.unknownPlatform);
+  const [row] = await ctx.db
+    .delete(socialAccounts)
+    .where(and(eq(socialAccounts.userId, userId), eq(socialAccounts.platform, platform)))
+    .returning();
+  if (row?.mode === 'sandbox') {
+    await revokeGrant(ctx, platform, unseal(ctx.config, TOKEN_PURPOSE, row.accessTokenSealed)).catch(() => undefined);
+  }
+}
+
+/** A usable access token: refreshed (and stored) when it expires soon. A refused refresh marks the account. */
+export async function freshAccessToken(
+  ctx: Ctx,
+  account: AccountRow,
+  connector: Connector,
+  force = false,
+): Promise<string> {
+  const soon = ctx.clock.now().getTime() + REFRESH_MARGIN_MS;
+  const expiring = account.tokenExpiresAt !== null && account.tokenExpiresAt.getTime() <= soon;
+  if (!force && !expiring) return unseal(ctx.config, TOKEN_PURPOSE, account.accessTokenSealed);
+  if (!account.refreshTokenSealed) {
+    await markAccountError(ctx, account.id, M.tokenExpired);
+    throw new ConnectorError('refresh-token', M.tokenExpired);
+  }
+  let tokens: TokenSet;
+  try {
+    tokens = await connector.refreshToken(unseal(ctx.config, TOKEN_PURPOSE, account.refreshTokenSealed));
+  } catch (error) {
+    if (error instanceof ConnectorError && error.failure === 'refresh-token') {
+      await markAccountError(ctx, account.id, M.tokenExpired);
+      throw new ConnectorError('refresh-token', M.tokenExpired);
+    }
+    throw error;
+  }
+  const sealed = sealedTokens(ctx, tokens);
+  await ctx.db
+    .update(socialAccounts)
+    .set({ ...sealed, status: 'connected', errorMessage: null, updatedAt: ctx.clock.now() })
+    .where(eq(socialAccounts.id, account.id));
+  Object.assign(account, sealed);
+  return tokens.accessToken;
+}
+
+export async function markAccountError(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  accountId: string,
+  message: string | null,
+) {
+  await ctx.db
+    .update(socialAccounts)
+    .set({ status: message ? 'error' : 'connected', errorMessage: message, updatedAt: ctx.clock.now() })
+    .where(eq(socialAccounts.id, accountId));
+}

@@ -1,0 +1,68 @@
+import { type Connector, ConnectorError, callApi, pkceCodeFlow } from './types.ts';
+
+// LinkedIn: OAuth 2.0 authorization code (client secret on the token endpoint; the PKCE pair is sent too),
+// OpenID userinfo for the member id, and the Posts API (POST /rest/posts) as the member. Media is linked in
+// the commentary (image/video upload is a separate multi-step API).
+
+export interface LinkedinOptions {
+  clientId: string;
+  clientSecret: string;
+  apiBase: string;
+  authBase: string;
+}
+
+const SCOPES = 'openid profile w_member_social';
+const VERSION = '202405';
+
+export function linkedinConnector(o: LinkedinOptions): Connector {
+  const oauth = pkceCodeFlow({
+    authorizeUrl: `${o.authBase}/oauth/v2/authorization`,
+    clientId: o.clientId,
+    scope: SCOPES,
+    token: (form) =>
+      callApi(`${o.authBase}/oauth/v2/accessToken`, {
+        form: { ...form, client_id: o.clientId, client_secret: o.clientSecret },
+      }),
+  });
+  return {
+    platform: 'linkedin',
+    mode: 'live',
+    generateAuthUrl: oauth.generateAuthUrl,
+    async authenticate(input) {
+      const tokens = await oauth.exchangeCode(input);
+      const me = await callApi(`${o.apiBase}/v2/userinfo`, {
+        headers: { authorization: `Bearer ${tokens.accessToken}` },
+      });
+      const sub = me.body.sub;
+      if (typeof sub !== 'string' || !sub) throw new ConnectorError('bad-body', 'no member id in /v2/userinfo');
+      const name = typeof me.body.name === 'string' ? me.body.name : sub;
+      return { tokens, profile: { externalId: sub, username: name, followerCount: 0 } };
+    },
+    refreshToken: oauth.refreshToken,
+    async post(accessToken, input, signal) {
+      const commentary = [input.message, ...input.mediaUrls].join('\n');
+      const { headers } = await callApi(
+        `${o.apiBase}/rest/posts`,
+        {
+          headers: {
+            authorization: `Bearer ${accessToken}`,
+            'linkedin-version': VERSION,
+            'x-restli-protocol-version': '2.0.0',
+          },
+          json: {
+            author: `urn:li:person:${input.authorId}`,
+            commentary,
+            visibility: 'PUBLIC',
+            distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+            lifecycleState: 'PUBLISHED',
+            isReshareDisabledByAuthor: false,
+          },
+        },
+        signal,
+      );
+      const urn = headers.get('x-restli-id');
+      if (!urn) throw new ConnectorError('bad-body', 'no x-restli-id in the reply');
+      return { externalId: urn, shareUrl: `https://www.linkedin.com/feed/update/${urn}`, views: null };
+    },
+  };
+}

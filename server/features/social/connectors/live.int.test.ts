@@ -1,0 +1,272 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PublishResult, SocialAccount } from '../../../../common/api/social.ts';
+import { socialAccounts } from '../../../db/schema/index.ts';
+import { authHeader, createTestUser, type TestUser } from '../../../test/fixtures.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { linkedinConnector } from './linkedin.ts';
+import { twitterConnector } from './twitter.ts';
+import { ConnectorError } from './types.ts';
+
+// Contract tests of the X (Twitter) and LinkedIn connectors against a local fake of their documented APIs.
+
+interface Fake {
+  server: Server;
+  base: string;
+  /** code → PKCE challenge, issued when the "user approves". */
+  codes: Map<string, string>;
+  access: Map<string, 'twitter' | 'linkedin'>;
+  refresh: Set<string>;
+  /** Next N post calls answer 429. */
+  rateLimited: number;
+  posts: Array<{ platform: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
+  tokenCalls: Array<Record<string, string>>;
+}
+
+const CLIENT = { id: 'client-123', secret: 'secret-456' };
+
+function issue(fake: Fake, platform: 'twitter' | 'linkedin') {
+  const access = randomBytes(16).toString('hex');
+  const refresh = randomBytes(16).toString('hex');
+  fake.access.set(access, platform);
+  fake.refresh.add(refresh);
+  return { token_type: 'bearer', access_token: access, refresh_token: refresh, expires_in: 7200 };
+}
+
+async function startFake(): Promise<Fake> {
+  const fake = {
+    codes: new Map(),
+    access: new Map(),
+    refresh: new Set(),
+    rateLimited: 0,
+    posts: [],
+    tokenCalls: [],
+  } as unknown as Fake;
+  fake.server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    const tokenEndpoint = url.pathname === '/2/oauth2/token' || url.pathname === '/oauth/v2/accessToken';
+    if (req.method === 'POST' && tokenEndpoint) {
+      const form = Object.fromEntries(new URLSearchParams(raw));
+      fake.tokenCalls.push(form);
+      const platform = url.pathname === '/2/oauth2/token' ? 'twitter' : 'linkedin';
+      if (platform === 'twitter') {
+        const expected = `Basic ${Buffer.from(`${CLIENT.id}:${CLIENT.secret}`).toString('base64')}`;
+        if (req.headers.authorization !== expected) return send(401, { error: 'unauthorized_client' });
+      } else if (form.client_secret !== CLIENT.secret) {
+        return send(401, { error: 'invalid_client' });
+      }
+      if (form.grant_type === 'authorization_code') {
+        const challenge = fake.codes.get(form.code ?? '');
+        fake.codes.delete(form.code ?? '');
+        const verified = createHash('sha256')
+          .update(form.code_verifier ?? '')
+          .digest('base64url');
+        if (!challenge || challenge !== verified) return send(400, { error: 'invalid_grant' });
+        return send(200, issue(fake, platform));
+      }
+      if (form.grant_type === 'refresh_token') {
+        if (!fake.refresh.delete(form.refresh_token ?? '')) {
+          return send(400, { error: 'invalid_request', error_description: 'Value passed for the token was invalid.' });
+        }
+        return send(200, issue(fake, platform));
+      }
+      return send(400, { error: 'unsupported_grant_type' });
+    }
+    const platform = fake.access.get(bearer);
+    if (!platform) return send(401, { title: 'Unauthorized', detail: 'Unauthorized', status: 401 });
+    if (req.method === 'GET' && url.pathname === '/2/users/me') {
+      return send(200, {
+        data: { id: '2244994945', name: 'Genpro', username: 'genpro_x', public_metrics: { followers_count: 42 } },
+      });
+    }
+    if (req.method === 'GET' && url.pathname === '/v2/userinfo') {
+      return send(200, { sub: 'abc123', name: 'Gen Pro', given_name: 'Gen', family_name: 'Pro' });
+    }
+    const isPost =
+      (req.method === 'POST' && url.pathname === '/2/tweets') ||
+      (req.method === 'POST' && url.pathname === '/rest/posts');
+    if (isPost) {
+      if (fake.rateLimited > 0) {
+        fake.rateLimited--;
+        return send(429, { title: 'Too Many Requests', detail: 'Too Many Requests' }, { 'retry-after': '1' });
+      }
+      const body = JSON.parse(raw) as Record<string, unknown>;
+      fake.posts.push({ platform, body, headers: req.headers });
+      if (url.pathname === '/2/tweets')
+        return send(201, { data: { id: `${1000 + fake.posts.length}`, text: body.text } });
+      res.writeHead(201, { 'x-restli-id': `urn:li:share:${7000 + fake.posts.length}` });
+      return res.end();
+    }
+    return send(404, { error: 'not found' });
+  });
+  await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+  fake.base = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
+  return fake;
+}
+
+/** What the provider's authorize page does when the user approves: a code bound to the challenge. */
+function approve(fake: Fake, authUrl: string): { code: string; state: string } {
+  const u = new URL(authUrl);
+  const code = randomBytes(8).toString('hex');
+  fake.codes.set(code, u.searchParams.get('code_challenge') ?? '');
+  return { code, state: u.searchParams.get('state') ?? '' };
+}
+
+let fake: Fake;
+beforeAll(async () => {
+  fake = await startFake();
+});
+afterAll(async () => {
+  await new Promise((resolve) => fake.server.close(resolve));
+});
+
+describe.each(['twitter', 'linkedin'] as const)('%s connector contract', (platform) => {
+  const connector = () =>
+    (platform === 'twitter' ? twitterConnector : linkedinConnector)({
+      clientId: CLIENT.id,
+      clientSecret: CLIENT.secret,
+      apiBase: fake.base,
+      authBase: fake.base,
+    });
+
+  it('authorizes with PKCE, posts, refreshes, and classifies failures', async () => {
+    const c = connector();
+    const auth = c.generateAuthUrl('http://localhost:3000/api/social/oauth/x');
+    const u = new URL(auth.url);
+    expect(u.pathname).toBe(platform === 'twitter' ? '/i/oauth2/authorize' : '/oauth/v2/authorization');
+    expect(u.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(u.searchParams.get('state')).toBe(auth.state);
+    expect(u.searchParams.get('client_id')).toBe(CLIENT.id);
+
+    const { code } = approve(fake, auth.url);
+    await expect(
+      c.authenticate({ code, codeVerifier: 'wrong-verifier', redirectUri: 'http://localhost:3000/cb' }),
+    ).rejects.toMatchObject({ failure: 'bad-body' });
+    const again = approve(fake, auth.url);
+    const { tokens, profile } = await c.authenticate({
+      code: again.code,
+      codeVerifier: auth.codeVerifier,
+      redirectUri: 'http://localhost:3000/cb',
+    });
+    expect(tokens.refreshToken).toBeTruthy();
+    expect(tokens.expiresAt?.getTime()).toBeGreaterThan(Date.now());
+    expect(profile.externalId).toBe(platform === 'twitter' ? '2244994945' : 'abc123');
+
+    const input = {
+      message: 'Hello',
+      mediaUrls: ['https://cdn.example.com/a.png'],
+      idempotencyKey: 'k1',
+      authorId: profile.externalId,
+    };
+    const out = await c.post(tokens.accessToken, input);
+    expect(out.shareUrl).toMatch(
+      platform === 'twitter'
+        ? /^https:\/\/x\.com\/i\/web\/status\/\d+$/
+        : /^https:\/\/www\.linkedin\.com\/feed\/update\/urn:li:share:\d+$/,
+    );
+    const sent = fake.posts.at(-1);
+    if (platform === 'twitter') expect(sent?.body).toEqual({ text: 'Hello\nhttps://cdn.example.com/a.png' });
+    else {
+      expect(sent?.body).toMatchObject({
+        author: 'urn:li:person:abc123',
+        commentary: 'Hello\nhttps://cdn.example.com/a.png',
+        lifecycleState: 'PUBLISHED',
+      });
+      expect(sent?.headers['x-restli-protocol-version']).toBe('2.0.0');
+    }
+
+    await expect(c.post('not-a-token', input)).rejects.toMatchObject({ failure: 'refresh-token' });
+    fake.rateLimited = 1;
+    const limited = await c.post(tokens.accessToken, input).catch((e: unknown) => e);
+    expect(limited).toBeInstanceOf(ConnectorError);
+    expect(limited).toMatchObject({ failure: 'retry', retryAfterSeconds: 1 });
+
+    const next = await c.refreshToken(tokens.refreshToken as string);
+    expect(next.accessToken).not.toBe(tokens.accessToken);
+    await expect(c.refreshToken(tokens.refreshToken as string)).rejects.toMatchObject({ failure: 'refresh-token' });
+  });
+});
+
+describe('live connectors through the studio', () => {
+  let t: TestApp;
+  let user: TestUser;
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: {
+        TWITTER_CLIENT_ID: CLIENT.id,
+        TWITTER_CLIENT_SECRET: CLIENT.secret,
+        TWITTER_API_BASE: fake.base,
+        TWITTER_AUTH_BASE: fake.base,
+        LINKEDIN_CLIENT_ID: CLIENT.id,
+        LINKEDIN_CLIENT_SECRET: CLIENT.secret,
+        LINKEDIN_API_BASE: fake.base,
+        LINKEDIN_AUTH_BASE: fake.base,
+        SOCIAL_SCHEDULER_INTERVAL_SECONDS: '3600',
+      },
+    });
+    user = await createTestUser(t.ctx.db, { role: 'brand' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('connects X and LinkedIn, refreshes an expiring token, and rides out a 429', async () => {
+    for (const platform of ['twitter', 'linkedin'] as const) {
+      const started = await t.app.inject({
+        method: 'POST',
+        url: `/api/social/connect/${platform}`,
+        headers: authHeader(user.token),
+      });
+      const { authUrl } = started.json() as { authUrl: string };
+      expect(authUrl.startsWith(fake.base)).toBe(true);
+      const { code, state } = approve(fake, authUrl);
+      const cb = await t.app.inject({
+        method: 'GET',
+        url: `/api/social/oauth/${platform}?code=${code}&state=${encodeURIComponent(state)}`,
+      });
+      expect(cb.statusCode, cb.body).toBe(200);
+    }
+    const listed = await t.app.inject({ method: 'GET', url: '/api/social/accounts', headers: authHeader(user.token) });
+    const accounts = (listed.json() as { data: { accounts: SocialAccount[] } }).data.accounts;
+    expect(accounts.find((a) => a.platform === 'twitter')).toMatchObject({
+      mode: 'live',
+      username: 'genpro_x',
+      follower_count: 42,
+      status: 'connected',
+    });
+    expect(accounts.find((a) => a.platform === 'linkedin')).toMatchObject({ mode: 'live', username: 'Gen Pro' });
+    expect(accounts.find((a) => a.platform === 'instagram')?.mode).toBe('sandbox');
+
+    // The X token expires in a minute: refreshed before posting.
+    await t.ctx.db
+      .update(socialAccounts)
+      .set({ tokenExpiresAt: new Date(Date.now() + 60_000) })
+      .where(eq(socialAccounts.platform, 'twitter'));
+    const refreshesBefore = fake.tokenCalls.filter((c) => c.grant_type === 'refresh_token').length;
+    fake.rateLimited = 1;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/social/publish',
+      headers: authHeader(user.token),
+      payload: { message: 'Live post', platforms: ['twitter', 'linkedin'] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const results = (res.json() as { data: { results: PublishResult[] } }).data.results;
+    expect(results.map((r) => r.status)).toEqual(['published', 'published']);
+    expect(results.find((r) => r.platform === 'twitter')?.share_url).toMatch(/^https:\/\/x\.com\/i\/web\/status\//);
+    expect(fake.tokenCalls.filter((c) => c.grant_type === 'refresh_token').length).toBe(refreshesBefore + 1);
+    const [row] = await t.ctx.db.select().from(socialAccounts).where(eq(socialAccounts.platform, 'twitter'));
+    expect(row?.tokenExpiresAt?.getTime()).toBeGreaterThan(Date.now() + 3600_000);
+  });
+});

@@ -1,0 +1,188 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { SocialPlatform } from '../../../../common/api/social.ts';
+
+// The connector shape (providers.md 9): one per platform, sandbox or live, behind one interface.
+
+export interface TokenSet {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: Date | null;
+}
+
+interface SocialProfile {
+  externalId: string;
+  username: string;
+  followerCount: number;
+}
+
+interface PostInput {
+  message: string;
+  mediaUrls: string[];
+  /** Our post id: a retried publish must not post twice. */
+  idempotencyKey: string;
+  /** The account's id on the network (the author of the post). */
+  authorId: string;
+}
+
+export interface PostOutcome {
+  externalId: string;
+  shareUrl: string;
+  /** Views the network reports for the post (0 at first), or null when it reports none. */
+  views: number | null;
+}
+
+/**
+ * Failure classes: `refresh-token` (the token is no longer accepted: refresh it or reconnect), `bad-body`
+ * (the network refuses this content: retrying cannot help), `retry` (transient: rate limit, 5xx, network).
+ */
+export type ConnectorFailure = 'refresh-token' | 'bad-body' | 'retry';
+
+export class ConnectorError extends Error {
+  constructor(
+    readonly failure: ConnectorFailure,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'ConnectorError';
+  }
+}
+
+interface AuthRequest {
+  url: string;
+  codeVerifier: string;
+  state: string;
+}
+
+export interface Connector {
+  platform: SocialPlatform;
+  mode: 'sandbox' | 'live';
+  generateAuthUrl(redirectUri: string): AuthRequest;
+  authenticate(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<{
+    tokens: TokenSet;
+    profile: SocialProfile;
+  }>;
+  refreshToken(refreshToken: string): Promise<TokenSet>;
+  post(accessToken: string, input: PostInput, signal?: AbortSignal): Promise<PostOutcome>;
+}
+
+/** PKCE (RFC 7636) S256 pair and an unguessable state. */
+export function pkcePair(): { codeVerifier: string; codeChallenge: string; state: string } {
+  const codeVerifier = randomBytes(48).toString('base64url');
+  return { codeVerifier, codeChallenge: s256(codeVerifier), state: randomBytes(24).toString('base64url') };
+}
+
+export function s256(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
+/** Maps an HTTP status of a network's API to a failure class. */
+function failureOf(status: number): ConnectorFailure {
+  if (status === 401) return 'refresh-token';
+  if (status === 429 || status >= 500) return 'retry';
+  return 'bad-body';
+}
+
+/** JSON (or form) request to a network's API; non-2xx answers become ConnectorErrors of the right class. */
+export async function callApi(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; json?: unknown; form?: Record<string, string> },
+  signal?: AbortSignal,
+): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
+  const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
+  let body: string | undefined;
+  if (init.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(init.json);
+  } else if (init.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(init.form).toString();
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, signal });
+  } catch (error) {
+    throw new ConnectorError('retry', `network error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const text = await res.text();
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    parsed = { raw: text.slice(0, 500) };
+  }
+  if (!res.ok) {
+    const failure = failureOf(res.status);
+    const detail = String(
+      parsed.detail ?? parsed.error_description ?? parsed.message ?? parsed.error ?? res.statusText,
+    );
+    throw new ConnectorError(failure, `${res.status} ${detail}`, retryAfter(res.headers));
+  }
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
+function retryAfter(headers: Headers): number | undefined {
+  const after = Number(headers.get('retry-after'));
+  if (Number.isFinite(after) && after > 0) return after;
+  const reset = Number(headers.get('x-rate-limit-reset'));
+  if (Number.isFinite(reset) && reset > 0) return Math.max(1, Math.ceil(reset - Date.now() / 1000));
+  return undefined;
+}
+
+/** An OAuth token endpoint reply as a TokenSet. */
+function tokenSet(body: Record<string, unknown>, now: Date, previousRefresh: string | null = null): TokenSet {
+  const accessToken = body.access_token;
+  if (typeof accessToken !== 'string' || !accessToken) throw new ConnectorError('bad-body', 'no access_token');
+  const expiresIn = Number(body.expires_in);
+  return {
+    accessToken,
+    refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : previousRefresh,
+    expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(now.getTime() + expiresIn * 1000) : null,
+  };
+}
+
+/** The call to a network's OAuth token endpoint with its client authentication; `form` carries the grant. */
+type TokenEndpoint = (form: Record<string, string>) => ReturnType<typeof callApi>;
+
+/**
+ * OAuth 2.0 authorization code with PKCE (S256): the consent URL, the code exchange and the refresh. A token
+ * reply without an access token on refresh means the refresh token is no longer valid: only reconnecting helps.
+ */
+export function pkceCodeFlow(o: { authorizeUrl: string; clientId: string; scope: string; token: TokenEndpoint }) {
+  return {
+    generateAuthUrl(redirectUri: string): AuthRequest {
+      const { codeVerifier, codeChallenge, state } = pkcePair();
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: o.clientId,
+        redirect_uri: redirectUri,
+        scope: o.scope,
+        state,
+        code_challenge: codeChallenge,
+        code_challenge_method: 'S256',
+      });
+      return { url: `${o.authorizeUrl}?${query}`, codeVerifier, state };
+    },
+    async exchangeCode(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<TokenSet> {
+      const { body } = await o.token({
+        grant_type: 'authorization_code',
+        code: input.code,
+        redirect_uri: input.redirectUri,
+        code_verifier: input.codeVerifier,
+      });
+      return tokenSet(body, new Date());
+    },
+    async refreshToken(refreshToken: string): Promise<TokenSet> {
+      try {
+        const { body } = await o.token({ grant_type: 'refresh_token', refresh_token: refreshToken });
+        return tokenSet(body, new Date(), refreshToken);
+      } catch (error) {
+        // An invalid refresh token answers 400 invalid_request (or a reply without a token).
+        if (error instanceof ConnectorError && error.failure === 'bad-body') {
+          throw new ConnectorError('refresh-token', error.message);
+        }
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import type { SocialPlatform } from '../../../common/api/social.ts';
+import { SANDBOX_NAMES } from './sandbox/network.ts';
+
+// Server-rendered pages of the sandbox networks and the OAuth callback: small, self-contained, no scripts
+// except closing the callback tab.
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function page(title: string, body: string, script = ''): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><style>
+body{margin:0;font-family:system-ui,sans-serif;background:#0f1115;color:#e8e9ec;display:flex;min-height:100vh;align-items:center;justify-content:center}
+main{max-width:520px;width:calc(100% - 32px);background:#181b22;border:1px solid #2a2f3a;border-radius:12px;padding:24px}
+h1{font-size:20px;margin:0 0 12px}p{color:#a4a9b4;line-height:1.5}.row{display:flex;gap:12px;margin-top:20px}
+button{flex:1;padding:10px 14px;border-radius:8px;border:1px solid #2a2f3a;font-size:15px;cursor:pointer;background:#232733;color:#e8e9ec}
+button.primary{background:#7c5cff;border-color:#7c5cff;color:#fff}.badge{font-size:12px;color:#a4a9b4;text-transform:uppercase;letter-spacing:.06em}
+.msg{white-space:pre-wrap;color:#e8e9ec;font-size:16px}img,video{max-width:100%;border-radius:8px;margin-top:12px}
+</style></head><body><main>${body}</main>${script}</body></html>`;
+}
+
+export function consentPage(input: {
+  platform: SocialPlatform;
+  username: string | null;
+  fields: Record<string, string>;
+}): string {
+  const name = SANDBOX_NAMES[input.platform];
+  if (!input.username) {
+    return page(
+      `${name} sandbox`,
+      `<span class="badge">${escapeHtml(name)} sandbox</span><h1>Sign in first</h1><p>Sign in to GenPro Studio in this browser, then connect ${escapeHtml(name)} again from the Publish tab.</p>`,
+    );
+  }
+  const hidden = Object.entries(input.fields)
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+    .join('');
+  return page(
+    `Connect ${name}`,
+    `<span class="badge">${escapeHtml(name)} sandbox</span><h1>Allow GenPro Studio to post as ${escapeHtml(input.username)}?</h1>
+<p>GenPro Studio will be able to read your profile and publish posts on the ${escapeHtml(name)} sandbox network. Posts appear on public pages of this server.</p>
+<form method="post" action="/social/sandbox/${input.platform}/authorize">${hidden}<div class="row">
+<button type="submit" name="decision" value="deny" data-testid="sandbox-deny">Deny</button>
+<button type="submit" name="decision" value="approve" class="primary" data-testid="sandbox-approve">Approve</button></div></form>`,
+  );
+}
+
+export function callbackPage(ok: boolean, message: string): string {
+  return page(
+    ok ? 'Connected' : 'Not connected',
+    `<h1 data-testid="oauth-result" data-ok="${ok}">${escapeHtml(ok ? 'Connected' : 'Not connected')}</h1><p>${escapeHtml(message)}</p>`,
+    '<script>setTimeout(function(){window.close()},1200)</script>',
+  );
+}
+
+export function postPage(input: {
+  platform: SocialPlatform;
+  username: string;
+  message: string;
+  mediaUrls: string[];
+  views: number;
+  createdAt: Date;
+}): string {
+  const name = SANDBOX_NAMES[input.platform];
+  const media = input.mediaUrls
+    .map((url) =>
+      /\/api\/videos\/|\.(mp4|mov|webm)(\?|$)/i.test(url)
+        ? `<video src="${escapeHtml(url)}" controls playsinline></video>`
+        : `<img src="${escapeHtml(url)}" alt="">`,
+    )
+    .join('');
+  return page(
+    `${input.username} on ${name}`,
+    `<span class="badge">${escapeHtml(name)} sandbox</span><h1>@${escapeHtml(input.username)}</h1>
+<p class="msg" data-testid="post-message">${escapeHtml(input.message)}</p>${media}
+<p><span data-testid="post-views">${input.views}</span> views · ${escapeHtml(input.createdAt.toISOString().slice(0, 16).replace('T', ' '))} UTC</p>`,
+  );
+}
+
+export function notFoundPage(message: string): string {
+  return page('Not found', `<h1>Not found</h1><p>${escapeHtml(message)}</p>`);
+}

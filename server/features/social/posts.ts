@@ -1,0 +1,486 @@
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type {
+  CalendarDay,
+  CreateScheduledBody,
+  PublishResult,
+  ScheduledPost,
+  SocialPlatform,
+} from '../../../common/api/social.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import {
+  dayInZone,
+  dayStart,
+  editedMessage,
+  isChangeable,
+  nextDay,
+  parseMoment,
+  statsOf,
+} from '../../../common/rules/scheduling.ts';
+import type { AppContext } from '../../context.ts';
+import { socialAccounts, socialPosts, tasks } from '../../db/schema/index.ts';
+import type { UserRow } from '../../platform/auth/session.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
+import { defineTask, PermanentTaskError } from '../../platform/jobs/types.ts';
+import { getAsset } from '../assets/service.ts';
+import { myActiveCollaborations } from '../campaigns/applications.ts';
+import { connectedAccounts, freshAccessToken, markAccountError } from './accounts.ts';
+import { connectorFor } from './connectors/registry.ts';
+import { ConnectorError, type PostOutcome } from './connectors/types.ts';
+import { SANDBOX_NAMES } from './sandbox/network.ts';
+
+const M = MESSAGES.social;
+type PostRow = typeof socialPosts.$inferSelect;
+const PUBLISH_TASK_KIND = 'social.publish';
+/** How long POST /api/social/publish waits for the workers before answering `pending`. */
+const PUBLISH_WAIT_MS = 10_000;
+/** A rate limit asking for at most this long is waited out inside the attempt. */
+const INLINE_RETRY_MAX_SECONDS = 2;
+const MAX_CALENDAR_DAYS = 370;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function toPostDto(row: PostRow): ScheduledPost {
+  return {
+    id: row.id,
+    message: row.message,
+    media_urls: row.mediaUrls,
+    scheduled_time: row.scheduledTime.toISOString(),
+    timezone: row.timezone,
+    platform: row.platform as SocialPlatform,
+    status: row.status,
+    error_message: row.errorMessage,
+    share_url: row.shareUrl,
+    created_at: row.createdAt.toISOString(),
+    published_at: row.publishedAt?.toISOString() ?? null,
+    collaboration_id: row.collaborationId,
+    views: row.views ?? 0,
+  };
+}
+
+function mediaTypeOf(urls: readonly string[]): string {
+  if (urls.some((u) => /\/api\/videos\/|\.(mp4|mov|webm|avi)(\?|$)/i.test(u))) return 'video';
+  if (urls.length > 0) return 'image';
+  return 'text';
+}
+
+/** No connected account: the spec's message; a requested platform not connected: ours. */
+async function requireConnected(ctx: AppContext, userId: string, platforms: readonly SocialPlatform[]) {
+  const accounts = await connectedAccounts(ctx, userId);
+  if (accounts.length === 0) throw badRequest(M.noAccounts);
+  const connected = new Set(accounts.map((a) => a.platform));
+  const missing = platforms.find((p) => !connected.has(p));
+  if (missing) throw badRequest(M.platformNotConnected(SANDBOX_NAMES[missing]));
+}
+
+// ---- Publishing (a task per platform) ----
+
+async function publishOnce(ctx: AppContext, post: PostRow, signal: AbortSignal): Promise<PostOutcome> {
+  const platform = post.platform as SocialPlatform;
+  const [account] = await ctx.db
+    .select()
+    .from(socialAccounts)
+    .where(and(eq(socialAccounts.userId, post.userId), eq(socialAccounts.platform, platform)));
+  if (!account) throw new PermanentTaskError('not_connected', M.platformNotConnected(SANDBOX_NAMES[platform]));
+  const connector = connectorFor(ctx, platform);
+  const input = {
+    message: post.message,
+    mediaUrls: post.mediaUrls,
+    idempotencyKey: post.id,
+    authorId: account.externalId ?? '',
+  };
+  let refreshed = false;
+  let waited = false;
+  for (;;) {
+    try {
+      const token = await freshAccessToken(ctx, account, connector, refreshed);
+      const outcome = await connector.post(token, input, signal);
+      if (account.status === 'error') await markAccountError(ctx, account.id, null);
+      return outcome;
+    } catch (error) {
+      if (!(error instanceof ConnectorError)) throw error;
+      if (error.failure === 'refresh-token' && !refreshed && account.refreshTokenSealed) {
+        refreshed = true;
+        continue;
+      }
+      const wait = error.retryAfterSeconds ?? 0;
+      if (error.failure === 'retry' && !waited && wait <= INLINE_RETRY_MAX_SECONDS) {
+        waited = true;
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        continue;
+      }
+      if (error.failure === 'retry') throw new AppError(503, 'publish_retry', `${M.publishFailed}: ${error.message}`);
+      if (error.failure === 'refresh-token') {
+        await markAccountError(ctx, account.id, M.tokenExpired);
+        throw new PermanentTaskError('token_expired', M.tokenExpired);
+      }
+      throw new PermanentTaskError('rejected', `${M.publishFailed}: ${error.message}`);
+    }
+  }
+}
+
+/** Publishes one post on one platform. Safe to run again: connectors post once per idempotency key. */
+export const publishPostTask = defineTask({
+  kind: PUBLISH_TASK_KIND,
+  input: z.object({ postId: z.uuid() }),
+  retryLimit: 3,
+  retryDelaySeconds: 10,
+  expireInSeconds: 300,
+  async handler({ input, ctx, signal }) {
+    const [post] = await ctx.db.select().from(socialPosts).where(eq(socialPosts.id, input.postId));
+    if (post?.status !== 'scheduled') return { skipped: post?.status ?? 'missing' };
+    const outcome = await publishOnce(ctx, post, signal);
+    const now = ctx.clock.now();
+    await ctx.db
+      .update(socialPosts)
+      .set({
+        status: 'published',
+        shareUrl: outcome.shareUrl,
+        externalId: outcome.externalId,
+        views: outcome.views,
+        errorMessage: null,
+        publishedAt: now,
+        updatedAt: now,
+      })
+      .where(and(eq(socialPosts.id, post.id), eq(socialPosts.status, 'scheduled')));
+    return { shareUrl: outcome.shareUrl };
+  },
+  async onFailed({ task, tx, error }) {
+    await tx
+      .update(socialPosts)
+      .set({ status: 'failed', errorMessage: error.message, updatedAt: new Date() })
+      .where(and(eq(socialPosts.taskId, task.id), eq(socialPosts.status, 'scheduled')));
+  },
+});
+
+/** Creators publishing for a campaign: exactly one collaboration, still in their active list (spec 5). */
+async function collaborationFor(
+  ctx: AppContext,
+  user: UserRow,
+  body: { mode?: 'campaigns' | 'materials'; collaboration_id?: string | null; selected_collaborations: string[] },
+): Promise<string | null> {
+  const chosen = [
+    ...new Set([...body.selected_collaborations, ...(body.collaboration_id ? [body.collaboration_id] : [])]),
+  ];
+  if (user.role !== 'creator') {
+    if (chosen.length > 0) throw forbidden(M.brandsNoCollaboration);
+    return null;
+  }
+  if (body.mode === 'materials' && chosen.length === 0) return null;
+  if (chosen.length !== 1) throw badRequest(M.selectOneCollaboration);
+  const id = chosen[0] as string;
+  let active: Awaited<ReturnType<typeof myActiveCollaborations>>;
+  try {
+    active = await myActiveCollaborations(ctx, user);
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'active collaborations could not be read');
+    throw new AppError(503, 'collaboration_check_failed', M.collaborationCheckFailed);
+  }
+  if (!active.some((c) => c.collaboration_id === id)) throw badRequest(M.collaborationInactive);
+  return id;
+}
+
+/** Material ids become their asset URLs; URLs are kept. */
+async function materialUrls(ctx: AppContext, userId: string, materials: readonly string[]): Promise<string[]> {
+  const urls: string[] = [];
+  for (const m of materials) urls.push(UUID.test(m) ? (await getAsset(ctx, userId, m)).url : m);
+  return urls;
+}
+
+export interface PublishInput {
+  message: string;
+  platforms: SocialPlatform[];
+  media_urls: string[];
+  schedule_time?: string | null;
+  timezone?: string;
+  mode?: 'campaigns' | 'materials';
+  collaboration_id?: string | null;
+  selected_collaborations: string[];
+  selected_materials: string[];
+}
+
+/** POST /api/social/publish: one task per platform now (or scheduled posts when schedule_time is set). */
+export async function publish(ctx: AppContext, user: UserRow, body: PublishInput): Promise<PublishResult[]> {
+  await requireConnected(ctx, user.id, body.platforms);
+  const collaborationId = await collaborationFor(ctx, user, body);
+  const media = [...new Set([...body.media_urls, ...(await materialUrls(ctx, user.id, body.selected_materials))])];
+  const platforms = [...new Set(body.platforms)];
+  if (body.schedule_time) {
+    const posts = await createScheduled(ctx, user.id, {
+      message: body.message,
+      media_urls: media,
+      scheduled_time: body.schedule_time,
+      timezone: body.timezone ?? 'UTC',
+      platforms,
+      collaboration_id: collaborationId,
+    });
+    return posts.map((p) => ({
+      platform: p.platform,
+      status: 'scheduled',
+      post_id: p.id,
+      share_url: null,
+      error: null,
+    }));
+  }
+  const now = ctx.clock.now();
+  const rows = await ctx.db
+    .insert(socialPosts)
+    .values(
+      platforms.map((platform) => ({
+        userId: user.id,
+        platform,
+        message: body.message,
+        mediaUrls: media,
+        mediaType: mediaTypeOf(media),
+        scheduledTime: now,
+        timezone: body.timezone ?? 'UTC',
+        origin: 'now' as const,
+        taskId: crypto.randomUUID(),
+        collaborationId,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
+    .returning();
+  for (const row of rows) {
+    await ctx.jobs.createTask({
+      id: row.taskId as string,
+      userId: user.id,
+      kind: PUBLISH_TASK_KIND,
+      input: { postId: row.id },
+    });
+  }
+  const ids = rows.map((r) => r.id);
+  const deadline = Date.now() + PUBLISH_WAIT_MS;
+  let current = rows;
+  while (current.some((r) => r.status === 'scheduled') && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    current = await ctx.db.select().from(socialPosts).where(inArray(socialPosts.id, ids));
+  }
+  return current.map((r) => ({
+    platform: r.platform as SocialPlatform,
+    status: r.status === 'scheduled' ? 'pending' : r.status === 'published' ? 'published' : 'failed',
+    post_id: r.id,
+    share_url: r.shareUrl,
+    error: r.errorMessage,
+  }));
+}
+
+// ---- Scheduled posts ----
+
+function momentOf(value: string, zone: string, now: Date, pastMessage: string): Date {
+  const at = parseMoment(value, zone);
+  if (!at) throw badRequest(M.rescheduleFormat);
+  if (at.getTime() <= now.getTime()) throw badRequest(pastMessage);
+  return at;
+}
+
+export async function createScheduled(
+  ctx: AppContext,
+  userId: string,
+  body: Required<Pick<CreateScheduledBody, 'message' | 'scheduled_time' | 'platforms'>> & {
+    media_urls: string[];
+    timezone: string;
+    collaboration_id?: string | null;
+  },
+): Promise<ScheduledPost[]> {
+  const platforms = [...new Set(body.platforms)];
+  await requireConnected(ctx, userId, platforms);
+  const now = ctx.clock.now();
+  const at = momentOf(body.scheduled_time, body.timezone, now, M.futureDateTime);
+  const rows = await ctx.db
+    .insert(socialPosts)
+    .values(
+      platforms.map((platform) => ({
+        userId,
+        platform,
+        message: body.message,
+        mediaUrls: body.media_urls,
+        mediaType: mediaTypeOf(body.media_urls),
+        scheduledTime: at,
+        timezone: body.timezone,
+        origin: 'scheduled' as const,
+        collaborationId: body.collaboration_id ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
+    .returning();
+  return rows.map(toPostDto);
+}
+
+export async function listPosts(ctx: AppContext, userId: string, filter: 'upcoming' | 'all'): Promise<ScheduledPost[]> {
+  const now = ctx.clock.now();
+  const rows =
+    filter === 'upcoming'
+      ? await ctx.db
+          .select()
+          .from(socialPosts)
+          .where(
+            and(
+              eq(socialPosts.userId, userId),
+              eq(socialPosts.status, 'scheduled'),
+              gt(socialPosts.scheduledTime, now),
+            ),
+          )
+          .orderBy(asc(socialPosts.scheduledTime), asc(socialPosts.id))
+      : await ctx.db
+          .select()
+          .from(socialPosts)
+          .where(eq(socialPosts.userId, userId))
+          .orderBy(desc(socialPosts.scheduledTime), desc(socialPosts.id))
+          .limit(500);
+  return rows.map(toPostDto);
+}
+
+async function ownPost(ctx: AppContext, userId: string, id: string): Promise<PostRow> {
+  if (!UUID.test(id)) throw notFound(M.postNotFound);
+  const [row] = await ctx.db
+    .select()
+    .from(socialPosts)
+    .where(and(eq(socialPosts.id, id), eq(socialPosts.userId, userId)));
+  if (!row) throw notFound(M.postNotFound);
+  return row;
+}
+
+/** Changes a post that has not been handed to the workers yet (guarded, so a due post is never changed). */
+async function changeWaiting(ctx: AppContext, row: PostRow, set: Partial<PostRow>): Promise<PostRow> {
+  const now = ctx.clock.now();
+  const [updated] = await ctx.db
+    .update(socialPosts)
+    .set({ ...set, updatedAt: now })
+    .where(
+      and(
+        eq(socialPosts.id, row.id),
+        eq(socialPosts.status, 'scheduled'),
+        isNull(socialPosts.taskId),
+        gt(socialPosts.scheduledTime, now),
+      ),
+    )
+    .returning();
+  if (!updated) throw conflict(M.onlyFutureScheduled);
+  return updated;
+}
+
+/** PUT: `{id, message}` edits (blank or unchanged is ignored); `{id, scheduled_time, timezone}` reschedules. */
+export async function updatePost(
+  ctx: AppContext,
+  userId: string,
+  body: { id: string; message?: string; scheduled_time?: string; timezone?: string },
+): Promise<ScheduledPost> {
+  const row = await ownPost(ctx, userId, body.id);
+  if (body.message === undefined && body.scheduled_time === undefined) throw badRequest(M.nothingToUpdate);
+  const now = ctx.clock.now();
+  if (!isChangeable({ status: row.status, scheduled_time: row.scheduledTime }, now))
+    throw conflict(M.onlyFutureScheduled);
+  const set: Partial<PostRow> = {};
+  if (body.message !== undefined) {
+    const next = editedMessage(row.message, body.message);
+    if (next !== null) set.message = next;
+  }
+  if (body.scheduled_time !== undefined) {
+    const zone = body.timezone ?? row.timezone;
+    set.scheduledTime = momentOf(body.scheduled_time, zone, now, M.rescheduleInvalid);
+    set.timezone = zone;
+  }
+  if (Object.keys(set).length === 0) return toPostDto(row);
+  return toPostDto(await changeWaiting(ctx, row, set));
+}
+
+/** DELETE ?id=: cancels a future scheduled post (spec 4: cancel is done as a delete). */
+export async function cancelPost(ctx: AppContext, userId: string, id: string): Promise<ScheduledPost> {
+  const row = await ownPost(ctx, userId, id);
+  if (!isChangeable({ status: row.status, scheduled_time: row.scheduledTime }, ctx.clock.now())) {
+    throw conflict(M.onlyFutureScheduled);
+  }
+  return toPostDto(await changeWaiting(ctx, row, { status: 'cancelled' }));
+}
+
+async function postsBetween(ctx: AppContext, userId: string, from: Date, to: Date): Promise<PostRow[]> {
+  return ctx.db
+    .select()
+    .from(socialPosts)
+    .where(and(eq(socialPosts.userId, userId), gte(socialPosts.scheduledTime, from), lt(socialPosts.scheduledTime, to)))
+    .orderBy(asc(socialPosts.scheduledTime), asc(socialPosts.id));
+}
+
+/** GET calendar: the days (in `zone`) from start to end that have posts, with their stats. */
+export async function calendar(
+  ctx: AppContext,
+  userId: string,
+  q: { start: string; end: string; timezone: string },
+): Promise<CalendarDay[]> {
+  const from = dayStart(q.start, q.timezone);
+  const to = dayStart(nextDay(q.end), q.timezone);
+  if (!from || !to || to <= from) throw badRequest(M.dateRequired);
+  if (to.getTime() - from.getTime() > MAX_CALENDAR_DAYS * 86_400_000) throw badRequest(M.dateRequired);
+  const byDay = new Map<string, PostRow[]>();
+  for (const row of await postsBetween(ctx, userId, from, to)) {
+    const day = dayInZone(row.scheduledTime, q.timezone);
+    byDay.set(day, [...(byDay.get(day) ?? []), row]);
+  }
+  return [...byDay.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([date, rows]) => ({ date, stats: statsOf(rows), posts: rows.map(toPostDto) }));
+}
+
+/** POST calendar {date}: that day's posts in the zone. */
+export async function dayPosts(ctx: AppContext, userId: string, date: string, zone: string): Promise<ScheduledPost[]> {
+  const from = dayStart(date, zone);
+  const to = dayStart(nextDay(date), zone);
+  if (!from || !to) throw badRequest(M.dateRequired);
+  return (await postsBetween(ctx, userId, from, to)).map(toPostDto);
+}
+
+// ---- The due-post dispatcher ----
+
+/**
+ * Hands every due scheduled post to the workers exactly once: the claim (setting task_id) is one guarded
+ * UPDATE, so concurrent dispatchers (several processes, a restart) never claim a post twice; a claim whose
+ * task row was never written (crash in between) is completed by the next run with the same task id.
+ */
+export async function dispatchDuePosts(ctx: AppContext): Promise<number> {
+  const now = ctx.clock.now();
+  const claimed = await ctx.db
+    .update(socialPosts)
+    .set({ taskId: sql`gen_random_uuid()`, updatedAt: now })
+    .where(and(eq(socialPosts.status, 'scheduled'), isNull(socialPosts.taskId), lte(socialPosts.scheduledTime, now)))
+    .returning({ id: socialPosts.id, taskId: socialPosts.taskId, userId: socialPosts.userId });
+  const unsent = await ctx.db
+    .select({ id: socialPosts.id, taskId: socialPosts.taskId, userId: socialPosts.userId })
+    .from(socialPosts)
+    .where(
+      and(
+        eq(socialPosts.status, 'scheduled'),
+        isNotNull(socialPosts.taskId),
+        lte(socialPosts.scheduledTime, now),
+        sql`NOT EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${socialPosts.taskId})`,
+      ),
+    );
+  const seen = new Set<string>();
+  let sent = 0;
+  for (const post of [...claimed, ...unsent]) {
+    if (!post.taskId || seen.has(post.id)) continue;
+    seen.add(post.id);
+    try {
+      await ctx.jobs.createTask({
+        id: post.taskId,
+        userId: post.userId,
+        kind: PUBLISH_TASK_KIND,
+        input: { postId: post.id },
+      });
+      sent++;
+    } catch (error) {
+      // Another dispatcher wrote this task first (same id): nothing to do.
+      ctx.log.debug({ err: error, postId: post.id }, 'scheduled post task not created');
+    }
+  }
+  return sent;
+}
+
+/** The sandbox share page counted a view: the post's views follow it. */
+export async function recordViews(ctx: AppContext, platform: SocialPlatform, externalId: string, views: number) {
+  await ctx.db
+    .update(socialPosts)
+    .set({ views })
+    .where(and(eq(socialPosts.platform, platform), eq(socialPosts.externalId, externalId)));
+}

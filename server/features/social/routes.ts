@@ -1,0 +1,282 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorReplies } from '../../../common/api/envelope.ts';
+import {
+  accountsReply,
+  calendarDayBody,
+  calendarDayReply,
+  calendarQuery,
+  calendarReply,
+  cancelScheduledQuery,
+  cancelScheduledReply,
+  connectParams,
+  connectReply,
+  createScheduledBody,
+  createScheduledReply,
+  disconnectBody,
+  disconnectQuery,
+  disconnectReply,
+  listScheduledQuery,
+  listScheduledReply,
+  publishBody,
+  publishReply,
+  socialPlatform,
+  updateScheduledBody,
+  updateScheduledReply,
+} from '../../../common/api/social.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import type { AppContext } from '../../context.ts';
+import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { completeConnect, disconnect, listAccounts, startConnect } from './accounts.ts';
+import { callbackPage } from './pages.ts';
+import {
+  calendar,
+  cancelPost,
+  createScheduled,
+  dayPosts,
+  dispatchDuePosts,
+  listPosts,
+  publish,
+  updatePost,
+} from './posts.ts';
+import { sandboxRoutes } from './sandbox/routes.ts';
+
+const M = MESSAGES.social;
+const tags = ['social'];
+const errors = errorReplies(400, 401, 403, 404, 409, 503);
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/** Social accounts, publishing and scheduled posts (accounts spec 2.2, 2.3, 5, 7), and the sandbox networks. */
+export function socialRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const signedIn = requireUser();
+  return async (app) => {
+    startScheduler(ctx, app);
+
+    app.get(
+      '/api/social/accounts',
+      {
+        preValidation: signedIn,
+        schema: { tags, summary: 'Social accounts, every platform', response: { 200: accountsReply, ...errors } },
+      },
+      async (request) => ({
+        success: true as const,
+        data: { accounts: await listAccounts(ctx, currentUser(request).id) },
+      }),
+    );
+
+    app.delete(
+      '/api/social/accounts',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags,
+          summary: 'Disconnects a platform (platform in the query or the body)',
+          querystring: disconnectQuery,
+          body: disconnectBody,
+          response: { 200: disconnectReply, ...errors },
+        },
+      },
+      async (request) => {
+        await disconnect(ctx, currentUser(request).id, request.query.platform ?? request.body?.platform ?? undefined);
+        return { success: true as const, message: M.disconnected };
+      },
+    );
+
+    app.post(
+      '/api/social/connect/:platformId',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags,
+          summary: 'Starts OAuth: the authorization URL to open in a new tab',
+          params: connectParams,
+          response: { 200: connectReply, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        authUrl: await startConnect(ctx, currentUser(request).id, request.params.platformId),
+      }),
+    );
+
+    // The OAuth callback: opened by the provider in the user's tab; the single-use state names the user.
+    app.get(
+      '/api/social/oauth/:id',
+      {
+        schema: {
+          tags,
+          summary: 'OAuth callback: exchanges the code, stores the account, and closes the tab',
+          params: z.object({ id: socialPlatform }),
+          querystring: z.object({
+            code: z.string().max(2048).optional(),
+            state: z.string().max(512).optional(),
+            error: z.string().max(512).optional(),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const outcome = await completeConnect(ctx, request.params.id, request.query);
+        const html = outcome.ok ? callbackPage(true, M.connectedCloseTab) : callbackPage(false, outcome.message);
+        return reply
+          .code(outcome.ok ? 200 : 400)
+          .headers(PAGE_HEADERS)
+          .send(html);
+      },
+    );
+
+    app.post(
+      '/api/social/publish',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags,
+          summary: 'Publishes now (a task per platform) or schedules',
+          body: publishBody,
+          response: { 200: publishReply, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: { results: await publish(ctx, currentUser(request), request.body) },
+      }),
+    );
+
+    app.post(
+      '/api/social/scheduled-posts',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags,
+          summary: 'Schedules a post (one per platform)',
+          body: createScheduledBody,
+          response: { 200: createScheduledReply, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await createScheduled(ctx, currentUser(request).id, request.body),
+      }),
+    );
+
+    app.get(
+      '/api/social/scheduled-posts',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags,
+          summary: 'Scheduled posts: upcoming or all',
+          querystring: listScheduledQuery,
+          response: { 200: listScheduledReply, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await listPosts(ctx, currentUser(request).id, request.query.filter),
+      }),
+    );
+
+    app.put(
+      '/api/social/scheduled-posts',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags,
+          summary: 'Edits the message or reschedules a future post',
+          body: updateScheduledBody,
+          response: { 200: updateScheduledReply, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await updatePost(ctx, currentUser(request).id, request.body),
+      }),
+    );
+
+    app.delete(
+      '/api/social/scheduled-posts',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags,
+          summary: 'Cancels a future scheduled post',
+          querystring: cancelScheduledQuery,
+          response: { 200: cancelScheduledReply, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await cancelPost(ctx, currentUser(request).id, request.query.id),
+      }),
+    );
+
+    app.get(
+      '/api/social/scheduled-posts/calendar',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags,
+          summary: 'Days with posts between start and end, in a time zone',
+          querystring: calendarQuery,
+          response: { 200: calendarReply, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: { calendar: await calendar(ctx, currentUser(request).id, request.query) },
+      }),
+    );
+
+    app.post(
+      '/api/social/scheduled-posts/calendar',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags,
+          summary: "A day's posts, in a time zone",
+          body: calendarDayBody,
+          response: { 200: calendarDayReply, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: { posts: await dayPosts(ctx, currentUser(request).id, request.body.date, request.body.timezone) },
+      }),
+    );
+
+    await app.register(sandboxRoutes(ctx));
+  };
+}
+
+/**
+ * Every API process hands due scheduled posts to the queue (workers anywhere publish them): once when the
+ * server is ready (posts that fell due while it was down) and then every SOCIAL_SCHEDULER_INTERVAL_SECONDS.
+ * The claim is atomic, so several API processes never hand a post over twice.
+ */
+function startScheduler(ctx: AppContext, app: Parameters<FastifyPluginAsyncZod>[0]): void {
+  let timer: NodeJS.Timeout | null = null;
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await dispatchDuePosts(ctx);
+    } catch (error) {
+      ctx.log.warn({ err: error }, 'scheduled posts dispatch failed');
+    } finally {
+      running = false;
+    }
+  };
+  app.addHook('onReady', async () => {
+    await tick();
+    timer = setInterval(() => void tick(), ctx.config.SOCIAL_SCHEDULER_INTERVAL_SECONDS * 1000);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+  });
+}

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { socialPlatform } from '../../../../common/api/social.ts';
+import { MESSAGES } from '../../../../common/messages.ts';
+import type { AppContext } from '../../../context.ts';
+import { redirectUriFor } from '../accounts.ts';
+import { consentPage, notFoundPage, postPage } from '../pages.ts';
+import { recordViews } from '../posts.ts';
+import { approveConsent, viewSandboxPost } from './network.ts';
+
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+const authorizeQuery = z.object({
+  response_type: z.literal('code').optional(),
+  client_id: z.string().max(200).optional(),
+  redirect_uri: z.string().max(2048),
+  state: z.string().min(8).max(512),
+  code_challenge: z.string().min(43).max(128),
+  code_challenge_method: z.literal('S256'),
+  scope: z.string().max(500).optional(),
+});
+
+/** Binds the consent form to the signed-in session and this flow (a cross-site form cannot approve). */
+function consentToken(sessionTokenHash: string, state: string): string {
+  return createHash('sha256').update(`sandbox-consent:${sessionTokenHash}:${state}`).digest('base64url');
+}
+
+/** The sandbox networks' pages: consent (Approve/Deny) and public post pages that count their views. */
+export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 8192 },
+      (_req, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(String(body))));
+      },
+    );
+
+    app.get(
+      '/social/sandbox/:platform/authorize',
+      { schema: { hide: true, params: z.object({ platform: socialPlatform }), querystring: authorizeQuery } },
+      async (request, reply) => {
+        const { platform } = request.params;
+        const q = request.query;
+        if (q.redirect_uri !== redirectUriFor(ctx, platform)) {
+          return reply.code(400).headers(PAGE_HEADERS).send(notFoundPage(MESSAGES.social.connectFailed));
+        }
+        const auth = request.auth;
+        const html = consentPage({
+          platform,
+          username: auth ? auth.user.email : null,
+          fields: auth
+            ? {
+                redirect_uri: q.redirect_uri,
+                state: q.state,
+                code_challenge: q.code_challenge,
+                consent: consentToken(auth.session.tokenHash, q.state),
+              }
+            : {},
+        });
+        return reply
+          .code(auth ? 200 : 401)
+          .headers(PAGE_HEADERS)
+          .send(html);
+      },
+    );
+
+    app.post(
+      '/social/sandbox/:platform/authorize',
+      {
+        schema: {
+          hide: true,
+          params: z.object({ platform: socialPlatform }),
+          body: z.object({
+            redirect_uri: z.string().max(2048),
+            state: z.string().min(8).max(512),
+            code_challenge: z.string().min(43).max(128),
+            consent: z.string().max(100),
+            decision: z.enum(['approve', 'deny']),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const { platform } = request.params;
+        const b = request.body;
+        const auth = request.auth;
+        if (
+          !auth ||
+          b.redirect_uri !== redirectUriFor(ctx, platform) ||
+          b.consent !== consentToken(auth.session.tokenHash, b.state)
+        ) {
+          return reply.code(403).headers(PAGE_HEADERS).send(notFoundPage(MESSAGES.social.connectFailed));
+        }
+        const target = new URL(b.redirect_uri);
+        target.searchParams.set('state', b.state);
+        if (b.decision === 'approve') {
+          target.searchParams.set(
+            'code',
+            await approveConsent(ctx, { platform, userId: auth.user.id, codeChallenge: b.code_challenge }),
+          );
+        } else {
+          target.searchParams.set('error', 'access_denied');
+        }
+        return reply.redirect(target.toString(), 303);
+      },
+    );
+
+    app.get(
+      '/social/sandbox/:platform/posts/:id',
+      { schema: { hide: true, params: z.object({ platform: socialPlatform, id: z.string().max(64) }) } },
+      async (request, reply) => {
+        const { platform, id } = request.params;
+        const post = /^[0-9a-f-]{36}$/i.test(id) ? await viewSandboxPost(ctx, platform, id) : null;
+        if (!post) return reply.code(404).headers(PAGE_HEADERS).send(notFoundPage(MESSAGES.social.postGone));
+        await recordViews(ctx, platform, post.id, post.views);
+        return reply
+          .code(200)
+          .headers(PAGE_HEADERS)
+          .send(
+            postPage({
+              platform,
+              username: post.username,
+              message: post.message,
+              mediaUrls: post.mediaUrls,
+              views: post.views,
+              createdAt: post.createdAt,
+            }),
+          );
+      },
+    );
+  };
+}

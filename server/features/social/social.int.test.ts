@@ -1,0 +1,467 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CalendarDay, PublishResult, ScheduledPost, SocialAccount } from '../../../common/api/social.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import { buildApp } from '../../app.ts';
+import {
+  campaigns,
+  collaborations,
+  sandboxGrants,
+  sandboxPosts,
+  socialAccounts,
+  socialPosts,
+} from '../../db/schema/index.ts';
+import { ManualClock } from '../../platform/clock.ts';
+import { authHeader, createTestUser, eventually, type TestUser } from '../../test/fixtures.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { collaborationProgress } from '../campaigns/progress.ts';
+import { dispatchDuePosts } from './posts.ts';
+
+const M = MESSAGES.social;
+const START = new Date('2026-03-01T12:00:00Z');
+let t: TestApp;
+let clock: ManualClock;
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+function api(method: Method, url: string, token: string | null, payload?: object) {
+  return t.app.inject({ method, url, payload, headers: token ? authHeader(token) : {} });
+}
+const pathOf = (url: string) => {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+};
+
+/** Runs the sandbox consent flow end to end: connect → consent page → Approve → callback. */
+async function connect(user: TestUser, platform = 'instagram', decision: 'approve' | 'deny' = 'approve') {
+  const started = await api('POST', `/api/social/connect/${platform}`, user.token);
+  expect(started.statusCode, started.body).toBe(200);
+  const { authUrl } = started.json() as { authUrl: string };
+  const cookie = `genpro_session=${user.token}`;
+  const consent = await t.app.inject({ method: 'GET', url: pathOf(authUrl), headers: { cookie } });
+  expect(consent.statusCode, consent.body).toBe(200);
+  const fields = Object.fromEntries(
+    [...consent.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+      m[1],
+      (m[2] as string).replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))),
+    ]),
+  );
+  const approved = await t.app.inject({
+    method: 'POST',
+    url: `/social/sandbox/${platform}/authorize`,
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ ...fields, decision }).toString(),
+  });
+  expect(approved.statusCode, approved.body).toBe(303);
+  const callback = await t.app.inject({ method: 'GET', url: pathOf(String(approved.headers.location)) });
+  return { callback, callbackUrl: pathOf(String(approved.headers.location)) };
+}
+
+async function accounts(user: TestUser): Promise<SocialAccount[]> {
+  return ((await api('GET', '/api/social/accounts', user.token)).json() as { data: { accounts: SocialAccount[] } }).data
+    .accounts;
+}
+
+beforeAll(async () => {
+  clock = new ManualClock(START);
+  t = await createTestApp({ clock, env: { SOCIAL_SCHEDULER_INTERVAL_SECONDS: '3600' } });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('social accounts', () => {
+  it('connects a sandbox account through the consent page and stores its tokens sealed', async () => {
+    const user = await createTestUser(t.ctx.db, { role: 'brand' });
+    expect((await api('GET', '/api/social/accounts', null)).statusCode).toBe(401);
+    expect((await accounts(user)).every((a) => a.status === 'disconnected' && !a.isConnected)).toBe(true);
+
+    const { callback, callbackUrl } = await connect(user, 'instagram');
+    expect(callback.statusCode, callback.body).toBe(200);
+    expect(callback.body).toContain(M.connectedCloseTab);
+    expect(callback.body).toContain('window.close()');
+    // The state is single-use.
+    expect((await t.app.inject({ method: 'GET', url: callbackUrl })).statusCode).toBe(400);
+
+    const instagram = (await accounts(user)).find((a) => a.platform === 'instagram');
+    expect(instagram).toMatchObject({
+      id: 'instagram',
+      status: 'connected',
+      isConnected: true,
+      mode: 'sandbox',
+      username: 'test.user',
+    });
+    const [row] = await t.ctx.db.select().from(socialAccounts).where(eq(socialAccounts.userId, user.id));
+    expect(row?.accessTokenSealed.startsWith('v1.')).toBe(true);
+    expect(row?.refreshTokenSealed?.startsWith('v1.')).toBe(true);
+
+    // Disconnect: platform in the query or the body.
+    expect((await api('DELETE', '/api/social/accounts?platform=instagram', user.token)).statusCode).toBe(200);
+    expect((await accounts(user)).find((a) => a.platform === 'instagram')?.status).toBe('disconnected');
+    await connect(user, 'tiktok');
+    expect((await api('DELETE', '/api/social/accounts', user.token, { platform: 'tiktok' })).statusCode).toBe(200);
+    expect((await accounts(user)).every((a) => !a.isConnected)).toBe(true);
+  });
+
+  it('a denied consent connects nothing; a consent form from another session is refused', async () => {
+    const user = await createTestUser(t.ctx.db, { role: 'brand' });
+    const { callback } = await connect(user, 'youtube', 'deny');
+    expect(callback.statusCode).toBe(400);
+    expect(callback.body).toContain(M.connectDenied);
+    expect((await accounts(user)).every((a) => !a.isConnected)).toBe(true);
+
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: '/social/sandbox/youtube/authorize',
+      headers: { cookie: `genpro_session=${user.token}`, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        redirect_uri: `${t.config.publicUrl}/api/social/oauth/youtube`,
+        state: 'someone-elses-state',
+        code_challenge: 'x'.repeat(43),
+        consent: 'forged',
+        decision: 'approve',
+      }).toString(),
+    });
+    expect(forged.statusCode).toBe(403);
+  });
+});
+
+describe('publish', () => {
+  it('applies the spec rules with their messages', async () => {
+    const creator = await createTestUser(t.ctx.db, { role: 'creator' });
+    const body = { message: 'New drop', platforms: ['instagram'] };
+    expect((await api('POST', '/api/social/publish', null, body)).statusCode).toBe(401);
+    const none = await api('POST', '/api/social/publish', creator.token, body);
+    expect(none.statusCode).toBe(400);
+    expect(none.json().error).toBe('No social media accounts connected. Please connect at least one platform first.');
+
+    await connect(creator, 'instagram');
+    const notConnected = await api('POST', '/api/social/publish', creator.token, { ...body, platforms: ['twitter'] });
+    expect(notConnected.json().error).toBe(M.platformNotConnected('X (Twitter)'));
+
+    const zero = await api('POST', '/api/social/publish', creator.token, body);
+    expect(zero.statusCode).toBe(400);
+    expect(zero.json().error).toBe(
+      'Please select exactly one active collaboration to post content for. This helps track your campaign deliverables and ensure proper attribution.',
+    );
+    const two = await api('POST', '/api/social/publish', creator.token, {
+      ...body,
+      selected_collaborations: [crypto.randomUUID(), crypto.randomUUID()],
+    });
+    expect(two.json().error).toBe(M.selectOneCollaboration);
+    const inactive = await api('POST', '/api/social/publish', creator.token, {
+      ...body,
+      collaboration_id: crypto.randomUUID(),
+    });
+    expect(inactive.statusCode).toBe(400);
+    expect(inactive.json().error).toBe(
+      'Selected collaboration is no longer active. Please select a different collaboration.',
+    );
+    expect(M.collaborationCheckFailed).toBe('Could not validate collaboration. Please try again.');
+
+    // AI Materials: no collaboration needed.
+    const materials = await api('POST', '/api/social/publish', creator.token, { ...body, mode: 'materials' });
+    expect(materials.statusCode, materials.body).toBe(200);
+    expect((materials.json() as { data: { results: PublishResult[] } }).data.results[0]?.status).toBe('published');
+  });
+
+  it('publishes for a collaboration; the share page counts views into the campaign metrics', async () => {
+    const brand = await createTestUser(t.ctx.db, { role: 'brand' });
+    const creator = await createTestUser(t.ctx.db, { role: 'creator' });
+    const [campaign] = await t.ctx.db
+      .insert(campaigns)
+      .values({
+        brandUserId: brand.id,
+        title: 'Launch',
+        objective: 'Awareness',
+        status: 'running',
+        budgetCents: 10_000,
+      })
+      .returning();
+    const deliverables = [
+      { type: 'Instagram posts', quantity: 2, platform: 'instagram' as const, contentType: 'image' as const },
+      { type: 'TikTok video', quantity: 1, platform: 'tiktok' as const, contentType: 'video' as const },
+    ];
+    const [collab] = await t.ctx.db
+      .insert(collaborations)
+      .values({ campaignId: campaign?.id as string, creatorUserId: creator.id, agreedCents: 5000, deliverables })
+      .returning();
+    const collaborationId = collab?.id as string;
+    await connect(creator, 'instagram');
+    await connect(creator, 'tiktok');
+
+    const res = await api('POST', '/api/social/publish', creator.token, {
+      message: 'Our spring shoe <b>is here</b>',
+      platforms: ['instagram', 'tiktok'],
+      media_urls: ['https://cdn.example.com/shoe.png'],
+      selected_collaborations: [collaborationId],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const results = (res.json() as { data: { results: PublishResult[] } }).data.results;
+    expect(results.map((r) => [r.platform, r.status]).sort()).toEqual([
+      ['instagram', 'published'],
+      ['tiktok', 'published'],
+    ]);
+    const share = results.find((r) => r.platform === 'instagram')?.share_url as string;
+    expect(share).toMatch(/\/social\/sandbox\/instagram\/posts\/[0-9a-f-]{36}$/);
+
+    // Public page, no session; each GET is a view; user text is escaped.
+    for (const n of [1, 2, 3]) {
+      const page = await t.app.inject({ method: 'GET', url: pathOf(share) });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('Our spring shoe &#60;b&#62;is here&#60;/b&#62;');
+      expect(page.body).toContain(`<span data-testid="post-views">${n}</span>`);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/social/sandbox/instagram/posts/nope' })).statusCode).toBe(404);
+
+    const progress = (await collaborationProgress(t.ctx, [{ id: collaborationId, deliverables }])).get(collaborationId);
+    expect(progress?.performance_metrics).toEqual({
+      total_views: 3,
+      total_engagement: null,
+      avg_engagement_rate: null,
+      total_posts: 2,
+    });
+    // The image post fills one of 2 Instagram posts; the TikTok deliverable wants video, the post is an image.
+    expect(progress?.deliverables.map((d) => d.completed)).toEqual([1, 0]);
+    expect(progress?.progress).toEqual({ completed: 1, total: 3, percent: 33 });
+
+    // The creator's my-active list shows the same.
+    const active = await api('GET', '/api/collaborations/my-active', creator.token);
+    expect(active.json().data[0].performance_metrics.total_posts).toBe(2);
+  });
+
+  it('a token the network no longer accepts fails the post and marks the account', async () => {
+    const brand = await createTestUser(t.ctx.db, { role: 'brand' });
+    await connect(brand, 'youtube');
+    // The network revokes the grant (as a user removing the app would): access and refresh are refused.
+    await t.ctx.db
+      .update(sandboxGrants)
+      .set({ accessTokenHash: null, refreshTokenHash: null })
+      .where(eq(sandboxGrants.userId, brand.id));
+    const res = await api('POST', '/api/social/publish', brand.token, { message: 'Hello', platforms: ['youtube'] });
+    expect(res.statusCode, res.body).toBe(200);
+    const [result] = (res.json() as { data: { results: PublishResult[] } }).data.results;
+    expect(result).toMatchObject({ platform: 'youtube', status: 'failed', share_url: null, error: M.tokenExpired });
+    const youtube = (await accounts(brand)).find((a) => a.platform === 'youtube');
+    expect(youtube).toMatchObject({ status: 'error', error_message: M.tokenExpired, isConnected: true });
+    const all = (await api('GET', '/api/social/scheduled-posts?filter=all', brand.token)).json()
+      .data as ScheduledPost[];
+    expect(all[0]).toMatchObject({ status: 'failed', error_message: M.tokenExpired });
+  });
+
+  it('brands publish materials only', async () => {
+    const brand = await createTestUser(t.ctx.db, { role: 'brand' });
+    await connect(brand, 'facebook');
+    const res = await api('POST', '/api/social/publish', brand.token, {
+      message: 'Hello',
+      platforms: ['facebook'],
+      collaboration_id: crypto.randomUUID(),
+    });
+    expect(res.statusCode).toBe(403);
+    const ok = await api('POST', '/api/social/publish', brand.token, { message: 'Hello', platforms: ['facebook'] });
+    expect((ok.json() as { data: { results: PublishResult[] } }).data.results[0]?.status).toBe('published');
+  });
+});
+
+describe('scheduled posts', () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await createTestUser(t.ctx.db, { role: 'brand' });
+    await connect(user, 'instagram');
+    await connect(user, 'linkedin');
+  });
+
+  const published = (id: string) =>
+    eventually(
+      async () => {
+        const [row] = await t.ctx.db.select().from(socialPosts).where(eq(socialPosts.id, id));
+        return row?.status === 'published' ? row : undefined;
+      },
+      { what: 'the post to be published' },
+    );
+
+  it('validates, lists, edits, reschedules and publishes at the due time (controlled clock)', async () => {
+    const at = new Date(clock.now().getTime() + 60 * 60_000);
+    expect(
+      (
+        await api('POST', '/api/social/scheduled-posts', user.token, {
+          message: 'Past',
+          scheduled_time: new Date(clock.now().getTime() - 60_000).toISOString(),
+          platforms: ['instagram'],
+        })
+      ).json().error,
+    ).toBe('Please select a future date and time');
+    expect(
+      (
+        await api('POST', '/api/social/scheduled-posts', user.token, {
+          message: ' ',
+          scheduled_time: at.toISOString(),
+          platforms: ['instagram'],
+        })
+      ).statusCode,
+    ).toBe(400);
+
+    const created = await api('POST', '/api/social/scheduled-posts', user.token, {
+      message: 'Launch day',
+      media_urls: [],
+      scheduled_time: at.toISOString(),
+      timezone: 'Europe/Paris',
+      platforms: ['instagram', 'linkedin'],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const posts = (created.json() as { data: ScheduledPost[] }).data;
+    expect(posts.map((p) => p.platform).sort()).toEqual(['instagram', 'linkedin']);
+    expect(posts[0]).toMatchObject({
+      status: 'scheduled',
+      timezone: 'Europe/Paris',
+      scheduled_time: at.toISOString(),
+      share_url: null,
+    });
+    const [post, other] = posts as [ScheduledPost, ScheduledPost];
+
+    const upcoming = (await api('GET', '/api/social/scheduled-posts?filter=upcoming', user.token)).json()
+      .data as ScheduledPost[];
+    expect(upcoming.map((p) => p.id).sort()).toEqual([post.id, other.id].sort());
+
+    // Edit: blank or unchanged ignored.
+    expect(
+      (await api('PUT', '/api/social/scheduled-posts', user.token, { id: post.id, message: '  ' })).json().data.message,
+    ).toBe('Launch day');
+    expect(
+      (await api('PUT', '/api/social/scheduled-posts', user.token, { id: post.id, message: 'Launch day!' })).json().data
+        .message,
+    ).toBe('Launch day!');
+    // Reschedule (wall time in the zone), the spec's alert for the past.
+    const past = await api('PUT', '/api/social/scheduled-posts', user.token, {
+      id: post.id,
+      scheduled_time: '2026-02-01 10:00',
+      timezone: 'UTC',
+    });
+    expect(past.json().error).toBe('Please enter a valid future date and time');
+    const moved = await api('PUT', '/api/social/scheduled-posts', user.token, {
+      id: post.id,
+      scheduled_time: '2026-03-01 15:00',
+      timezone: 'Europe/Paris',
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().data.scheduled_time).toBe('2026-03-01T14:00:00.000Z');
+    // Another user's post is not found.
+    const stranger = await createTestUser(t.ctx.db);
+    expect(
+      (await api('PUT', '/api/social/scheduled-posts', stranger.token, { id: post.id, message: 'x' })).statusCode,
+    ).toBe(404);
+
+    // 13:00: the other post is due, the moved one is not.
+    expect(await dispatchDuePosts(t.ctx)).toBe(0);
+    clock.advance(61 * 60_000);
+    expect(await dispatchDuePosts(t.ctx)).toBe(1);
+    const otherDone = await published(other.id);
+    expect(otherDone.shareUrl).toContain('/social/sandbox/linkedin/posts/');
+    expect((await t.ctx.db.select().from(socialPosts).where(eq(socialPosts.id, post.id)))[0]?.status).toBe('scheduled');
+    // A published post cannot be changed.
+    expect((await api('DELETE', `/api/social/scheduled-posts?id=${other.id}`, user.token)).statusCode).toBe(409);
+
+    clock.advance(60 * 60_000);
+    // Two dispatchers at once (two processes): handed over exactly once.
+    const counts = await Promise.all([dispatchDuePosts(t.ctx), dispatchDuePosts(t.ctx)]);
+    expect(counts[0] + counts[1]).toBe(1);
+    const done = await published(post.id);
+    expect(done.message).toBe('Launch day!');
+    const sandbox = await t.ctx.db.select().from(sandboxPosts).where(eq(sandboxPosts.idempotencyKey, post.id));
+    expect(sandbox).toHaveLength(1);
+    expect(await dispatchDuePosts(t.ctx)).toBe(0);
+  });
+
+  it('cancels future posts with DELETE ?id=', async () => {
+    const at = new Date(clock.now().getTime() + 30 * 60_000).toISOString();
+    const created = await api('POST', '/api/social/scheduled-posts', user.token, {
+      message: 'Soon',
+      scheduled_time: at,
+      platforms: ['instagram'],
+    });
+    const id = (created.json() as { data: ScheduledPost[] }).data[0]?.id as string;
+    const cancelled = await api('DELETE', `/api/social/scheduled-posts?id=${id}`, user.token);
+    expect(cancelled.json().data.status).toBe('cancelled');
+    expect((await api('DELETE', `/api/social/scheduled-posts?id=${id}`, user.token)).statusCode).toBe(409);
+    clock.advance(31 * 60_000);
+    expect(await dispatchDuePosts(t.ctx)).toBe(0);
+  });
+
+  it('a server that was down at the due time publishes on start, once', async () => {
+    const at = new Date(clock.now().getTime() + 10 * 60_000).toISOString();
+    const created = await api('POST', '/api/social/scheduled-posts', user.token, {
+      message: 'While down',
+      scheduled_time: at,
+      platforms: ['instagram'],
+    });
+    const id = (created.json() as { data: ScheduledPost[] }).data[0]?.id as string;
+    clock.advance(3 * 60 * 60_000);
+    const restarted = await buildApp(t.ctx);
+    await restarted.ready();
+    const row = await published(id);
+    expect(row.taskId).toBeTruthy();
+    await restarted.close();
+    expect(await dispatchDuePosts(t.ctx)).toBe(0);
+    expect(await t.ctx.db.select().from(sandboxPosts).where(eq(sandboxPosts.idempotencyKey, id))).toHaveLength(1);
+  });
+
+  it('buckets calendar days in the requested zone across DST and the date line', async () => {
+    const owner = await createTestUser(t.ctx.db, { role: 'brand' });
+    const insert = (iso: string, status: 'scheduled' | 'published' | 'failed' | 'cancelled' = 'scheduled') => ({
+      userId: owner.id,
+      platform: 'instagram',
+      message: iso,
+      scheduledTime: new Date(iso),
+      status,
+    });
+    await t.ctx.db.insert(socialPosts).values([
+      insert('2026-03-08T04:30:00Z'), // 23:30 EST on 7 March; 8 March in UTC
+      insert('2026-03-08T06:30:00Z', 'failed'), // 01:30 EST, before the jump
+      insert('2026-03-08T07:30:00Z', 'published'), // 03:30 EDT, after the jump
+      insert('2026-03-09T03:59:00Z', 'cancelled'), // 23:59 EDT on 8 March
+      insert('2026-03-10T11:30:00Z'), // Kiritimati 11 March, Pago Pago 10 March
+      insert('2026-06-10T14:30:00Z'), // 23:30 in Tokyo, 10 June
+    ]);
+    const days = async (start: string, end: string, zone: string) => {
+      const res = await api(
+        'GET',
+        `/api/social/scheduled-posts/calendar?start=${start}&end=${end}&timezone=${encodeURIComponent(zone)}`,
+        owner.token,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { data: { calendar: CalendarDay[] } }).data.calendar;
+    };
+    const ny = await days('2026-03-07', '2026-03-08', 'America/New_York');
+    expect(ny.map((d) => [d.date, d.stats.total])).toEqual([
+      ['2026-03-07', 1],
+      ['2026-03-08', 3],
+    ]);
+    expect(ny[1]?.stats).toEqual({ total: 3, scheduled: 0, published: 1, failed: 1, cancelled: 1 });
+    const utc = await days('2026-03-07', '2026-03-09', 'UTC');
+    expect(utc.map((d) => [d.date, d.stats.total])).toEqual([
+      ['2026-03-08', 3],
+      ['2026-03-09', 1],
+    ]);
+    expect((await days('2026-03-10', '2026-03-11', 'Pacific/Kiritimati')).map((d) => d.date)).toEqual(['2026-03-11']);
+    expect((await days('2026-03-10', '2026-03-11', 'Pacific/Pago_Pago')).map((d) => d.date)).toEqual(['2026-03-10']);
+    expect((await days('2026-06-10', '2026-06-11', 'Asia/Tokyo')).map((d) => d.date)).toEqual(['2026-06-10']);
+
+    const day = await api('POST', '/api/social/scheduled-posts/calendar', owner.token, {
+      date: '2026-03-08',
+      timezone: 'America/New_York',
+    });
+    expect((day.json() as { data: { posts: ScheduledPost[] } }).data.posts.map((p) => p.status)).toEqual([
+      'failed',
+      'published',
+      'cancelled',
+    ]);
+    expect(
+      (
+        await api(
+          'GET',
+          '/api/social/scheduled-posts/calendar?start=2026-03-07&end=2026-03-08&timezone=Mars/Base',
+          owner.token,
+        )
+      ).statusCode,
+    ).toBe(400);
+  });
+});

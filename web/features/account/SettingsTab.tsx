@@ -1,0 +1,165 @@
+import { Check } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import type { UpdateUserSettingsBody, UserSettings } from '../../../common/api/account.ts';
+import { LANGUAGES, NOTIFICATION_FREQUENCIES, PROFILE_VISIBILITIES, THEMES } from '../../../common/constants.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import { usePreferences } from '../../app/preferences.ts';
+import { translateMessage } from '../../i18n/index.ts';
+import { serverMessage } from '../billing/errors.ts';
+import { SwitchField } from '../studio/controls.tsx';
+import { useSaveSettings, useUserSettings } from './api.ts';
+import { SelectInput, timezoneOptions } from './forms.tsx';
+import { LoadError, Loading, Section } from './ui.tsx';
+
+type Toggle =
+  | 'emailNotifications'
+  | 'pushNotifications'
+  | 'marketingEmails'
+  | 'weeklyReports'
+  | 'autoPublish'
+  | 'crossPostOptimization';
+const NOTIFICATION_TOGGLES: Toggle[] = ['emailNotifications', 'pushNotifications', 'marketingEmails', 'weeklyReports'];
+const PUBLISHING_TOGGLES: Toggle[] = ['autoPublish', 'crossPostOptimization'];
+
+/** Spec 3 Settings: every change is saved at once; theme and language also apply at once. */
+function SettingsForm({ initial }: { initial: UserSettings }) {
+  const { t } = useTranslation();
+  const save = useSaveSettings();
+  const setTheme = usePreferences((s) => s.setTheme);
+  const setLanguage = usePreferences((s) => s.setLanguage);
+  const [values, setValues] = useState(initial);
+  const [savedAt, setSavedAt] = useState(0);
+
+  useEffect(() => {
+    if (!savedAt) return;
+    const timer = window.setTimeout(() => setSavedAt(0), 2000);
+    return () => window.clearTimeout(timer);
+  }, [savedAt]);
+
+  const change = (patch: UpdateUserSettingsBody) => {
+    const previous = values;
+    setValues((v) => ({ ...v, ...patch }) as UserSettings);
+    if (patch.themePreference) setTheme(patch.themePreference);
+    if (patch.languagePreference) setLanguage(patch.languagePreference);
+    save.mutate(patch, {
+      onSuccess: (next) => {
+        setValues(next);
+        setSavedAt(Date.now());
+      },
+      onError: (error) => {
+        setValues(previous);
+        if (patch.themePreference) setTheme(previous.themePreference);
+        if (patch.languagePreference) setLanguage(previous.languagePreference);
+        toast.error(serverMessage(error, MESSAGES.generic.internal));
+      },
+    });
+  };
+
+  const toggles = (list: Toggle[]) =>
+    list.map((key) => (
+      <SwitchField
+        key={key}
+        label={t(`account.settings.fields.${key}`)}
+        description={t(`account.settings.hints.${key}`)}
+        checked={values[key]}
+        onChange={(checked) => change({ [key]: checked })}
+        testId={`setting-${key}`}
+      />
+    ));
+
+  return (
+    <>
+      {/* Sits at the end of the tab title row. */}
+      <div aria-live="polite" className="-mt-12 mb-4 flex h-5 justify-end text-sm">
+        {savedAt > 0 && (
+          <span className="inline-flex items-center gap-1.5 text-success" data-testid="settings-saved">
+            <Check className="size-4" aria-hidden />
+            {translateMessage(MESSAGES.account.settingsSaved)}
+          </span>
+        )}
+      </div>
+      <Section title={t('account.settings.appearance')} testId="settings-appearance">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <SelectInput
+            label={t('account.settings.fields.themePreference')}
+            value={values.themePreference}
+            onChange={(v) => change({ themePreference: v as UserSettings['themePreference'] })}
+            options={THEMES.map((v) => ({ value: v, label: t(`settings.themes.${v}`) }))}
+            testId="setting-theme"
+          />
+          <SelectInput
+            label={t('account.settings.fields.languagePreference')}
+            value={values.languagePreference}
+            onChange={(v) => change({ languagePreference: v as UserSettings['languagePreference'] })}
+            options={LANGUAGES.map((v) => ({ value: v, label: t(`account.settings.languages.${v}`) }))}
+            testId="setting-language"
+          />
+          <SelectInput
+            label={t('account.settings.fields.timezone')}
+            value={values.timezone}
+            onChange={(v) => change({ timezone: v })}
+            options={timezoneOptions(values.timezone).map((z) => ({ value: z, label: z }))}
+            testId="setting-timezone"
+          />
+        </div>
+      </Section>
+      <Section title={t('account.settings.notifications')} testId="settings-notifications">
+        <div className="space-y-2">
+          {toggles(NOTIFICATION_TOGGLES)}
+          <div className="pt-2 sm:max-w-xs">
+            <SelectInput
+              label={t('account.settings.fields.notificationFrequency')}
+              value={values.notificationFrequency}
+              onChange={(v) => change({ notificationFrequency: v as UserSettings['notificationFrequency'] })}
+              options={NOTIFICATION_FREQUENCIES.map((v) => ({ value: v, label: t(`account.settings.frequency.${v}`) }))}
+              testId="setting-frequency"
+            />
+          </div>
+        </div>
+      </Section>
+      <Section title={t('account.settings.privacy')} testId="settings-privacy">
+        <div className="space-y-4">
+          <div className="sm:max-w-xs">
+            <SelectInput
+              label={t('account.settings.fields.profileVisibility')}
+              value={values.profileVisibility}
+              onChange={(v) => change({ profileVisibility: v as UserSettings['profileVisibility'] })}
+              options={PROFILE_VISIBILITIES.map((v) => ({ value: v, label: t(`account.settings.visibility.${v}`) }))}
+              testId="setting-visibility"
+            />
+          </div>
+          <p className="text-sm text-muted" data-testid="setting-two-factor">
+            {t('account.settings.fields.twoFactorAuth')}:{' '}
+            <span className="font-medium text-fg">
+              {values.twoFactorAuth ? t('account.twoFactor.on') : t('account.twoFactor.off')}
+            </span>
+            {' · '}
+            {t('account.settings.twoFactorWhere')}
+          </p>
+        </div>
+      </Section>
+      <Section title={t('account.settings.publishing')} testId="settings-publishing">
+        <div className="space-y-2">{toggles(PUBLISHING_TOGGLES)}</div>
+      </Section>
+    </>
+  );
+}
+
+export function SettingsTab() {
+  const { t } = useTranslation();
+  const settings = useUserSettings();
+  return (
+    <div className="space-y-5" data-testid="account-settings">
+      <h2 className="text-xl font-semibold tracking-tight">{t('account.tabs.settings')}</h2>
+      {settings.isPending ? (
+        <Loading />
+      ) : settings.isError ? (
+        <LoadError message={translateMessage(settings.error.message)} onRetry={() => settings.refetch()} />
+      ) : (
+        <SettingsForm initial={settings.data} />
+      )}
+    </div>
+  );
+}

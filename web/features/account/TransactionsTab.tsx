@@ -1,0 +1,167 @@
+import { ArrowDownLeft, ArrowUpRight, ReceiptText } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { translateMessage } from '../../i18n/index.ts';
+import { Button } from '../../ui/Button.tsx';
+import { cn } from '../../ui/cn.ts';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { useCreditHistory } from '../billing/api.ts';
+import { numberLocale, useFormatDate } from '../billing/format.ts';
+import { LoadError, Loading } from './ui.tsx';
+
+const COLUMNS = ['type', 'source', 'amount', 'balanceAfter', 'date'] as const;
+const toneOf = (type: 'addition' | 'deduction') => (type === 'addition' ? 'text-success' : 'text-danger');
+
+/** Spec 2.6 Transactions: the Complete Transaction History, newest first, loading more near the end. */
+export function TransactionsTab() {
+  const { t, i18n } = useTranslation();
+  const history = useCreditHistory();
+  const date = useFormatDate();
+  const sentinel = useRef<HTMLDivElement>(null);
+  const count = (n: number) => new Intl.NumberFormat(numberLocale(i18n.language)).format(n);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = history;
+  const sourceLabel = (source: string) => t(`account.transactions.sources.${source}`, { defaultValue: source });
+  const generationLabel = (type: string) => t(`account.transactions.generation.${type}`, { defaultValue: type });
+  const signedAmount = (row: { type: 'addition' | 'deduction'; amount: number }) =>
+    `${row.type === 'addition' ? '+' : '−'}${count(Math.abs(row.amount))}`;
+
+  useEffect(() => {
+    const target = sentinel.current;
+    if (!target || !hasNextPage) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: '200px' },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const rows = history.data?.pages.flatMap((page) => page.transactions) ?? [];
+  const total = history.data?.pages[0]?.pagination.total ?? 0;
+
+  return (
+    <div className="space-y-5" data-testid="account-transactions">
+      <div>
+        <h2 className="text-xl font-semibold tracking-tight">{t('account.transactions.title')}</h2>
+        {history.data && (
+          <p className="mt-1 text-sm text-muted">
+            {t('account.transactions.count', { count: total, formatted: count(total) })}
+          </p>
+        )}
+      </div>
+      {history.isPending ? (
+        <Loading testId="transactions-loading" />
+      ) : history.isError ? (
+        <LoadError message={translateMessage(history.error.message)} onRetry={() => history.refetch()} />
+      ) : rows.length === 0 ? (
+        <div
+          className="flex flex-col items-center rounded-2xl border border-dashed border-line-strong px-6 py-14 text-center"
+          data-testid="transactions-empty"
+        >
+          <span className="mb-3 grid size-11 place-items-center rounded-xl bg-accent-soft text-accent">
+            <ReceiptText className="size-5" aria-hidden />
+          </span>
+          <p className="font-medium">{t('account.transactions.emptyTitle')}</p>
+          <p className="mt-1 text-sm text-muted">{t('account.transactions.emptyBody')}</p>
+        </div>
+      ) : (
+        <>
+          {/* Table on wide screens, stacked cards on phones. */}
+          <div className="hidden overflow-hidden rounded-2xl border border-line md:block">
+            <table className="w-full text-sm" data-testid="transactions-table">
+              <thead className="bg-surface-2 text-xs text-muted">
+                <tr>
+                  {COLUMNS.map((column, index) => (
+                    <th
+                      key={column}
+                      scope="col"
+                      className={cn('px-4 py-2.5 font-medium', index < 2 ? 'text-start' : 'text-end')}
+                    >
+                      {t(`account.transactions.${column}`)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-line bg-surface">
+                {rows.map((row) => (
+                  <tr key={row.id} data-testid="transaction-row" data-type={row.type}>
+                    <td className="px-4 py-3">
+                      <TypeLabel type={row.type} />
+                      {row.description !== sourceLabel(row.source) && (
+                        <div className="mt-0.5 max-w-64 truncate text-xs text-subtle" title={row.description}>
+                          {row.description}
+                        </div>
+                      )}
+                    </td>
+                    <td className="px-4 py-3">
+                      <div>{sourceLabel(row.source)}</div>
+                      {row.generationType && (
+                        <div className="text-xs text-subtle">{generationLabel(row.generationType)}</div>
+                      )}
+                    </td>
+                    <td className={cn('px-4 py-3 text-end font-semibold tabular-nums', toneOf(row.type))} dir="ltr">
+                      {signedAmount(row)}
+                    </td>
+                    <td className="px-4 py-3 text-end tabular-nums">{count(row.balanceAfter)}</td>
+                    <td className="px-4 py-3 text-end whitespace-nowrap text-muted">{date(row.createdAt, true)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <ul className="space-y-2 md:hidden">
+            {rows.map((row) => (
+              <li
+                key={row.id}
+                className="rounded-xl border border-line bg-surface p-3.5"
+                data-testid="transaction-card"
+              >
+                <div className="flex items-start justify-between gap-3">
+                  <div className="min-w-0">
+                    <TypeLabel type={row.type} />
+                    {row.description !== sourceLabel(row.source) && (
+                      <div className="mt-0.5 truncate text-xs text-subtle">{row.description}</div>
+                    )}
+                  </div>
+                  <div className={cn('font-semibold tabular-nums', toneOf(row.type))} dir="ltr">
+                    {signedAmount(row)}
+                  </div>
+                </div>
+                <div className="mt-2 flex flex-wrap justify-between gap-x-3 gap-y-1 text-xs text-muted">
+                  <span>
+                    {sourceLabel(row.source)}
+                    {row.generationType ? ` · ${generationLabel(row.generationType)}` : ''}
+                  </span>
+                  <span>{t('account.transactions.balanceAfterShort', { balance: count(row.balanceAfter) })}</span>
+                  <span className="w-full">{date(row.createdAt, true)}</span>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <div ref={sentinel} className="flex justify-center py-2">
+            {isFetchingNextPage ? (
+              <Spinner className="size-5" />
+            ) : hasNextPage ? (
+              <Button variant="secondary" size="sm" onClick={() => fetchNextPage()}>
+                {t('account.transactions.loadMore')}
+              </Button>
+            ) : null}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+function TypeLabel({ type }: { type: 'addition' | 'deduction' }) {
+  const { t } = useTranslation();
+  const Icon = type === 'addition' ? ArrowDownLeft : ArrowUpRight;
+  return (
+    <span className="inline-flex items-center gap-1.5 font-medium">
+      <Icon className={cn('size-4', toneOf(type))} aria-hidden />
+      {t(`account.transactions.types.${type}`)}
+    </span>
+  );
+}

@@ -1,0 +1,98 @@
+// TanStack Query hooks of the admin section (common/api/admin.ts). Every admin action reloads the lists
+// (spec 4: admin actions reload on success) and the audit log.
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import type {
+  AdminBrandsReply,
+  AdminCreatorsReply,
+  ApproveBrandBody,
+  ApproveBrandReply,
+  ApproveUserBody,
+  ApproveUserReply,
+  AuditLogReply,
+  DeleteUserBody,
+  DeleteUserReply,
+} from '../../../common/api/admin.ts';
+import {
+  type AdminCreatorSort,
+  type AdminStatusFilter,
+  type AdminVerificationFilter,
+  type BrandSort,
+  DIRECTORY_PAGE,
+} from '../../../common/rules/directory.ts';
+import { apiRequest } from '../../api/client.ts';
+import { directoryKey, nextOffset, queryString } from '../directory/api.ts';
+
+const auditKey = ['admin', 'audit-log'] as const;
+
+export function useAdminCreators(filters: { search: string; sort: AdminCreatorSort; status: AdminStatusFilter }) {
+  return useInfiniteQuery({
+    queryKey: [...directoryKey, 'admin-creators', filters],
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest<AdminCreatorsReply>(
+        `/api/admin/creators?${queryString({ ...filters, limit: DIRECTORY_PAGE.defaultLimit, offset: pageParam })}`,
+        { signal },
+      ),
+    getNextPageParam: nextOffset,
+  });
+}
+
+export function useAdminBrands(filters: { search: string; sort: BrandSort; status: AdminVerificationFilter }) {
+  return useInfiniteQuery({
+    queryKey: [...directoryKey, 'admin-brands', filters],
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest<AdminBrandsReply>(
+        `/api/admin/brands?${queryString({ ...filters, limit: DIRECTORY_PAGE.defaultLimit, offset: pageParam })}`,
+        { signal },
+      ),
+    getNextPageParam: nextOffset,
+  });
+}
+
+export function useAuditLog() {
+  return useInfiniteQuery({
+    queryKey: auditKey,
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest<AuditLogReply>(`/api/admin/audit-log?${queryString({ limit: 20, offset: pageParam })}`, { signal }),
+    getNextPageParam: nextOffset,
+  });
+}
+
+/** After an admin action: reload every directory and admin list, and the audit log. */
+function useReload() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: directoryKey }),
+      queryClient.invalidateQueries({ queryKey: auditKey }),
+    ]);
+}
+
+export function useApproveUser() {
+  const reload = useReload();
+  return useMutation({
+    mutationFn: (body: ApproveUserBody) =>
+      apiRequest<ApproveUserReply>('/api/admin/users/approve', { method: 'POST', body }),
+    onSuccess: reload,
+  });
+}
+
+export function useApproveBrand() {
+  const reload = useReload();
+  return useMutation({
+    mutationFn: (body: ApproveBrandBody) =>
+      apiRequest<ApproveBrandReply>('/api/admin/brands/approve', { method: 'POST', body }),
+    onSuccess: reload,
+  });
+}
+
+export function useDeleteUser() {
+  const reload = useReload();
+  return useMutation({
+    mutationFn: (body: DeleteUserBody) =>
+      apiRequest<DeleteUserReply>('/api/admin/users/delete', { method: 'DELETE', body }),
+    onSuccess: reload,
+  });
+}

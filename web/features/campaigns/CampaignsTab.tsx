@@ -1,0 +1,264 @@
+import { Lock } from 'lucide-react';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useOutletContext, useSearchParams } from 'react-router';
+import type { Asset } from '../../../common/api/assets.ts';
+import type { Campaign, CampaignPlan } from '../../../common/api/campaigns.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import type { DashboardContext } from '../../app/DashboardGuard.tsx';
+import { translateMessage } from '../../i18n/index.ts';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { useAccountRoute } from '../account/route.ts';
+import { AssetsGrid } from '../assets/AssetsGrid.tsx';
+import { MediaViewer } from '../assets/MediaViewer.tsx';
+import { useWallet } from '../billing/api.ts';
+import { useBuildPlan, useCampaign, useCampaignAssets, useCreateCampaign } from './api.ts';
+import { clearDraft, loadDraft, saveDraft, useDraftAutosave } from './draft.ts';
+import {
+  checkDraft,
+  createBody,
+  type DraftErrors,
+  EMPTY_DRAFT,
+  hasObjective,
+  type PlanDraft,
+  parseDraft,
+  planBody,
+} from './form.ts';
+import { EmptyState, LoadFailed } from './labels.tsx';
+import { campaignMessage, errorText } from './messages.ts';
+import { PlanForm } from './PlanForm.tsx';
+import { CampaignCreated, PlanProgress, PlanResult } from './PlanResult.tsx';
+
+function SectionHeader({ title, description }: { title: string; description?: string }) {
+  return (
+    <div className="mb-3">
+      <h2 className="text-base font-semibold">{title}</h2>
+      {description && <p className="mt-0.5 text-sm text-muted">{description}</p>}
+    </div>
+  );
+}
+
+/** Brand Assets: the materials of the campaign named by `?campaign_id=` (spec 2.2). */
+function BrandAssets({ campaignId }: { campaignId: string }) {
+  const { t } = useTranslation();
+  const campaign = useCampaign(campaignId);
+  const assets = useCampaignAssets(campaignId);
+  const [viewing, setViewing] = useState<number | null>(null);
+  const list = assets.data ?? [];
+  return (
+    <section data-testid="brand-assets" className="rounded-2xl border border-line bg-surface p-4 sm:p-5">
+      <SectionHeader
+        title={t('campaigns.brandAssets.title')}
+        description={
+          campaign.data
+            ? t('campaigns.brandAssets.forCampaign', { title: campaign.data.title, brand: campaign.data.brandName })
+            : t('campaigns.brandAssets.description')
+        }
+      />
+      {assets.isPending ? (
+        <div className="flex justify-center py-8">
+          <Spinner />
+        </div>
+      ) : assets.isError ? (
+        <LoadFailed
+          message={errorText(assets.error, MESSAGES.campaigns.loadFailed)}
+          onRetry={() => void assets.refetch()}
+        />
+      ) : list.length === 0 ? (
+        <p
+          className="rounded-xl bg-surface-2 px-4 py-6 text-center text-sm text-muted"
+          data-testid="brand-assets-empty"
+        >
+          {t('campaigns.brandAssets.empty')}
+        </p>
+      ) : (
+        <ul className="grid grid-cols-3 gap-2 sm:grid-cols-4 lg:grid-cols-6">
+          {list.map((material, index) => (
+            <li key={material.id}>
+              <button
+                type="button"
+                onClick={() => setViewing(index)}
+                className="block aspect-square w-full overflow-hidden rounded-lg border border-line bg-surface-3 focus-visible:outline-2 focus-visible:outline-accent"
+                aria-label={material.prompt ?? t('campaigns.details.material', { n: index + 1 })}
+                data-testid="brand-asset"
+              >
+                {material.type === 'video' ? (
+                  <video src={`${material.url}#t=0.1`} muted preload="metadata" className="size-full object-cover" />
+                ) : (
+                  <img src={material.url} alt="" loading="lazy" className="size-full object-cover" />
+                )}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <MediaViewer items={list} index={viewing} onIndexChange={setViewing} onClose={() => setViewing(null)} />
+    </section>
+  );
+}
+
+type Stage =
+  | { kind: 'form' }
+  | { kind: 'plan'; plan: CampaignPlan }
+  | { kind: 'created'; plan: CampaignPlan; campaign: Campaign };
+
+/** The plan builder: form → Build Campaign Plan (with progress) → plan → create (open or draft) → success. */
+function CampaignBuilder() {
+  const { t } = useTranslation();
+  const account = useAccountRoute();
+  const wallet = useWallet();
+  const build = useBuildPlan();
+  const create = useCreateCampaign();
+  const [draft, setDraft] = useState<PlanDraft>(() => loadDraft(parseDraft) ?? EMPTY_DRAFT);
+  const [restored] = useState(() => loadDraft(parseDraft) !== null);
+  const [materials, setMaterials] = useState<Asset[]>([]);
+  const [errors, setErrors] = useState<DraftErrors>({});
+  const [showErrors, setShowErrors] = useState(false);
+  const [stage, setStage] = useState<Stage>({ kind: 'form' });
+  const [creating, setCreating] = useState<'open' | 'draft' | null>(null);
+  const [createError, setCreateError] = useState<string | null>(null);
+  const [planError, setPlanError] = useState<string | null>(null);
+  const [savedAt, setSavedAt] = useState<Date | null>(null);
+
+  const walletCents = wallet.data?.wallet.balanceCents ?? null;
+  useDraftAutosave(draft, hasObjective, setSavedAt);
+
+  // Once the user has tried to submit, errors follow every change (the wallet may arrive later too).
+  useEffect(() => {
+    if (showErrors) setErrors(checkDraft(draft, walletCents));
+  }, [draft, walletCents, showErrors]);
+
+  const update = useCallback((patch: Partial<PlanDraft>) => setDraft((d) => ({ ...d, ...patch })), []);
+
+  const submit = () => {
+    const found = checkDraft(draft, walletCents);
+    setShowErrors(true);
+    setErrors(found);
+    setPlanError(null);
+    if (Object.keys(found).length > 0) {
+      document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      return;
+    }
+    build.mutate(planBody(draft), {
+      onSuccess: (plan) => setStage({ kind: 'plan', plan }),
+      onError: (error) => setPlanError(errorText(error, MESSAGES.campaigns.planFailed)),
+    });
+  };
+
+  const createCampaign = (plan: CampaignPlan, status: 'open' | 'draft') => {
+    setCreating(status);
+    setCreateError(null);
+    create.mutate(
+      createBody(
+        draft,
+        plan,
+        materials.map((m) => m.id),
+        status,
+      ),
+      {
+        onSuccess: (campaign) => {
+          clearDraft();
+          setSavedAt(null);
+          setStage({ kind: 'created', plan, campaign });
+        },
+        onError: (error) => setCreateError(errorText(error, MESSAGES.campaigns.createFailed)),
+        onSettled: () => setCreating(null),
+      },
+    );
+  };
+
+  const reset = () => {
+    clearDraft();
+    setDraft(EMPTY_DRAFT);
+    setMaterials([]);
+    setErrors({});
+    setShowErrors(false);
+    setSavedAt(null);
+    setStage({ kind: 'form' });
+  };
+
+  const walletState = {
+    balance: wallet.data?.wallet.balance ?? null,
+    loading: wallet.isPending,
+    error: wallet.isError ? translateMessage(MESSAGES.payments.walletLoadFailed) : null,
+    retry: () => void wallet.refetch(),
+    // The checkout leaves the app: keep the form so it comes back afterwards.
+    addFunds: () => {
+      if (hasObjective(draft)) saveDraft(draft);
+      account.open('billing');
+    },
+  };
+
+  if (stage.kind === 'created')
+    return <CampaignCreated campaign={stage.campaign} plan={stage.plan} onAnother={reset} />;
+
+  if (stage.kind === 'plan')
+    return (
+      <PlanResult
+        plan={stage.plan}
+        onEdit={() => setStage({ kind: 'form' })}
+        onCreate={(status) => createCampaign(stage.plan, status)}
+        creating={creating}
+        error={createError}
+      />
+    );
+
+  return (
+    <div className="space-y-4">
+      {restored && hasObjective(draft) && (
+        <p className="rounded-lg bg-accent-soft px-3.5 py-2 text-sm text-fg" data-testid="draft-restored">
+          {t('campaigns.plan.draftRestored')}
+        </p>
+      )}
+      <div className="rounded-2xl border border-line bg-surface p-4 sm:p-5">
+        <PlanForm
+          draft={draft}
+          onChange={update}
+          errors={showErrors ? errors : {}}
+          wallet={walletState}
+          materials={materials}
+          onMaterialsChange={setMaterials}
+          onSubmit={submit}
+          building={build.isPending}
+          savedAt={savedAt}
+          onSaveNow={() => saveDraft(draft) && setSavedAt(new Date())}
+          onReset={reset}
+        />
+      </div>
+      {build.isPending && <PlanProgress />}
+      {planError && <LoadFailed message={planError} onRetry={submit} testId="plan-failed" />}
+    </div>
+  );
+}
+
+/**
+ * The Campaigns tab of the Creation Studio (spec 2.2): Brand Assets (`?campaign_id=`), the campaign plan
+ * builder (brands), the Campaign Workspace (passed in by the studio) and Your Media Assets.
+ */
+export function CampaignsTab({ workspace }: { workspace: ReactNode }) {
+  const { t } = useTranslation();
+  const { user } = useOutletContext<DashboardContext>();
+  const [params] = useSearchParams();
+  const campaignId = params.get('campaign_id');
+  const isBrand = user.role === 'brand';
+  const validId = useMemo(() => (campaignId && /^[0-9a-f-]{36}$/i.test(campaignId) ? campaignId : null), [campaignId]);
+
+  return (
+    <div className="space-y-6" data-testid="campaigns-tab">
+      {validId && <BrandAssets campaignId={validId} />}
+      {isBrand ? (
+        <CampaignBuilder />
+      ) : (
+        <EmptyState
+          testId="plan-brand-only"
+          icon={<Lock className="size-6" aria-hidden />}
+          title={campaignMessage(MESSAGES.campaigns.brandOnly)}
+        >
+          <p className="mt-2 max-w-md text-sm text-muted">{t('campaigns.plan.brandOnlyHint')}</p>
+        </EmptyState>
+      )}
+      {workspace}
+      <AssetsGrid />
+    </div>
+  );
+}

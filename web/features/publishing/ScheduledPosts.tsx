@@ -1,0 +1,277 @@
+import { CalendarX2, CircleAlert, ExternalLink, Inbox, RefreshCw } from 'lucide-react';
+import { Dialog } from 'radix-ui';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CalendarDay, ScheduledPost, ScheduledPostStatus } from '../../../common/api/social.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import { dayBadge, dayInZone, isChangeable } from '../../../common/rules/scheduling.ts';
+import { Button } from '../../ui/Button.tsx';
+import { cn } from '../../ui/cn.ts';
+import { DialogTitleBar } from '../../ui/DialogTitleBar.tsx';
+import { FormMessage } from '../../ui/Field.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { Segmented, SelectField } from '../studio/controls.tsx';
+import { useCalendar, useDayPosts, useScheduledPosts } from './api.ts';
+import { MonthCalendar, monthGrid, monthOf } from './MonthCalendar.tsx';
+import { errorText, socialMessage } from './messages.ts';
+import { PostActions } from './PostActions.tsx';
+import { PlatformMark } from './platforms.tsx';
+import { formatDay, formatInZone, useNow, zoneOptions } from './zone.ts';
+
+const M = MESSAGES.social;
+
+const STATUS_DOT: Record<ScheduledPostStatus, string> = {
+  failed: 'bg-danger',
+  scheduled: 'bg-accent',
+  cancelled: 'bg-subtle',
+  published: 'bg-success',
+};
+const STATUS_PILL: Record<ScheduledPostStatus, string> = {
+  failed: 'bg-danger-soft text-danger',
+  scheduled: 'bg-accent-soft text-accent',
+  cancelled: 'bg-surface-3 text-muted',
+  published: 'bg-success-soft text-success',
+};
+
+function DayBadges({ day }: { day: CalendarDay | undefined }) {
+  const { t } = useTranslation();
+  if (!day || day.stats.total === 0) return null;
+  const badge = dayBadge(day.stats);
+  const primary = badge.primary ?? 'scheduled';
+  return (
+    <span
+      className="flex flex-col items-center gap-0.5"
+      data-testid="calendar-badge"
+      data-primary={primary}
+      data-count={badge.count ?? undefined}
+      data-dots={badge.dots.join(',') || undefined}
+    >
+      <span className="sr-only">{t('publishing.calendar.posts', { count: day.stats.total })}</span>
+      {badge.count && (
+        <span
+          className={cn('rounded-full px-1.5 text-[10px] font-semibold leading-4', STATUS_PILL[primary])}
+          aria-hidden
+        >
+          {badge.count}
+        </span>
+      )}
+      {badge.dots.length > 0 ? (
+        <span className="flex gap-0.5" aria-hidden>
+          {badge.dots.map((status) => (
+            <span key={status} className={cn('size-1.5 rounded-full', STATUS_DOT[status])} />
+          ))}
+        </span>
+      ) : (
+        !badge.count && <span className={cn('size-1.5 rounded-full', STATUS_DOT[primary])} aria-hidden />
+      )}
+    </span>
+  );
+}
+
+function StatusPill({ status }: { status: ScheduledPostStatus }) {
+  const { t } = useTranslation();
+  return (
+    <span className={cn('rounded-full px-2 py-0.5 text-[11px] font-semibold', STATUS_PILL[status])}>
+      {t(`publishing.postStatus.${status}`)}
+    </span>
+  );
+}
+
+function PostCard({ post, now }: { post: ScheduledPost; now: Date }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <li className="space-y-2 px-3.5 py-3" data-testid="scheduled-post" data-status={post.status} data-id={post.id}>
+      <div className="flex flex-wrap items-center gap-2">
+        <PlatformMark platform={post.platform} size="sm" />
+        <span className="text-sm font-medium">{t(`publishing.platforms.${post.platform}`)}</span>
+        <StatusPill status={post.status} />
+        <span className="ms-auto text-xs tabular-nums text-muted" data-testid="scheduled-post-time">
+          {formatInZone(post.scheduled_time, post.timezone, i18n.language)}
+          <span className="text-subtle"> · {post.timezone}</span>
+        </span>
+      </div>
+      <p
+        className="line-clamp-3 whitespace-pre-line break-words text-sm text-fg/90"
+        data-testid="scheduled-post-message"
+      >
+        {post.message}
+      </p>
+      {post.status === 'failed' && post.error_message && (
+        <p className="flex items-start gap-1.5 text-xs text-danger">
+          <CircleAlert className="mt-px size-3.5 shrink-0" aria-hidden />
+          {socialMessage(post.error_message)}
+        </p>
+      )}
+      {post.share_url && (
+        <a
+          href={post.share_url}
+          target="_blank"
+          rel="noreferrer"
+          className="inline-flex items-center gap-1 text-xs font-medium text-accent hover:underline"
+        >
+          <ExternalLink className="size-3.5" aria-hidden />
+          {t('publishing.scheduled.viewPost')}
+        </a>
+      )}
+      {isChangeable(post, now) && <PostActions post={post} />}
+    </li>
+  );
+}
+
+function DayDialog({ date, zone, onClose }: { date: string | null; zone: string; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const now = useNow();
+  const posts = useDayPosts(date, zone);
+  return (
+    <Dialog.Root open={date !== null} onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/60 backdrop-blur-[2px]" />
+        <Dialog.Content
+          data-testid="day-dialog"
+          aria-describedby={undefined}
+          className="fixed left-1/2 top-1/2 z-50 flex max-h-[min(640px,calc(100dvh-2rem))] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col rounded-2xl border border-line bg-surface shadow-2xl"
+        >
+          <DialogTitleBar
+            title={date ? t('publishing.scheduled.dayTitle', { date: formatDay(date, i18n.language, 'full') }) : ''}
+          />
+          <div className="min-h-0 flex-1 overflow-y-auto">
+            {posts.isPending ? (
+              <div className="flex justify-center py-10">
+                <Spinner className="size-6" label={t('publishing.scheduled.loadingDay')} />
+              </div>
+            ) : posts.isError ? (
+              <div className="space-y-3 p-5" role="alert">
+                <FormMessage>
+                  <strong className="block">{socialMessage(M.dayLoadFailed)}</strong>
+                  {errorText(posts.error)}
+                </FormMessage>
+                <Button variant="secondary" size="sm" onClick={() => void posts.refetch()}>
+                  <RefreshCw className="size-4" aria-hidden />
+                  {t('publishing.scheduled.tryAgain')}
+                </Button>
+              </div>
+            ) : posts.data.length === 0 ? (
+              <p className="px-5 py-10 text-center text-sm text-muted">{t('publishing.scheduled.dayEmpty')}</p>
+            ) : (
+              <ul className="divide-y divide-line">
+                {posts.data.map((post) => (
+                  <PostCard key={post.id} post={post} now={now} />
+                ))}
+              </ul>
+            )}
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function LoadError({ onRetry, error }: { onRetry: () => void; error: unknown }) {
+  const { t } = useTranslation();
+  return (
+    <div
+      role="alert"
+      data-testid="posts-error"
+      className="flex flex-col items-center rounded-2xl border border-danger/30 bg-danger-soft px-6 py-10 text-center"
+    >
+      <CalendarX2 className="mb-3 size-8 text-danger" aria-hidden />
+      <p className="text-base font-semibold text-fg">{socialMessage(M.loadPostsError)}</p>
+      <p className="mt-1 text-sm text-muted">{errorText(error)}</p>
+      <Button className="mt-5" variant="secondary" onClick={onRetry} data-testid="posts-try-again">
+        <RefreshCw className="size-4" aria-hidden />
+        {t('publishing.scheduled.tryAgain')}
+      </Button>
+    </div>
+  );
+}
+
+export function ScheduledPosts({ zone, onZoneChange }: { zone: string; onZoneChange: (zone: string) => void }) {
+  const { t } = useTranslation();
+  const now = useNow();
+  const today = dayInZone(now, zone);
+  const [month, setMonth] = useState(() => monthOf(today));
+  const [openDay, setOpenDay] = useState<string | null>(null);
+  const [filter, setFilter] = useState<'upcoming' | 'all'>('upcoming');
+  const grid = monthGrid(month);
+  const calendar = useCalendar(grid[0] as string, grid[grid.length - 1] as string, zone);
+  const list = useScheduledPosts(filter);
+  const byDate = new Map((calendar.data ?? []).map((day) => [day.date, day]));
+
+  const failed = calendar.isError ? calendar.error : list.isError ? list.error : null;
+  const retry = () => {
+    void calendar.refetch();
+    void list.refetch();
+  };
+
+  return (
+    <div className="space-y-5" data-testid="scheduled-posts">
+      {failed ? (
+        <LoadError error={failed} onRetry={retry} />
+      ) : (
+        <div className="grid grid-cols-1 gap-5 lg:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
+          <section className="space-y-4 rounded-2xl border border-line bg-surface p-4 sm:p-5 lg:self-start">
+            <div className="flex flex-wrap items-end justify-between gap-3">
+              <h2 className="text-base font-semibold">{t('publishing.scheduled.calendarTitle')}</h2>
+              <div className="w-full sm:w-56">
+                <SelectField
+                  label={t('publishing.schedule.timezone')}
+                  value={zone}
+                  onChange={onZoneChange}
+                  options={zoneOptions((z) => t('publishing.schedule.localZone', { zone: z }), zone)}
+                  testId="calendar-timezone"
+                />
+              </div>
+            </div>
+            <div className={cn('transition-opacity', calendar.isFetching && 'opacity-70')}>
+              <MonthCalendar
+                month={month}
+                onMonthChange={setMonth}
+                today={today}
+                selected={openDay}
+                onSelect={setOpenDay}
+                renderDay={(date) => <DayBadges day={byDate.get(date)} />}
+                label={t('publishing.scheduled.calendarTitle')}
+                testId="posts-calendar"
+              />
+            </div>
+          </section>
+          <section className="min-w-0 rounded-2xl border border-line bg-surface">
+            <div className="flex flex-wrap items-center justify-between gap-3 border-b border-line px-4 py-3">
+              <h2 className="text-base font-semibold">{t('publishing.scheduled.listTitle')}</h2>
+              <Segmented<'upcoming' | 'all'>
+                label={t('publishing.scheduled.listTitle')}
+                value={filter}
+                onChange={setFilter}
+                size="sm"
+                testIdPrefix="posts-filter"
+                options={[
+                  { value: 'upcoming', label: t('publishing.scheduled.upcoming') },
+                  { value: 'all', label: t('publishing.scheduled.all') },
+                ]}
+              />
+            </div>
+            {list.isPending || !list.data ? (
+              <div className="flex justify-center py-10">
+                <Spinner className="size-6" label={t('common.loading')} />
+              </div>
+            ) : list.data.length === 0 ? (
+              <div className="flex flex-col items-center px-4 py-12 text-center" data-testid="posts-empty">
+                <Inbox className="mb-2 size-7 text-subtle" aria-hidden />
+                <p className="text-sm text-muted">
+                  {filter === 'upcoming' ? t('publishing.scheduled.emptyUpcoming') : t('publishing.scheduled.empty')}
+                </p>
+              </div>
+            ) : (
+              <ul className="divide-y divide-line" data-testid="posts-list">
+                {list.data.map((post) => (
+                  <PostCard key={post.id} post={post} now={now} />
+                ))}
+              </ul>
+            )}
+          </section>
+        </div>
+      )}
+      <DayDialog date={openDay} zone={zone} onClose={() => setOpenDay(null)} />
+    </div>
+  );
+}

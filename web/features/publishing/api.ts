@@ -1,0 +1,148 @@
+// TanStack Query hooks for publishing and scheduling (common/api/social.ts, spec 7 "Publishing and social").
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type {
+  accountsReply,
+  CreateScheduledBody,
+  calendarDayReply,
+  calendarReply,
+  cancelScheduledReply,
+  connectReply,
+  createScheduledReply,
+  disconnectReply,
+  listScheduledReply,
+  PublishBody,
+  publishReply,
+  SocialPlatform,
+  UpdateScheduledBody,
+  updateScheduledReply,
+} from '../../../common/api/social.ts';
+import { apiRequest } from '../../api/client.ts';
+
+type Reply<T extends z.ZodType> = z.infer<T>;
+
+const keys = {
+  accounts: ['social', 'accounts'] as const,
+  posts: ['social', 'posts'] as const,
+  list: (filter: 'upcoming' | 'all') => ['social', 'posts', 'list', filter] as const,
+  calendar: (start: string, end: string, timezone: string) =>
+    ['social', 'posts', 'calendar', start, end, timezone] as const,
+  day: (date: string, timezone: string) => ['social', 'posts', 'day', date, timezone] as const,
+};
+
+export function useSocialAccounts(options: { poll?: boolean } = {}) {
+  return useQuery({
+    queryKey: keys.accounts,
+    queryFn: ({ signal }) =>
+      apiRequest<Reply<typeof accountsReply>>('/api/social/accounts', { signal }).then((r) => r.data.accounts),
+    refetchInterval: options.poll ? 2000 : false,
+  });
+}
+
+export function connectPlatform(platform: SocialPlatform) {
+  return apiRequest<Reply<typeof connectReply>>(`/api/social/connect/${encodeURIComponent(platform)}`, {
+    method: 'POST',
+  });
+}
+
+export function useDisconnect() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (platform: SocialPlatform) =>
+      apiRequest<Reply<typeof disconnectReply>>(`/api/social/accounts?platform=${encodeURIComponent(platform)}`, {
+        method: 'DELETE',
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.accounts }),
+  });
+}
+
+/** Posts and accounts both change after a publish (account status, new rows in the list and calendar). */
+function useRefreshPosts() {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: keys.posts });
+    void queryClient.invalidateQueries({ queryKey: keys.accounts });
+  };
+}
+
+export function usePublish() {
+  const refresh = useRefreshPosts();
+  return useMutation({
+    mutationFn: (body: PublishBody) =>
+      apiRequest<Reply<typeof publishReply>>('/api/social/publish', { method: 'POST', body }).then(
+        (r) => r.data.results,
+      ),
+    onSettled: refresh,
+  });
+}
+
+export function useScheduledPosts(filter: 'upcoming' | 'all', options: { poll?: boolean; enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: keys.list(filter),
+    enabled: options.enabled ?? true,
+    refetchInterval: options.poll ? 1500 : false,
+    queryFn: ({ signal }) =>
+      apiRequest<Reply<typeof listScheduledReply>>(`/api/social/scheduled-posts?filter=${filter}`, { signal }).then(
+        (r) => r.data,
+      ),
+  });
+}
+
+export function useCalendar(start: string, end: string, timezone: string) {
+  return useQuery({
+    queryKey: keys.calendar(start, end, timezone),
+    queryFn: ({ signal }) => {
+      const query = new URLSearchParams({ start, end, timezone });
+      return apiRequest<Reply<typeof calendarReply>>(`/api/social/scheduled-posts/calendar?${query}`, {
+        signal,
+      }).then((r) => r.data.calendar);
+    },
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useDayPosts(date: string | null, timezone: string) {
+  return useQuery({
+    queryKey: keys.day(date ?? '', timezone),
+    enabled: Boolean(date),
+    queryFn: ({ signal }) =>
+      apiRequest<Reply<typeof calendarDayReply>>('/api/social/scheduled-posts/calendar', {
+        method: 'POST',
+        body: { date, timezone },
+        signal,
+      }).then((r) => r.data.posts),
+  });
+}
+
+export function useCreateScheduled() {
+  const refresh = useRefreshPosts();
+  return useMutation({
+    mutationFn: (body: CreateScheduledBody) =>
+      apiRequest<Reply<typeof createScheduledReply>>('/api/social/scheduled-posts', { method: 'POST', body }).then(
+        (r) => r.data,
+      ),
+    onSuccess: refresh,
+  });
+}
+
+export function useUpdateScheduled() {
+  const refresh = useRefreshPosts();
+  return useMutation({
+    mutationFn: (body: UpdateScheduledBody) =>
+      apiRequest<Reply<typeof updateScheduledReply>>('/api/social/scheduled-posts', { method: 'PUT', body }).then(
+        (r) => r.data,
+      ),
+    onSuccess: refresh,
+  });
+}
+
+export function useCancelScheduled() {
+  const refresh = useRefreshPosts();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiRequest<Reply<typeof cancelScheduledReply>>(`/api/social/scheduled-posts?id=${encodeURIComponent(id)}`, {
+        method: 'DELETE',
+      }).then((r) => r.data),
+    onSuccess: refresh,
+  });
+}
