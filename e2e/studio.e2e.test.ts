@@ -23,6 +23,8 @@ describe('creation studio', () => {
       await results.waitFor({ timeout: 45_000 });
       const src = await results.locator('img').first().getAttribute('src');
       expect(src).toBeTruthy();
+      // The result says which engine made it: the embedded one here.
+      expect(await page.getByTestId('engine-badge').first().getAttribute('data-engine')).toBe('local');
       const grid = page.getByTestId('assets-grid');
       await grid.waitFor();
       await expect.poll(() => grid.getByTestId('asset-card').count(), { timeout: 15_000 }).toBeGreaterThan(0);

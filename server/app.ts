@@ -25,6 +25,7 @@ import { authRoutes } from './features/auth/routes.ts';
 import { campaignRoutes } from './features/campaigns/routes.ts';
 import { canvasImageRoutes } from './features/canvas-images/routes.ts';
 import { characterRoutes } from './features/characters/routes.ts';
+import { chatRoutes } from './features/chat/routes.ts';
 import { devMailRoutes } from './features/dev-mail/routes.ts';
 import { directoryRoutes } from './features/directory/routes.ts';
 import { editorSessionRoutes } from './features/editor-sessions/routes.ts';
@@ -112,6 +113,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(multiReferenceRoutes(ctx));
   await app.register(inpaintRoutes(ctx));
   await app.register(filmRoutes(ctx));
+  await app.register(chatRoutes(ctx));
   await app.register(paymentRoutes(ctx));
   await app.register(personaRoutes(ctx));
   await app.register(workspaceRoutes(ctx));

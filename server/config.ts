@@ -11,6 +11,13 @@ const optionalString = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
+/** A comma-separated list, trimmed, empty entries dropped. */
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
 const topupPackagesSchema = z
   .array(
     z.object({
@@ -129,12 +136,51 @@ const configSchema = z.object({
   LINKEDIN_AUTH_BASE: z.url().optional(),
   /** How often due scheduled posts are handed to the workers (seconds). */
   SOCIAL_SCHEDULER_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  // Gemini API (issue 10): Nano Banana images, Veo 3 video and Gemini text when the key is set.
+  GEMINI_API_KEY: optionalString,
+  /** Another Gemini API origin (a local fake in tests); `/v1beta/...` is appended. */
+  GEMINI_API_BASE: z.url().default('https://generativelanguage.googleapis.com'),
+  GEMINI_IMAGE_MODEL: z.string().trim().min(1).default('gemini-2.5-flash-image'),
+  GEMINI_TEXT_MODEL: z.string().trim().min(1).default('gemini-2.5-flash'),
+  /** Wait between Veo operation polls (Google's samples poll every 10 s). */
+  GEMINI_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(10_000),
   /** The one account allowed to create public personas (spec 6); nobody can when unset. */
   PUBLIC_PERSONA_ADMIN_EMAIL: z
     .email('must be an email address')
     .transform((v) => v.toLowerCase())
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  // Runway (gen4_turbo, gen4_aleph, act_two): serves runway-gen4_turbo / runway-gen4_aleph / runway-act_two when the key is set.
+  RUNWAY_API_KEY: optionalString,
+  RUNWAY_API_BASE: z.url().default('https://api.dev.runwayml.com'),
+  // BytePlus ModelArk (Seedream 4.0 images, Seedance video): serves seedream4/seedream/seedreamai and seedance* when the key is set.
+  BYTEPLUS_API_KEY: optionalString,
+  /** With /api/v3, e.g. https://ark.ap-southeast.bytepluses.com/api/v3. */
+  BYTEPLUS_API_BASE: z.url().default('https://ark.ap-southeast.bytepluses.com/api/v3'),
+  BYTEPLUS_SEEDREAM_MODEL: z.string().trim().min(1).default('seedream-4-0-250828'),
+  BYTEPLUS_SEEDANCE_MODEL: z.string().trim().min(1).default('seedance-1-0-pro-250528'),
+  // Upscaling vendors (issue 10): each serves its names once its key is set; the *_BASE values point at
+  // another origin (a local fake in tests, a self-hosted gateway).
+  REPLICATE_API_TOKEN: optionalString,
+  REPLICATE_API_BASE: z.url().optional(),
+  REPLICATE_ESRGAN_VERSION: optionalString,
+  TOPAZ_API_KEY: optionalString,
+  TOPAZ_API_BASE: z.url().optional(),
+  ENHANCOR_API_KEY: optionalString,
+  ENHANCOR_BASE_URL: z.url().optional(),
+  // OpenAI-compatible chat (OpenAI, Ollama, vLLM, llama.cpp server): serves the default text model when
+  // OPENAI_BASE_URL or OPENAI_API_KEY is set. The key is optional for local servers.
+  OPENAI_API_KEY: optionalString,
+  /** With or without /v1, e.g. http://localhost:11434 (Ollama); default https://api.openai.com/v1. */
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_MODEL: optionalString,
+  // Self-hosted image back ends: each serves the listed spec image names (comma-separated).
+  COMFYUI_URL: z.url().optional(),
+  COMFYUI_MODELS: z.string().default('stability').transform(list),
+  /** Folder of ComfyUI API-format workflow files (text-to-image.json, …); default server/engines/comfyui/workflows. */
+  COMFYUI_WORKFLOW_DIR: optionalString,
+  A1111_URL: z.url().optional(),
+  A1111_MODELS: z.string().default('stability').transform(list),
 });
 
 export type Config = z.output<typeof configSchema> & {

@@ -9,6 +9,7 @@ import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { localizeMessage } from '../studio/localize.ts';
 import { AssetCard } from './AssetCard.tsx';
+import { engineOf } from './EngineBadge.tsx';
 import { MediaViewer } from './MediaViewer.tsx';
 
 const gridClass = 'grid grid-cols-2 gap-2.5 sm:grid-cols-3 sm:gap-3 lg:grid-cols-4 xl:grid-cols-5';
@@ -167,7 +168,13 @@ export function AssetsGrid({ type, className }: { type?: string; className?: str
       )}
 
       <MediaViewer
-        items={assets.map((a) => ({ id: a.id, url: a.url, type: a.type, prompt: a.prompt }))}
+        items={assets.map((a) => ({
+          id: a.id,
+          url: a.url,
+          type: a.type,
+          prompt: a.prompt,
+          engine: engineOf(a.metadata),
+        }))}
         index={viewing}
         onIndexChange={setViewing}
         onClose={() => setViewing(null)}

@@ -6,12 +6,15 @@ import { MESSAGES } from '../../../common/messages.ts';
 import { downloadUrl, stepIndex } from '../../../common/rules/studio.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { cn } from '../../ui/cn.ts';
+import { EngineBadge } from './EngineBadge.tsx';
 
 export interface ViewerItem {
   id: string;
   url: string;
   type: string;
   prompt?: string | null;
+  /** metadata.engine of the asset, shown in the header. */
+  engine?: string | null;
 }
 
 const isVideo = (type: string) => type === 'video' || type === 'video_enhancement';
@@ -131,6 +134,7 @@ export function MediaViewer({
             <Dialog.Title className="min-w-0 flex-1 truncate text-sm font-medium text-white/90">
               {current?.prompt || t('assets.viewerTitle')}
             </Dialog.Title>
+            <EngineBadge engine={current?.engine} className="hidden shrink-0 text-white/60 sm:inline-flex" />
             {many && index !== null && (
               <span className="shrink-0 text-xs tabular-nums text-white/60" data-testid="viewer-position">
                 {t('assets.position', { current: index + 1, total: items.length })}

@@ -35,6 +35,8 @@ const AdminBrandsView = lazy(() => import('../admin/AdminBrandsView.tsx'));
 // The campaigns pool and My Campaigns views are their own chunks too.
 const CampaignsPoolView = lazy(() => import('../campaigns/CampaignsPoolView.tsx'));
 const MyCampaignsView = lazy(() => import('../campaigns/MyCampaignsView.tsx'));
+// The chat assistant (chatWithGenPro view) is its own chunk too.
+const ChatView = lazy(() => import('../chat/ChatView.tsx'));
 // The Account and Settings dialog is its own chunk too, loaded when it is first opened.
 const AccountDialog = lazy(() => import('../account/AccountDialog.tsx'));
 
@@ -158,6 +160,17 @@ export default function DashboardPage() {
               }
             >
               {view === 'campaignsPool' ? <CampaignsPoolView /> : <MyCampaignsView />}
+            </Suspense>
+          )}
+          {view === 'chatWithGenPro' && (
+            <Suspense
+              fallback={
+                <div className="mt-6 flex justify-center py-16" data-testid="chat-view-loading">
+                  <Spinner className="size-7" />
+                </div>
+              }
+            >
+              <ChatView />
             </Suspense>
           )}
           {view === 'aiPersonas' && (

@@ -1,6 +1,7 @@
 // Runs one generation: the POST, then (for a task) the status polls, moving the mode's generation through
 // loading → success | error. Lives outside React so a video keeps being polled while the user switches mode
 // or view; a new run of the same mode aborts the previous one.
+
 import type { QueryClient } from '@tanstack/react-query';
 import type { GeneratedMedia } from '../../../common/api/generation.ts';
 import { MESSAGES } from '../../../common/messages.ts';
@@ -28,6 +29,7 @@ import {
 } from '../../api/generation.ts';
 import { isAbort, sleep } from '../../api/polling.ts';
 import { useSession } from '../../api/session.ts';
+import { engineOf } from '../assets/EngineBadge.tsx';
 import type { BuiltRequest } from './requests.ts';
 import { type GeneratedItem, type GenerationResult, initialGeneration, useStudio } from './store.ts';
 
@@ -57,6 +59,7 @@ const toItem = (media: GeneratedMedia): GeneratedItem => ({
   id: media.id,
   url: media.url,
   thumbnailUrl: media.thumbnail_url,
+  engine: engineOf(media.metadata),
   type: media.type,
   width: media.width,
   height: media.height,

@@ -123,6 +123,8 @@ export interface GeneratedItem {
   width?: number | null;
   height?: number | null;
   duration?: number | null;
+  /** The engine that made it (metadata.engine): 'local' or a vendor. */
+  engine?: string | null;
 }
 
 export type GenerationResult =

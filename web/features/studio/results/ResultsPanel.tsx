@@ -6,6 +6,7 @@ import { downloadUrl, type StudioMode } from '../../../../common/rules/studio.ts
 import { translateMessage } from '../../../i18n/index.ts';
 import { buttonClass } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
+import { EngineBadge } from '../../assets/EngineBadge.tsx';
 import { MediaViewer } from '../../assets/MediaViewer.tsx';
 import type { GeneratedItem, Generation } from '../store.ts';
 import { ErrorPanel } from './ErrorPanel.tsx';
@@ -73,8 +74,9 @@ function ImageResults({ items }: { items: GeneratedItem[] }) {
           <ResultImage key={item.id ?? item.url} item={item} index={index} onOpen={() => setViewing(index)} />
         ))}
       </ul>
+      <EngineBadge engine={items[0]?.engine} className="self-start text-muted" />
       <MediaViewer
-        items={items.map((item) => ({ id: item.id ?? item.url, url: item.url, type: 'image' }))}
+        items={items.map((item) => ({ id: item.id ?? item.url, url: item.url, type: 'image', engine: item.engine }))}
         index={viewing}
         onIndexChange={setViewing}
         onClose={() => setViewing(null)}
@@ -108,7 +110,8 @@ function VideoResult({ item }: { item: GeneratedItem }) {
           className="aspect-video w-full rounded-xl border border-line bg-black object-contain"
         />
       )}
-      <div className="flex justify-end">
+      <div className="flex items-center justify-between gap-3">
+        <EngineBadge engine={item.engine} className="text-muted" />
         <a
           href={downloadUrl(item.url)}
           download
@@ -135,6 +138,7 @@ function AudioResult({ item }: { item: GeneratedItem }) {
       </span>
       {/* biome-ignore lint/a11y/useMediaCaption: generated audio has no captions */}
       <audio src={item.url} controls preload="metadata" className="w-full" aria-label={t('studio.results.audio')} />
+      <EngineBadge engine={item.engine} className="text-muted" />
       <a href={downloadUrl(item.url)} download className={buttonClass('secondary', 'sm')} data-testid="result-download">
         <Download className="size-4" aria-hidden />
         {t('assets.download')}

@@ -1,0 +1,102 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.ts';
+import { createEngineRegistry } from '../registry.ts';
+import { VendorError } from '../vendor/http.ts';
+import { vendorOverrides } from '../vendor/index.ts';
+import { A1111ImageEngine } from './a1111.ts';
+
+// A local AUTOMATIC1111 API: txt2img/img2img answer a base64 PNG and the info JSON string.
+let server: Server;
+let url: string;
+const seen: Array<{ path: string; body: Record<string, unknown> }> = [];
+const failures: number[] = [];
+let png: Buffer;
+
+beforeAll(async () => {
+  png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#884422' } })
+    .png()
+    .toBuffer();
+  server = createServer(async (req, res) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    const body = JSON.parse(raw || '{}') as Record<string, unknown>;
+    seen.push({ path: req.url ?? '', body });
+    const status = failures.shift();
+    if (status) {
+      res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '0' });
+      return res.end(JSON.stringify({ error: 'HTTPException', detail: 'Invalid sampler' }));
+    }
+    if (req.url !== '/sdapi/v1/txt2img' && req.url !== '/sdapi/v1/img2img') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ detail: 'Not Found' }));
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({ images: [png.toString('base64')], parameters: body, info: JSON.stringify({ seed: 1234 }) }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+beforeEach(() => {
+  seen.length = 0;
+  failures.length = 0;
+});
+
+describe('A1111ImageEngine', () => {
+  it('posts txt2img and decodes the base64 image with the seed from info', async () => {
+    const engine = new A1111ImageEngine(`${url}/`);
+    const result = await engine.textToImage({
+      model: 'stability',
+      prompt: 'a fox',
+      negativePrompt: 'blur',
+      width: 512,
+      height: 384,
+    });
+    expect(seen[0].path).toBe('/sdapi/v1/txt2img');
+    expect(seen[0].body).toMatchObject({ prompt: 'a fox', negative_prompt: 'blur', width: 512, height: 384 });
+    expect(result).toMatchObject({ mimeType: 'image/png', width: 40, height: 30, seed: 1234 });
+    expect(result.data.equals(png)).toBe(true);
+    expect(result.metadata).toMatchObject({ engine: 'a1111', model: 'stability', endpoint: 'txt2img' });
+  });
+
+  it('sends img2img with init_images (and the mask for inpainting)', async () => {
+    const engine = new A1111ImageEngine(url);
+    const image = { data: png, mimeType: 'image/png' };
+    const result = await engine.inpaint({
+      model: 'stability',
+      prompt: 'a hat',
+      image,
+      mask: image,
+      mode: 'replace',
+      outputFormat: 'jpeg',
+    });
+    expect(seen[0].path).toBe('/sdapi/v1/img2img');
+    expect(String((seen[0].body.init_images as string[])[0])).toMatch(/^data:image\/png;base64,/);
+    expect(seen[0].body.mask).toBeTruthy();
+    expect(result.mimeType).toBe('image/jpeg');
+  });
+
+  it('retries 5xx, and reports a refused request with the server detail', async () => {
+    const engine = new A1111ImageEngine(url);
+    failures.push(500);
+    await expect(engine.textToImage({ model: 'stability', prompt: 'x', width: 64, height: 64 })).resolves.toBeTruthy();
+    expect(seen).toHaveLength(2);
+    failures.push(422);
+    const error = await engine.textToImage({ model: 'stability', prompt: 'x', width: 64, height: 64 }).catch((e) => e);
+    expect(error).toBeInstanceOf(VendorError);
+    expect(error.message).toContain('Invalid sampler');
+  });
+
+  it('serves the A1111_MODELS names once A1111_URL is set', () => {
+    const config = loadConfig({ A1111_URL: url, A1111_MODELS: 'stability' });
+    const registry = createEngineRegistry(config, { overrides: vendorOverrides(config) });
+    expect(registry.image('stability').engine.name).toBe('a1111');
+  });
+});

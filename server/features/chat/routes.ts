@@ -1,0 +1,97 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { CHAT_FAILURE_MESSAGE, chatBody, chatReply, helpPageReply } from '../../../common/api/chat.ts';
+import { errorReplies } from '../../../common/api/envelope.ts';
+import type { AppContext } from '../../context.ts';
+import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { notFound } from '../../platform/errors.ts';
+import { helpIndex } from './help-index.ts';
+import { answerChat, isLocalText, llmRequest } from './service.ts';
+
+const errors = errorReplies(400, 401, 403, 422, 429, 500, 502);
+/** Per user, so one account cannot drain the text vendor for everyone. */
+const CHAT_PER_MINUTE = 20;
+
+const wantsStream = (request: FastifyRequest) => (request.headers.accept ?? '').includes('text/event-stream');
+const sse = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
+
+/** The chatWithGenPro assistant (accounts spec 2.1, 5, 7, 8) and the help pages it quotes. */
+export function chatRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const signedIn = requireUser();
+  return async (app) => {
+    app.post(
+      '/api/chat/genpro',
+      {
+        preValidation: signedIn,
+        config: {
+          rateLimit: {
+            max: CHAT_PER_MINUTE,
+            timeWindow: 60_000,
+            keyGenerator: (request: FastifyRequest) => request.auth?.user.id ?? request.ip,
+          },
+        },
+        schema: {
+          tags: ['chat'],
+          summary:
+            'Answers a question about the studio: from the help pages (local assistant) or the configured LLM grounded by them; streams SSE with Accept: text/event-stream when an LLM is configured',
+          body: chatBody,
+          response: { 200: chatReply, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const { engine } = ctx.engines.text();
+        if (isLocalText(engine) || !wantsStream(request)) return answerChat(ctx, user.id, request.body);
+
+        const { request: textRequest, sources } = await llmRequest(ctx, user.id, request.body);
+        const abort = new AbortController();
+        request.raw.on('close', () => abort.abort());
+        const chunks = engine.stream(textRequest, { signal: abort.signal })[Symbol.asyncIterator]();
+        // The first chunk comes before any header: a content-policy refusal or a vendor failure still
+        // answers as an ordinary JSON error.
+        const first = await chunks.next();
+
+        reply.hijack();
+        reply.raw.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-store',
+          connection: 'keep-alive',
+          'x-accel-buffering': 'no',
+          'x-request-id': request.id,
+        });
+        try {
+          if (!first.done) reply.raw.write(sse({ delta: first.value }));
+          for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+            reply.raw.write(sse({ delta: next.value }));
+          }
+          reply.raw.write(sse({ done: true, sources }));
+        } catch (error) {
+          if (!abort.signal.aborted) {
+            request.log.warn({ err: error }, 'chat stream failed');
+            reply.raw.write(sse({ error: CHAT_FAILURE_MESSAGE }));
+          }
+        }
+        reply.raw.end();
+        return reply;
+      },
+    );
+
+    app.get(
+      '/api/help/:slug',
+      {
+        schema: {
+          tags: ['chat'],
+          summary: 'One help page of docs/help as markdown (public)',
+          params: z.object({ slug: z.string().regex(/^[a-z0-9-]+$/) }),
+          response: { 200: helpPageReply, ...errorReplies(400, 404) },
+        },
+      },
+      async (request) => {
+        const page = (await helpIndex()).pages.get(request.params.slug);
+        if (!page) throw notFound('Help page not found');
+        return { success: true as const, data: page };
+      },
+    );
+  };
+}
