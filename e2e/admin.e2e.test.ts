@@ -123,6 +123,8 @@ describe('admin approval, directories and profiles', () => {
       await page.getByTestId('admin-search').fill(brand.email);
       const brandCard = page.locator(`[data-testid="admin-brand-card"][data-email="${brand.email}"]`);
       await brandCard.waitFor();
+      // The search has settled when only the new brand is listed.
+      await expect.poll(() => page.getByTestId('admin-brand-card').count()).toBe(1);
       expect(await brandCard.getAttribute('data-status')).toBe('pending');
       await brandCard.getByTestId('admin-approve').click();
       await page

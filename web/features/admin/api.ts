@@ -1,6 +1,6 @@
 // TanStack Query hooks of the admin section (common/api/admin.ts). Every admin action reloads the lists
 // (spec 4: admin actions reload on success) and the audit log.
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type {
   AdminBrandsReply,
   AdminCreatorsReply,
@@ -27,6 +27,8 @@ const auditKey = ['admin', 'audit-log'] as const;
 export function useAdminCreators(filters: { search: string; sort: AdminCreatorSort; status: AdminStatusFilter }) {
   return useInfiniteQuery({
     queryKey: [...directoryKey, 'admin-creators', filters],
+    // A new search or filter keeps the cards on screen until its answer arrives.
+    placeholderData: keepPreviousData,
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
       apiRequest<AdminCreatorsReply>(
@@ -40,6 +42,8 @@ export function useAdminCreators(filters: { search: string; sort: AdminCreatorSo
 export function useAdminBrands(filters: { search: string; sort: BrandSort; status: AdminVerificationFilter }) {
   return useInfiniteQuery({
     queryKey: [...directoryKey, 'admin-brands', filters],
+    // A new search or filter keeps the cards on screen until its answer arrives.
+    placeholderData: keepPreviousData,
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
       apiRequest<AdminBrandsReply>(
