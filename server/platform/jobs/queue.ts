@@ -105,9 +105,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * from attempts that outlived the stop answer nothing instead of failing on a closed pool: their jobs stay
  * active and expire, so another worker retries them.
  */
+// pg-boss's complete/fail/cancel commands end in "SELECT COUNT(*) FROM results" and read rows[0].count.
+const COUNT_COMMAND = /select\s+count\(\*\)\s+from\s+results\s*$/i;
+
+/**
+ * pg-boss's database. Once the queue is stopped (detached) nothing reaches the pool any more: a handler
+ * that settles after the stop gets an empty answer, shaped as pg-boss reads it.
+ */
 function bossDb(database: Database, isDetached: () => boolean = () => false): PgBoss.Db {
   return {
-    executeSql: (text, values) => (isDetached() ? Promise.resolve({ rows: [] }) : database.executeSql(text, values)),
+    executeSql: (text, values) => {
+      if (!isDetached()) return database.executeSql(text, values);
+      return Promise.resolve({ rows: COUNT_COMMAND.test(text.trim()) ? [{ count: '0' }] : [] });
+    },
   };
 }
 
