@@ -361,7 +361,7 @@ export const MESSAGES = {
     tooManyMaterials: (max: number) => `A campaign can have at most ${max} materials`,
     materialType: 'Only images and videos can be campaign materials',
     brandOnly: 'Only brand accounts can create and manage campaigns',
-    creatorStatusFilter: 'Creators can browse open and running campaigns',
+    poolStatusFilter: 'The pool lists open and running campaigns',
     invalidTransition: (from: string, to: string) => `A ${from} campaign cannot become ${to}`,
     onlyDraftsEditable: 'Only draft campaigns can be edited',
     onlyDraftsDeletable: 'Only draft campaigns can be deleted',

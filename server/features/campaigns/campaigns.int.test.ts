@@ -290,7 +290,9 @@ describe('pool visibility', () => {
     expect(brandIds).not.toContain(draft.id);
     expect((await api('GET', `/api/campaigns/${open.id}`, otherBrand.token)).statusCode).toBe(200);
     expect((await api('GET', `/api/campaigns/${draft.id}`, otherBrand.token)).statusCode).toBe(404);
-    expect((await api('GET', '/api/campaigns?status=draft', otherBrand.token)).statusCode).toBe(403);
+    const drafts = await api('GET', '/api/campaigns?status=draft', otherBrand.token);
+    expect(drafts.statusCode).toBe(403);
+    expect(drafts.json().error).toBe('The pool lists open and running campaigns');
     expect((await api('GET', '/api/campaigns', null)).statusCode).toBe(401);
 
     const pool = await api('GET', '/api/campaigns?limit=100', approved.token);

@@ -406,7 +406,7 @@ export async function listCampaigns(ctx: AppContext, user: UserRow, query: ListQ
     const status = query.status ?? 'open';
     // Creators and brands see live campaigns (spec 2.1: brands browse the pool too; only creators apply).
     if (user.role === 'creator' || user.role === 'brand') {
-      if (status === 'draft' || status === 'completed') throw forbidden(M.creatorStatusFilter);
+      if (status === 'draft' || status === 'completed') throw forbidden(M.poolStatusFilter);
       conditions.push(status === 'all' ? inArray(campaigns.status, ['open', 'running']) : eq(campaigns.status, status));
     } else if (status !== 'all') conditions.push(eq(campaigns.status, status));
   }
