@@ -13,6 +13,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // bench/web.bench.ts reads web/dist/.vite/manifest.json for first-load JS per route.
+    manifest: true,
     target: 'es2022',
     chunkSizeWarningLimit: 600,
   },

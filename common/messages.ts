@@ -56,6 +56,7 @@ export const MESSAGES = {
     noFile: 'No file was uploaded',
     tooManyFiles: (max: number) => `You can upload at most ${max} files at a time`,
     invalidBase64: 'The file data is not valid base64',
+    malformedForm: 'The upload form data is malformed',
   },
   credits: {
     insufficient: 'Insufficient credits',
@@ -102,6 +103,7 @@ export const MESSAGES = {
     internal: 'Something went wrong. Please try again.',
     validation: 'Validation failed',
     rateLimited: 'Too many requests. Please slow down.',
+    nulCharacter: 'Text cannot contain the NUL character (\\u0000)',
   },
   generation: {
     imageLimitExceeded: (model: string, max: number, have: number, remove: number) =>

@@ -1,11 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureWebBuilt } from './web-build.ts';
 
-async function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -38,9 +40,10 @@ export interface StudioProcess {
 
 /**
  * The whole studio as `npm start` runs it (web built if stale), on a free port and a fresh embedded
- * data directory, for browser tests and benchmarks. `stop()` ends it and removes its data.
+ * data directory, for browser tests and benchmarks. `stop()` ends it and removes its data. With
+ * `logFile`, the server logs at info level and its stdout is appended there.
  */
-export async function startStudio(label: string): Promise<StudioProcess> {
+export async function startStudio(label: string, options: { logFile?: string } = {}): Promise<StudioProcess> {
   await ensureWebBuilt();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `genpro-${label}-`));
   const port = await freePort();
@@ -51,7 +54,7 @@ export async function startStudio(label: string): Promise<StudioProcess> {
     HOST: '127.0.0.1',
     PUBLIC_URL: baseUrl,
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: options.logFile ? 'info' : 'warn',
     NODE_ENV: 'production',
     RATE_LIMIT_AUTH_PER_MINUTE: '1000',
   };
@@ -61,8 +64,10 @@ export async function startStudio(label: string): Promise<StudioProcess> {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const logStream = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : null;
   child.stdout?.on('data', (chunk) => {
-    output += chunk;
+    if (logStream) logStream.write(chunk);
+    else output += chunk;
   });
   child.stderr?.on('data', (chunk) => {
     output += chunk;
@@ -72,6 +77,7 @@ export async function startStudio(label: string): Promise<StudioProcess> {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     }
+    logStream?.end();
     await rm(dataDir, { recursive: true, force: true });
   };
   try {

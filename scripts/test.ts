@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { scanLogDir, TEST_LOG_DIR } from '../server/test/security/log-secrets.ts';
 import { ensureChromium } from './chromium.ts';
 
 // `npm test`: type-check, lint, the Vitest suites (PGlite, and PostgreSQL when DATABASE_URL is set),
@@ -9,6 +10,8 @@ import { ensureChromium } from './chromium.ts';
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const tmp = path.resolve('.tmp');
 mkdirSync(tmp, { recursive: true });
+// The test apps and the browser-test studio log here; the last step checks these logs for secrets.
+rmSync(TEST_LOG_DIR, { recursive: true, force: true });
 
 interface StepResult {
   name: string;
@@ -73,6 +76,28 @@ try {
   results.push({ name: 'browser', ok: false, passed: 0, failed: 1 });
 }
 if (chromium) vitest('browser', ['--config', 'vitest.e2e.config.ts'], { ...process.env, CHROMIUM_PATH: chromium });
+
+/** Fails on any token, key, password or cookie in the logs of the whole run, or when nothing was logged. */
+function secretsInLogs(): void {
+  log(`\n▶ secrets in logs: ${path.relative(process.cwd(), TEST_LOG_DIR)}/*.log`);
+  try {
+    const { files, lines, findings } = scanLogDir();
+    for (const f of findings.slice(0, 50))
+      log(`  ${path.relative(process.cwd(), f.file)}:${f.line}: ${f.name}\n    ${f.excerpt}`);
+    if (findings.length > 50) log(`  … and ${findings.length - 50} more`);
+    log(`  ${lines} lines in ${files} files, ${findings.length} secrets found`);
+    results.push({
+      name: 'secrets in logs',
+      ok: findings.length === 0,
+      passed: findings.length === 0 ? 1 : 0,
+      failed: findings.length === 0 ? 0 : 1,
+    });
+  } catch (error) {
+    log(`  ✖ ${(error as Error).message}`);
+    results.push({ name: 'secrets in logs', ok: false, passed: 0, failed: 1 });
+  }
+}
+secretsInLogs();
 
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);

@@ -7,7 +7,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
@@ -45,8 +45,10 @@ import { remoteUploadRoutes } from './features/uploads/remote-routes.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
 import { upscaleRoutes } from './features/upscale/routes.ts';
 import { workspaceRoutes } from './features/workspace/routes.ts';
-import { authenticateRequest } from './platform/auth/session.ts';
+import { authenticateRequest, startSessionCache } from './platform/auth/session.ts';
 import { AppError } from './platform/errors.ts';
+import { withNulGuard } from './platform/http/nul-guard.ts';
+import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 
 export type App = FastifyInstance;
 const WEB_DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'web', 'dist');
@@ -58,9 +60,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     trustProxy: ctx.config.TRUST_PROXY,
     bodyLimit: 12 * 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(withNulGuard(validatorCompiler));
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
 
@@ -87,6 +90,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   app.decorateRequest('auth', null);
+  const stopSessionCache = await startSessionCache(ctx);
+  app.addHook('onClose', stopSessionCache);
   app.addHook('onRequest', async (request) => {
     await authenticateRequest(request, ctx.db, ctx.clock);
   });
@@ -94,6 +99,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     reply.header('x-request-id', request.id);
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
+  registerSecurityHeaders(app, { indexHtml: path.join(WEB_DIST, 'index.html') });
 
   await app.register(healthRoutes(ctx));
   await app.register(authRoutes(ctx));
@@ -156,6 +162,12 @@ async function registerWeb(app: FastifyInstance): Promise<void> {
   });
 }
 
+/** Undecodable URLs and over-long path params answer in the studio's envelope like every other error. */
+function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const code = error.code === 'FST_ERR_BAD_URL' ? 'bad_url' : 'bad_request';
+  return reply.code(error.statusCode ?? 400).send({ success: false, error: MESSAGES.generic.validation, code });
+}
+
 function errorHandler(
   this: FastifyInstance,
   error: FastifyError,
@@ -192,6 +204,10 @@ function errorHandler(
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
     return reply.code(500).send({ success: false, error: MESSAGES.generic.internal, code: 'internal' });
+  }
+  // busboy's parse errors (no boundary, a body cut short) carry no status: the form is broken, not the server.
+  if (error.statusCode === undefined && /multipart/i.test(error.message)) {
+    return reply.code(400).send({ success: false, error: MESSAGES.upload.malformedForm, code: 'bad_multipart' });
   }
   const status = error.statusCode ?? 500;
   if (status >= 500) {

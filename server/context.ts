@@ -34,8 +34,50 @@ export const LOG_REDACT_PATHS = [
   '*.code',
 ];
 
+/** Query parameters that are credentials (OAuth codes, signed-media signatures, tokens): logged as [Redacted]. */
+const SECRET_QUERY_PARAMS = new Set([
+  'code',
+  'sig',
+  'signature',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'key',
+  'api_key',
+  'apikey',
+  'secret',
+  'password',
+]);
+
+function urlForLog(url: string): string {
+  const query = url.indexOf('?');
+  if (query < 0) return url;
+  const params = url
+    .slice(query + 1)
+    .split('&')
+    .map((pair) => {
+      const name = pair.split('=', 1)[0];
+      return SECRET_QUERY_PARAMS.has(name.toLowerCase()) ? `${name}=[Redacted]` : pair;
+    });
+  return `${url.slice(0, query)}?${params.join('&')}`;
+}
+
+/**
+ * How requests are logged (replaces Fastify's own `req` serializer, which pino instance serializers
+ * override): the URL with credential query parameters redacted, never headers or body.
+ */
+export const LOG_SERIALIZERS = {
+  req: (request: { method?: string; url?: string; host?: string; ip?: string }) => ({
+    method: request.method,
+    url: request.url === undefined ? undefined : urlForLog(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+  }),
+};
+
 function createLogger(config: Config): FastifyBaseLogger {
-  return pino({ level: config.LOG_LEVEL, redact: LOG_REDACT_PATHS }) as FastifyBaseLogger;
+  return pino({ level: config.LOG_LEVEL, redact: LOG_REDACT_PATHS, serializers: LOG_SERIALIZERS }) as FastifyBaseLogger;
 }
 
 export interface ContextOverrides {

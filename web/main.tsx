@@ -1,15 +1,20 @@
+import './zod-config.ts';
 import './styles.css';
-import './i18n/index.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Providers } from './app/Providers.tsx';
+import { usePreferences } from './app/preferences.ts';
 import { router } from './app/router.tsx';
+import { loadLanguage } from './i18n/index.ts';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
+// A remembered Arabic is fetched before the first render, so the page does not flash English.
+void loadLanguage(usePreferences.getState().language).then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Providers>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  ),
 );

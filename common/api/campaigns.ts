@@ -257,8 +257,9 @@ const campaignCollaboration = z.object({
   creator_name: z.string(),
   creator_avatar: z.string().nullable(),
   status: z.enum(COLLABORATION_STATUSES),
-  agreed_amount: z.number(),
-  agreedCents: z.number().int(),
+  /** Null for viewers other than the campaign's brand, admins and the collaborating creator. */
+  agreed_amount: z.number().nullable(),
+  agreedCents: z.number().int().nullable(),
   deliverables: z.array(deliverableProgress),
   progress,
   performance_metrics: performanceMetrics,

@@ -1,13 +1,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
 import { inject } from 'vitest';
 import { type App, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
-import { type AppContext, closeContext, createContext } from '../context.ts';
+import { type AppContext, closeContext, createContext, LOG_REDACT_PATHS, LOG_SERIALIZERS } from '../context.ts';
 import type { EngineRegistry } from '../engines/registry.ts';
 import type { Clock } from '../platform/clock.ts';
+import type { ObjectStorage } from '../platform/storage/types.ts';
 import { openTestDatabase } from './databases.ts';
+import { TEST_LOG_DIR } from './security/log-secrets.ts';
 
 export interface TestApp {
   app: App;
@@ -16,12 +20,46 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+let testLog: FastifyBaseLogger | undefined;
+
+/**
+ * One logger per test process, writing info and above (asynchronously) to .tmp/test-logs/vitest-<pid>.log
+ * with the production redaction, so `npm test` can check the whole suite's logs for secrets.
+ */
+function testLogger(): FastifyBaseLogger {
+  if (!testLog) {
+    const destination = pino.destination({
+      dest: path.join(TEST_LOG_DIR, `vitest-${process.pid}.log`),
+      sync: false,
+      mkdir: true,
+    });
+    process.once('exit', () => {
+      try {
+        destination.flushSync();
+      } catch {
+        // Not open yet, or already closed: nothing buffered to lose.
+      }
+    });
+    testLog = pino(
+      { level: 'info', redact: LOG_REDACT_PATHS, serializers: LOG_SERIALIZERS },
+      destination,
+    ) as FastifyBaseLogger;
+  }
+  return testLog;
+}
+
 /**
  * The whole studio on a fresh database (PGlite in memory, or a new PostgreSQL database when the
  * postgres project runs), local storage in a temp folder, workers running in-process.
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; clock?: Clock; engines?: (config: Config) => EngineRegistry } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    engines?: (config: Config) => EngineRegistry;
+    /** Wraps or replaces the storage the studio would make from its config (e.g. to inject faults). */
+    storage?: (config: Config) => ObjectStorage;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'genpro-test-'));
   const config = loadConfig({
@@ -32,7 +70,14 @@ export async function createTestApp(
     ...options.env,
   });
   const database = await openTestDatabase(inject('dbTemplate'));
-  const ctx = await createContext(config, { database, clock: options.clock, engines: options.engines?.(config) });
+  const ctx = await createContext(config, {
+    database,
+    // A test that sets LOG_LEVEL itself gets the ordinary logger.
+    log: options.env?.LOG_LEVEL ? undefined : testLogger(),
+    clock: options.clock,
+    engines: options.engines?.(config),
+    storage: options.storage?.(config),
+  });
   const app = await buildApp(ctx);
   await app.ready();
   return {

@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Toaster } from 'sonner';
+import { loadLanguage } from '../i18n/index.ts';
 import { applyLanguage, applyTheme, resolveTheme, usePreferences, watchSystemTheme } from './preferences.ts';
 
 const queryClient = new QueryClient({
@@ -28,7 +29,7 @@ function usePreferenceEffects() {
 
   useEffect(() => {
     applyLanguage(language);
-    if (i18next.language !== language) void i18next.changeLanguage(language);
+    if (i18next.language !== language) void loadLanguage(language).then(() => i18next.changeLanguage(language));
   }, [language]);
 
   return { resolved, language };

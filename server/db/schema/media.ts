@@ -12,6 +12,8 @@ export const mediaObjects = pgTable(
     size: bigint('size', { mode: 'number' }).notNull(),
     storageClass: text('storage_class').notNull(),
     tags: jsonb('tags').$type<Record<string, string>>().notNull().default({}),
+    /** What ffprobe read from a video or audio object (see MediaFacts in platform/media/probe.ts); null when not probed. */
+    probe: jsonb('probe').$type<Record<string, unknown>>(),
     isPublic: boolean('is_public').notNull().default(false),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -12,6 +12,7 @@ import { AppError, badRequest, tooLarge } from '../../platform/errors.ts';
 import { storedKeyOf } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { loadUserDto } from '../auth/users.ts';
+import { assertCleanMedia } from '../uploads/integrity.ts';
 import { MB, sniffBuffer } from '../uploads/sniff.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'storage' | 'config' | 'log'>;
@@ -84,6 +85,7 @@ export async function readOwnImage(deps: Deps, userId: string, avatarUrl: string
 async function toAvatarWebp(image: Buffer): Promise<Buffer> {
   const sniffed = await sniffBuffer(image);
   if (!sniffed || !(AVATAR.types as readonly string[]).includes(sniffed.ext)) throw badRequest(m.avatarNotImage);
+  await assertCleanMedia(image, sniffed);
   try {
     return await sharp(image, { animated: false, limitInputPixels: 100_000_000 })
       .rotate()

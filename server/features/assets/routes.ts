@@ -1,4 +1,5 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyReply } from 'fastify';
+import { type FastifyPluginAsyncZod, serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   assetIdParams,
@@ -10,6 +11,7 @@ import {
 import { errorReply } from '../../../common/api/envelope.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { assetListCacheOf } from './list-cache.ts';
 import { deleteAsset, getAsset, listAssets, parseAssetTypes, registerAsset, toAssetDto } from './service.ts';
 
 const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply, 409: errorReply };
@@ -18,14 +20,30 @@ const deletedReply = z.object({
   data: z.object({ id: z.string(), deleted: z.literal(true) }),
 });
 
+/** Sends an already serialized JSON body as it is (no serializer runs). */
+function sendJson(reply: FastifyReply, body: Buffer): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(body);
+}
+
 /** The media library: GET/POST /api/ai/assets, GET/DELETE /api/ai/assets/{id}. */
 export function assetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const signedIn = requireUser();
+  const listCache = assetListCacheOf(ctx);
   return async (app) => {
+    await listCache.start(ctx.database, ctx.log);
+    app.addHook('onClose', () => listCache.stop());
+
     app.get(
       '/api/ai/assets',
       {
         preValidation: signedIn,
+        // The handler sends the 200 body as bytes (built by toAssetDto to the letter of its schema, kept by the
+        // list cache); checking 70 assets again with zod costs more than writing them (the schema still documents
+        // the route). Errors keep the zod serializer.
+        serializerCompiler: (route) =>
+          route.httpStatus === '200'
+            ? (data) => JSON.stringify(data)
+            : serializerCompiler(route as unknown as Parameters<typeof serializerCompiler>[0]),
         schema: {
           tags: ['assets'],
           summary: 'The signed-in user’s assets, newest first (type: one or a list split by | or ,)',
@@ -33,21 +51,26 @@ export function assetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: listAssetsReply, ...errors },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { limit, offset, type, persona_id } = request.query;
-        const page = await listAssets(ctx, currentUser(request).id, {
-          limit,
-          offset,
-          types: parseAssetTypes(type),
-          personaId: persona_id,
-        });
+        const userId = currentUser(request).id;
+        const types = parseAssetTypes(type);
+        const cacheKey = `${limit} ${offset} ${types ? [...types].sort().join('|') : ''} ${persona_id ?? ''}`;
+        const cached = listCache.get(`${userId} ${cacheKey}`);
+        if (cached !== undefined) return sendJson(reply, cached);
+        const generation = listCache.generation();
+        const page = await listAssets(ctx, userId, { limit, offset, types, personaId: persona_id });
         const data = page.rows.map(toAssetDto);
-        return {
-          success: true as const,
-          data,
-          assets: data,
-          pagination: { offset, limit, hasMore: page.hasMore, total: page.total },
-        };
+        const body = Buffer.from(
+          JSON.stringify({
+            success: true as const,
+            data,
+            assets: data,
+            pagination: { offset, limit, hasMore: page.hasMore, total: page.total },
+          }),
+        );
+        listCache.set(`${userId} ${cacheKey}`, userId, body, generation);
+        return sendJson(reply, body);
       },
     );
 

@@ -8,6 +8,7 @@ import { ownedMediaObject, parseMediaRef } from '../../platform/media/inputs.ts'
 import { withLocalFile } from '../../platform/media/local-file.ts';
 import { grabFrame, probeMedia, webpThumbnail } from '../../platform/media/probe.ts';
 import { MediaStore, mediaUrl } from '../../platform/media/store.ts';
+import { forgetAssetLists } from './list-cache.ts';
 
 export type AssetRow = typeof assets.$inferSelect;
 type AssetStatus = AssetRow['status'];
@@ -79,6 +80,7 @@ export async function createAsset(ctx: Pick<AppContext, 'db' | 'clock'>, input: 
       updatedAt: now,
     })
     .returning();
+  forgetAssetLists(ctx, input.userId);
   return row;
 }
 
@@ -181,6 +183,7 @@ export async function updateAsset(ctx: AppContext, userId: string, id: string, p
     })
     .where(and(eq(assets.id, id), eq(assets.userId, userId)))
     .returning();
+  forgetAssetLists(ctx, userId);
   if (!row) throw notFound();
   return row;
 }
@@ -256,6 +259,7 @@ export async function replaceAssetFile(ctx: AppContext, input: ReplaceAssetFileI
     })
     .where(and(eq(assets.id, input.assetId), eq(assets.userId, input.userId)))
     .returning();
+  forgetAssetLists(ctx, input.userId);
   if (!row) throw notFound();
   const stale: Array<string | null> = [];
   if (hasOriginal && current.key !== input.key && current.key !== metadata.original_key) stale.push(current.key);
@@ -268,6 +272,7 @@ export async function replaceAssetFile(ctx: AppContext, input: ReplaceAssetFileI
 export async function deleteAsset(ctx: AppContext, userId: string, id: string): Promise<void> {
   const row = await getAsset(ctx, userId, id);
   await ctx.db.delete(assets).where(and(eq(assets.id, id), eq(assets.userId, userId)));
+  forgetAssetLists(ctx, userId);
   const original = typeof row.metadata.original_key === 'string' ? row.metadata.original_key : null;
   await removeOwnedFiles(ctx, userId, [row.key, row.thumbnailKey, original], row.id);
 }

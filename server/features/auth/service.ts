@@ -6,13 +6,14 @@ import type { AppContext } from '../../context.ts';
 import { subscriptions, users } from '../../db/schema/index.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../platform/auth/crypto.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
+import { CoherentCache } from '../../platform/cache/coherent-cache.ts';
 import { grantWelcomeCredits } from '../../platform/credits/ledger.ts';
 import { conflict, unauthorized } from '../../platform/errors.ts';
 import { sendLoginAlerts } from '../security/alerts.ts';
 import { completeLoginChallenge, createLoginChallenge, isTwoFactorEnabled } from '../security/two-factor.ts';
 import { assertNotLocked, clearFailures, countFailures, recordFailure } from './attempts.ts';
 import { createSession, isKnownDevice, type RequestMeta, revokeAllSessions } from './sessions.ts';
-import { findUserByEmail, loadUserDto, type Tx } from './users.ts';
+import { findUserByEmail, loadUserDto, type SubscriptionRow, type Tx, toUserDto } from './users.ts';
 import { issueVerificationCode, sendVerificationMail } from './verification.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log' | 'config'>;
@@ -151,12 +152,40 @@ async function finishLogin(deps: Deps, user: UserRow, meta: RequestMeta): Promis
 }
 
 /** GET /api/auth/me. */
-export async function getMe(
-  deps: Pick<Deps, 'db' | 'clock'>,
-  userId: string,
-): Promise<{ user: User; credits: number }> {
-  const user = await loadUserDto(deps.db, userId, deps.clock.now());
-  return { user, credits: user.credits };
+/**
+ * Subscription rows by user, dropped when the migration 0009 trigger announces a change of the user's
+ * subscription: GET /api/auth/me then needs no query at all on PGlite (see CoherentCache).
+ */
+type SubscriptionCache = CoherentCache<SubscriptionRow | null>;
+const subscriptionCaches = new WeakMap<object, SubscriptionCache>();
+
+function subscriptionCacheOf(deps: Pick<Deps, 'db' | 'clock'>): SubscriptionCache {
+  let cache = subscriptionCaches.get(deps.db);
+  if (!cache) {
+    cache = new CoherentCache(deps.clock, { channel: 'genpro_users_changed', ttlMs: 60_000, maxEntries: 10_000 });
+    subscriptionCaches.set(deps.db, cache);
+  }
+  return cache;
+}
+
+/** Starts caching subscriptions for the studio that owns `ctx.db`; returns the function that stops it. */
+export async function startSubscriptionCache(ctx: Pick<AppContext, 'db' | 'clock' | 'database' | 'log'>) {
+  const cache = subscriptionCacheOf(ctx);
+  await cache.start(ctx.database, ctx.log);
+  return () => cache.stop();
+}
+
+/** The signed-in user (the row the session resolved) with its subscription, serialised. */
+export async function getMe(deps: Pick<Deps, 'db' | 'clock'>, user: UserRow): Promise<{ user: User; credits: number }> {
+  const cache = subscriptionCacheOf(deps);
+  let subscription = cache.get(user.id);
+  if (subscription === undefined) {
+    const generation = cache.generation();
+    const [row] = await deps.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id)).limit(1);
+    subscription = row ?? null;
+    cache.set(user.id, user.id, subscription, generation);
+  }
+  return { user: toUserDto(user, subscription, deps.clock.now()), credits: user.credits };
 }
 
 export interface AdminInput {

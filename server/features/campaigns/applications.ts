@@ -220,7 +220,8 @@ export async function campaignCollaborations(
     .from(collaborations)
     .where(eq(collaborations.campaignId, campaign.id))
     .orderBy(collaborations.createdAt, collaborations.id);
-  return collaborationDtos(ctx, rows);
+  const privileged = campaign.brandUserId === user.id || user.role === 'admin';
+  return collaborationDtos(ctx, rows, (row) => privileged || row.creatorUserId === user.id);
 }
 
 /** GET /api/collaborations/my-active: the caller's active collaborations (spec 3 Collaboration). */
@@ -307,7 +308,7 @@ export async function completeCollaboration(
     });
     return { collab: done as CollaborationRow, paid: true, heldCents };
   });
-  const [dto] = await collaborationDtos(ctx, [result.collab]);
+  const [dto] = await collaborationDtos(ctx, [result.collab], () => true);
   return {
     collaboration: dto,
     paid: result.paid,

@@ -114,10 +114,14 @@ function materialDto(deps: Deps, row: typeof campaignMaterials.$inferSelect): Ca
   return { id: row.id, type: row.type, url: viewableUrl(deps, row.url) ?? row.url, prompt: row.prompt };
 }
 
-/** The campaign's collaborations with creator names, progress and performance. */
+/**
+ * The campaign's collaborations with creator names, progress and performance. The agreed amount is
+ * shown only where `seesAmount` allows (the campaign's brand, admins, the collaborating creator).
+ */
 export async function collaborationDtos(
   deps: Deps,
   rows: readonly CollaborationRow[],
+  seesAmount: (row: CollaborationRow) => boolean,
   people?: Map<string, Person>,
 ): Promise<CampaignCollaboration[]> {
   const names =
@@ -132,14 +136,15 @@ export async function collaborationDtos(
   );
   return rows.map((r) => {
     const person = names.get(r.creatorUserId) ?? unknownPerson;
+    const amountShown = seesAmount(r);
     return {
       id: r.id,
       creator_id: r.creatorUserId,
       creator_name: person.name,
       creator_avatar: person.image,
       status: r.status,
-      agreed_amount: centsToEuros(r.agreedCents),
-      agreedCents: r.agreedCents,
+      agreed_amount: amountShown ? centsToEuros(r.agreedCents) : null,
+      agreedCents: amountShown ? r.agreedCents : null,
       ...progressOrNone(progress.get(r.id)),
       created_at: r.createdAt.toISOString(),
       completed_at: r.completedAt ? r.completedAt.toISOString() : null,
@@ -173,7 +178,13 @@ export async function campaignDtos(deps: Deps, viewer: Viewer, rows: readonly Ca
       .groupBy(campaignApplications.campaignId),
   ]);
   const people = await peopleOf(deps, [...rows.map((r) => r.brandUserId), ...collabs.map((c) => c.creatorUserId)]);
-  const collabDtos = await collaborationDtos(deps, collabs, people);
+  const brandOf = new Map(rows.map((r) => [r.id, r.brandUserId]));
+  const collabDtos = await collaborationDtos(
+    deps,
+    collabs,
+    (c) => viewer.role === 'admin' || brandOf.get(c.campaignId) === viewer.id || c.creatorUserId === viewer.id,
+    people,
+  );
   const pendingOf = new Map(pending.map((p) => [p.campaignId, Number(p.n)]));
   return rows.map((r) => {
     const privileged = r.brandUserId === viewer.id || viewer.role === 'admin';

@@ -1,8 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { MESSAGES } from '../../../common/messages.ts';
 import type { Config } from '../../config.ts';
 import { h264Args, runFfmpeg } from '../../engines/local/ffmpeg.ts';
-import type { MediaProbe } from '../../platform/media/probe.ts';
+import { PermanentTaskError } from '../../platform/jobs/types.ts';
+import { type MediaFacts, type MediaProbe, probeMedia } from '../../platform/media/probe.ts';
 import { ffprobePath, runTool } from '../../platform/media/tools.ts';
 
 // The master video: every clip cut to its window, in timeline order, normalised to one size, frame
@@ -101,7 +103,7 @@ export function planCompile(clips: readonly ClipFacts[]): CompilePlan {
 }
 
 /** Keyframe times of a file's first video stream, through ffprobe. */
-export async function keyframeTimes(config: ToolConfig, file: string, signal?: AbortSignal): Promise<number[]> {
+async function keyframeTimes(config: ToolConfig, file: string, signal?: AbortSignal): Promise<number[]> {
   const { stdout } = await runTool(
     ffprobePath(config),
     [
@@ -151,20 +153,13 @@ export function reencodeFilterGraph(clips: readonly Pick<ClipFacts, 'probe'>[], 
   return parts.join(';');
 }
 
-/** Runs the compile: stream copy through the concat demuxer, or one re-encode. Writes `out`. */
-export async function runCompile(
-  config: ToolConfig,
+/** The ffmpeg arguments of the compile (writing the concat list into `workDir` for stream copy). */
+export async function compileArgs(
   clips: readonly ClipFacts[],
   plan: CompilePlan,
   out: string,
-  options: { workDir: string; signal?: AbortSignal; onProgress?: (fraction: number) => void },
-): Promise<void> {
-  const run = {
-    durationSeconds: plan.duration,
-    signal: options.signal,
-    onProgress: options.onProgress ? (fraction: number) => options.onProgress?.(fraction) : undefined,
-    timeoutMs: 600_000,
-  };
+  workDir: string,
+): Promise<string[]> {
   if (plan.streamCopy) {
     const list = clips
       .map((clip, i) => {
@@ -173,41 +168,128 @@ export async function runCompile(
         return `file '${escaped}'\ninpoint ${cut.start}\noutpoint ${round3(cut.start + cut.duration)}\n`;
       })
       .join('');
-    const listFile = path.join(options.workDir, 'concat.txt');
+    const listFile = path.join(workDir, 'concat.txt');
     await writeFile(listFile, list);
-    await runFfmpeg(
-      config,
-      ['-f', 'concat', '-safe', '0', '-i', listFile, '-map', '0:v:0', '-map', '0:a:0', '-c', 'copy'].concat([
-        '-movflags',
-        '+faststart',
-        out,
-      ]),
-      run,
-    );
-    return;
+    return ['-f', 'concat', '-safe', '0', '-i', listFile, '-map', '0:v:0', '-map', '0:a:0', '-c', 'copy'].concat([
+      '-movflags',
+      '+faststart',
+      out,
+    ]);
   }
   const inputs = clips.flatMap((clip) => ['-i', clip.file]);
-  await runFfmpeg(
-    config,
-    [
-      ...inputs,
-      '-filter_complex',
-      reencodeFilterGraph(clips, plan),
-      '-map',
-      '[vout]',
-      '-map',
-      '[aout]',
-      ...h264Args(plan.target.fps),
-      '-c:a',
-      'aac',
-      '-b:a',
-      AUDIO.bitrate,
-      '-ar',
-      String(AUDIO.sampleRate),
-      '-ac',
-      String(AUDIO.channels),
-      out,
-    ],
-    run,
+  return [
+    ...inputs,
+    '-filter_complex',
+    reencodeFilterGraph(clips, plan),
+    '-map',
+    '[vout]',
+    '-map',
+    '[aout]',
+    ...h264Args(plan.target.fps),
+    '-c:a',
+    'aac',
+    '-b:a',
+    AUDIO.bitrate,
+    '-ar',
+    String(AUDIO.sampleRate),
+    '-ac',
+    String(AUDIO.channels),
+    out,
+  ];
+}
+
+/** Runs the compile: stream copy through the concat demuxer, or one re-encode. Writes `out`. */
+async function runCompile(
+  config: ToolConfig,
+  clips: readonly ClipFacts[],
+  plan: CompilePlan,
+  out: string,
+  options: { workDir: string; signal?: AbortSignal; onProgress?: (fraction: number) => void },
+): Promise<void> {
+  await runFfmpeg(config, await compileArgs(clips, plan, out, options.workDir), {
+    durationSeconds: plan.duration,
+    signal: options.signal,
+    onProgress: options.onProgress ? (fraction: number) => options.onProgress?.(fraction) : undefined,
+    timeoutMs: 600_000,
+  });
+}
+
+/** ffprobe runs at once while the clips are read (each is short and mostly waits on process start-up). */
+const PROBE_CONCURRENCY = 4;
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+export interface CompileInput extends Pick<ClipFacts, 'file' | 'startTime' | 'duration'> {
+  /** What an earlier probe of the same bytes found (the clip's stored media row); probed when absent. */
+  facts?: MediaFacts | null;
+}
+
+/**
+ * The master compile of clips on disk: probes the clips without known facts (an unreadable one fails the
+ * task permanently), plans, reads keyframes only when they decide stream copy, and runs ffmpeg into
+ * `out`. Facts it had to learn (a probe, keyframes) go to `onFacts` so they can be kept. Returns the plan.
+ */
+export async function compileMaster(
+  config: ToolConfig,
+  inputs: readonly CompileInput[],
+  out: string,
+  options: {
+    workDir: string;
+    signal?: AbortSignal;
+    onProgress?: (fraction: number) => void;
+    onFacts?: (index: number, facts: MediaFacts) => Promise<void>;
+  },
+): Promise<CompilePlan> {
+  const learned = new Set<number>();
+  const facts = await mapLimited(
+    inputs.map((input, index) => ({ input, index })),
+    PROBE_CONCURRENCY,
+    async ({ input, index }): Promise<MediaFacts> => {
+      const known = input.facts ?? (await probeMedia(config, input.file, options.signal).catch(() => null));
+      if (!known?.video) throw new PermanentTaskError('invalid_input', MESSAGES.inputs.unreadable);
+      if (!input.facts) learned.add(index);
+      return known;
+    },
   );
+  const clips = inputs.map((input, i): ClipFacts => {
+    const { keyframes, ...probe } = facts[i] as MediaFacts & { video: NonNullable<MediaFacts['video']> };
+    return { file: input.file, startTime: input.startTime, duration: input.duration, probe, keyframes };
+  });
+  let plan = planCompile(clips);
+  if (plan.layoutMatches && !plan.streamCopy) {
+    await mapLimited(
+      clips.map((clip, index) => ({ clip, index })),
+      PROBE_CONCURRENCY,
+      async ({ clip, index }) => {
+        if (clip.keyframes) return;
+        clip.keyframes = await keyframeTimes(config, clip.file, options.signal);
+        learned.add(index);
+      },
+    );
+    plan = planCompile(clips);
+  }
+  // Keeping what was learned is best effort and runs beside ffmpeg.
+  const keeping = Promise.all(
+    [...learned].map((i) => {
+      const clip = clips[i] as ClipFacts;
+      return options.onFacts?.(i, { ...clip.probe, ...(clip.keyframes ? { keyframes: [...clip.keyframes] } : {}) });
+    }),
+  ).catch(() => undefined);
+  try {
+    await runCompile(config, clips, plan, out, options);
+  } finally {
+    await keeping;
+  }
+  return plan;
 }

@@ -9,9 +9,10 @@ import { PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { SEQUENCE_MESSAGES } from '../../../common/rules/sequences.ts';
 import type { AppContext } from '../../context.ts';
-import { assets, tasks } from '../../db/schema/index.ts';
+import { assets, mediaObjects, tasks } from '../../db/schema/index.ts';
 import type { TextEngine } from '../../engines/types.ts';
-import { probeMedia } from '../../platform/media/probe.ts';
+import { storedKeyOf } from '../../platform/media/inputs.ts';
+import { type MediaFacts, probeMedia } from '../../platform/media/probe.ts';
 import { ffprobePath, runTool } from '../../platform/media/tools.ts';
 import {
   authHeader,
@@ -418,4 +419,94 @@ describe('POST /api/ai/compile-master-video', () => {
     const streams = await streamsOf(bytes);
     expect(streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
   });
+
+  it('refuses a clip ffprobe cannot read, saving nothing', async () => {
+    const good = await storeVideo(user, await clipWithAudio(1, 160, 90, 10));
+    // An MP4 cut short: the ftyp box says video, but the index (moov, written last) is gone.
+    const whole = await makeTestClip(t.config, workDir, { seconds: 2, width: 160, height: 90, fps: 10 });
+    const truncated = await storeVideo(user, whole.subarray(0, 2048));
+    const before = await assetCount(user.id);
+    const res = await post(
+      '/api/ai/compile-master-video',
+      {
+        sequenceItems: [
+          { id: 'a', prompt: 'one', videoUrl: good, startTime: 0, duration: 1 },
+          { id: 'b', prompt: 'two', videoUrl: truncated, startTime: 0, duration: 1 },
+        ],
+      },
+      user.token,
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe(MESSAGES.inputs.unreadable);
+    expect(await assetCount(user.id)).toBe(before);
+  });
 });
+
+describe('media facts kept for the master compile', () => {
+  function keyOf(url: string | null | undefined): string {
+    const key = storedKeyOf(t.config, url ?? '');
+    if (!key) throw new Error(`not a stored media URL: ${url}`);
+    return key;
+  }
+  async function factsOf(url: string | null | undefined): Promise<MediaFacts | null> {
+    const [row] = await t.ctx.db
+      .select()
+      .from(mediaObjects)
+      .where(eq(mediaObjects.key, keyOf(url)));
+    return (row?.probe ?? null) as MediaFacts | null;
+  }
+  async function setFacts(url: string, facts: MediaFacts | null) {
+    await t.ctx.db
+      .update(mediaObjects)
+      .set({ probe: facts })
+      .where(eq(mediaObjects.key, keyOf(url)));
+  }
+  async function compile(items: { videoUrl: string; startTime: number; duration: number }[]) {
+    const sequenceItems = items.map((item, i) => ({ id: `c${i}`, prompt: `clip ${i}`, ...item }));
+    const res = await post('/api/ai/compile-master-video', { sequenceItems }, user.token);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as CompileMasterReply;
+  }
+
+  it('records a stored video’s probe, fills in rows without one and keeps keyframes once read', async () => {
+    const a = await storeVideo(user, await clipWithAudio(2, 320, 240, 25));
+    const b = await storeVideo(user, await clipWithAudio(3, 320, 240, 25));
+    expect(await factsOf(a)).toMatchObject({
+      durationMs: 2000,
+      video: { codec: 'h264', width: 320, height: 240, fps: 25, rotation: 0 },
+      audio: { codec: 'aac', sampleRate: 48_000, channels: 2 },
+    });
+    expect((await factsOf(b))?.keyframes).toBeUndefined();
+    // A row stored before facts were kept.
+    await setFacts(a, null);
+    const reply = await compile([
+      { videoUrl: a, startTime: 0, duration: 2 },
+      { videoUrl: b, startTime: 1, duration: 2 },
+    ]);
+    expect(reply).toMatchObject({ streamCopy: true });
+    expect(await factsOf(a)).toMatchObject({ video: { codec: 'h264', width: 320, height: 240 } });
+    expect((await factsOf(b))?.keyframes).toContain(1);
+    // The master itself can be a clip later: its row has its facts too.
+    const master = await factsOf(reply.masterVideoUrl);
+    expect(master).toMatchObject({ video: { codec: 'h264', width: 320, height: 240 }, audio: { codec: 'aac' } });
+    expect(Math.abs((master?.durationMs ?? 0) - 4000)).toBeLessThanOrEqual(150);
+  });
+
+  it('plans from the stored facts instead of probing again', async () => {
+    const a = await storeVideo(user, await clipWithAudio(1, 320, 240, 25));
+    const b = await storeVideo(user, await clipWithAudio(1, 320, 240, 25));
+    const items = [
+      { videoUrl: a, startTime: 0, duration: 1 },
+      { videoUrl: b, startTime: 0, duration: 1 },
+    ];
+    expect(await compile(items)).toMatchObject({ streamCopy: true });
+    const facts = await factsOf(b);
+    if (!facts?.video) throw new Error('no stored facts');
+    await setFacts(b, { ...facts, video: { ...facts.video, codec: 'hevc' } });
+    expect(await compile(items)).toMatchObject({ streamCopy: false });
+  });
+});
+
+async function assetCount(userId: string): Promise<number> {
+  return (await t.ctx.db.select().from(assets).where(eq(assets.userId, userId))).length;
+}

@@ -3,15 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/constants.ts';
-import { MESSAGES } from '../../../common/messages.ts';
 import { SEQUENCE_LIMITS, truncatePrompt } from '../../../common/rules/sequences.ts';
-import { defineTask, PermanentTaskError } from '../../platform/jobs/types.ts';
-import { extensionOf, resolveMediaInput } from '../../platform/media/inputs.ts';
+import { defineTask } from '../../platform/jobs/types.ts';
+import { extensionOf, resolveMediaInput, storedKeyOf } from '../../platform/media/inputs.ts';
 import { probeMedia } from '../../platform/media/probe.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { assetsOfTask, createAsset, makeThumbnail } from '../assets/service.ts';
 import { toGeneratedMedia } from '../generation/outputs.ts';
-import { type ClipFacts, keyframeTimes, planCompile, runCompile } from './compile.ts';
+import { type CompileInput, compileMaster } from './compile.ts';
 
 export const COMPILE_MASTER_KIND = 'sequence.compile-master';
 
@@ -66,7 +65,10 @@ export const compileMasterVideoTask = defineTask({
     const store = new MediaStore(ctx);
     let storedKey: string | null = null;
     try {
-      const clips: ClipFacts[] = [];
+      // Clips stored here carry the facts an earlier probe found (keyed by storage key: the bytes never change).
+      const keys = input.items.map((item) => storedKeyOf(ctx.config, item.videoUrl));
+      const known = await store.factsOf(keys.filter((key): key is string => key !== null));
+      const files: CompileInput[] = [];
       for (const [i, item] of input.items.entries()) {
         const media = await resolveMediaInput(ctx, task.userId, item.videoUrl, {
           maxBytes: VIDEO_INPUT_MAX_BYTES,
@@ -78,30 +80,23 @@ export const compileMasterVideoTask = defineTask({
           `clip-${i}.${extensionOf(media.mimeType) === 'bin' ? 'mp4' : extensionOf(media.mimeType)}`,
         );
         await writeFile(file, media.data);
-        const probe = await probeMedia(ctx.config, file, signal).catch(() => null);
-        if (!probe?.video) throw new PermanentTaskError('invalid_input', MESSAGES.inputs.unreadable);
-        clips.push({
-          file,
-          probe: { ...probe, video: probe.video },
-          startTime: item.startTime,
-          duration: item.duration,
-        });
+        const key = keys[i];
+        files.push({ file, startTime: item.startTime, duration: item.duration, facts: key ? known.get(key) : null });
         await report({ progress: 2 + Math.round((18 * (i + 1)) / input.items.length) });
       }
-      let plan = planCompile(clips);
-      // Stream copy also needs every cut to start on a keyframe: read them only when everything else matches.
-      if (plan.layoutMatches && !plan.streamCopy) {
-        for (const clip of clips) clip.keyframes = await keyframeTimes(ctx.config, clip.file, signal);
-        plan = planCompile(clips);
-      }
       const out = path.join(dir, 'master.mp4');
-      await runCompile(ctx.config, clips, plan, out, {
+      const plan = await compileMaster(ctx.config, files, out, {
         workDir: dir,
         signal,
         onProgress: (fraction) => void report({ progress: 20 + Math.round(fraction * 70) }),
+        onFacts: async (i, facts) => {
+          const key = keys[i];
+          if (key) await store.saveFacts(key, facts);
+        },
       });
-      const probe = await probeMedia(ctx.config, out, signal);
-      const duration = round1((probe.durationMs ?? plan.duration * 1000) / 1000);
+      // The master's probe (its duration, and the facts kept on its row) runs beside storing it.
+      const probing = probeMedia(ctx.config, out, signal);
+      const probed = probing.catch(() => null);
       const put = await store.put({
         body: await readFile(out),
         contentType: 'video/mp4',
@@ -110,8 +105,11 @@ export const compileMasterVideoTask = defineTask({
         userId: task.userId,
         source: 'generation',
         tags: { GenerationId: task.id },
+        probe: probed,
       });
       storedKey = put.key;
+      const probe = await probing;
+      const duration = round1((probe.durationMs ?? plan.duration * 1000) / 1000);
       const thumbnailKey = await makeThumbnail(ctx, task.userId, put.key, 'video/mp4', signal).catch(() => null);
       const sequenceItems = input.items.map((item, i) => ({
         id: item.id,

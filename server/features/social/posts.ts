@@ -22,6 +22,7 @@ import { socialAccounts, socialPosts, tasks } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { defineTask, PermanentTaskError } from '../../platform/jobs/types.ts';
+import { ownedMediaObject, storedKeyOf } from '../../platform/media/inputs.ts';
 import { getAsset } from '../assets/service.ts';
 import { myActiveCollaborations } from '../campaigns/applications.ts';
 import { connectedAccounts, freshAccessToken, markAccountError } from './accounts.ts';
@@ -179,6 +180,25 @@ async function collaborationFor(
   return id;
 }
 
+/** The studio's own media in a post must be the user's (or public): another user's answers 404. */
+async function assertOwnMedia(ctx: AppContext, userId: string, urls: readonly string[]): Promise<void> {
+  for (const url of urls) {
+    const key = storedKeyOf(ctx.config, url);
+    if (key) await ownedMediaObject(ctx, userId, key);
+  }
+}
+
+/** POST /api/social/scheduled-posts: a named collaboration must be one of the creator's active ones. */
+export async function scheduleFor(
+  ctx: AppContext,
+  user: UserRow,
+  body: Parameters<typeof createScheduled>[2],
+): Promise<ScheduledPost[]> {
+  const chosen = { mode: 'materials' as const, collaboration_id: body.collaboration_id, selected_collaborations: [] };
+  const collaborationId = await collaborationFor(ctx, user, chosen);
+  return createScheduled(ctx, user.id, { ...body, collaboration_id: collaborationId });
+}
+
 /** Material ids become their asset URLs; URLs are kept. */
 async function materialUrls(ctx: AppContext, userId: string, materials: readonly string[]): Promise<string[]> {
   const urls: string[] = [];
@@ -203,6 +223,7 @@ export async function publish(ctx: AppContext, user: UserRow, body: PublishInput
   await requireConnected(ctx, user.id, body.platforms);
   const collaborationId = await collaborationFor(ctx, user, body);
   const media = [...new Set([...body.media_urls, ...(await materialUrls(ctx, user.id, body.selected_materials))])];
+  await assertOwnMedia(ctx, user.id, media);
   const platforms = [...new Set(body.platforms)];
   if (body.schedule_time) {
     const posts = await createScheduled(ctx, user.id, {
@@ -274,7 +295,7 @@ function momentOf(value: string, zone: string, now: Date, pastMessage: string): 
   return at;
 }
 
-export async function createScheduled(
+async function createScheduled(
   ctx: AppContext,
   userId: string,
   body: Required<Pick<CreateScheduledBody, 'message' | 'scheduled_time' | 'platforms'>> & {
@@ -285,6 +306,7 @@ export async function createScheduled(
 ): Promise<ScheduledPost[]> {
   const platforms = [...new Set(body.platforms)];
   await requireConnected(ctx, userId, platforms);
+  await assertOwnMedia(ctx, userId, body.media_urls);
   const now = ctx.clock.now();
   const at = momentOf(body.scheduled_time, body.timezone, now, M.futureDateTime);
   const rows = await ctx.db

@@ -32,11 +32,11 @@ import { callbackPage } from './pages.ts';
 import {
   calendar,
   cancelPost,
-  createScheduled,
   dayPosts,
   dispatchDuePosts,
   listPosts,
   publish,
+  scheduleFor,
   updatePost,
 } from './posts.ts';
 import { sandboxRoutes } from './sandbox/routes.ts';
@@ -159,7 +159,7 @@ export function socialRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => ({
         success: true as const,
-        data: await createScheduled(ctx, currentUser(request).id, request.body),
+        data: await scheduleFor(ctx, currentUser(request), request.body),
       }),
     );
 

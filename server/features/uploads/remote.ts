@@ -6,6 +6,7 @@ import { AppError, tooLarge } from '../../platform/errors.ts';
 import { signMediaUrl } from '../../platform/media/signing.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { parseHttpUrl, type SafeFetchOptions, safeFetch } from '../../platform/net/safe-fetch.ts';
+import { assertCleanMedia } from './integrity.ts';
 import { largestUploadLimitMb, MB, type Sniffed, sniffBuffer, uploadLimitMb } from './sniff.ts';
 
 const unsupportedMime = () => new AppError(400, 'unsupported_type', MESSAGES.remote.unsupportedMime);
@@ -43,6 +44,7 @@ async function sniffAllowed(data: Buffer): Promise<Sniffed & { kind: NonNullable
   const sniffed = await sniffBuffer(data);
   if (!sniffed?.kind || !(REMOTE_UPLOAD_MIME_TYPES as readonly string[]).includes(sniffed.mime))
     throw unsupportedMime();
+  await assertCleanMedia(data, sniffed);
   return { ...sniffed, kind: sniffed.kind };
 }
 

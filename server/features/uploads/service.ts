@@ -14,6 +14,7 @@ import { uploadedMedia } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound, tooLarge } from '../../platform/errors.ts';
 import { MediaStore, mediaUrl } from '../../platform/media/store.ts';
 import { MEDIA_EXTRACT_KIND } from './extract-task.ts';
+import { assertCleanMedia } from './integrity.ts';
 import {
   largestUploadLimitMb,
   MB,
@@ -159,6 +160,7 @@ async function checkFile(ctx: AppContext, file: ReceivedFile): Promise<CheckedFi
   }
   const limitMb = uploadLimitMb(ctx.config, sniffed.kind);
   if (file.size > limitMb * MB) throw tooLarge(MESSAGES.upload.tooLarge(limitMb));
+  await assertCleanMedia(file.file, sniffed);
   return { ...file, sniffed: { ...sniffed, kind: sniffed.kind } };
 }
 

@@ -112,8 +112,14 @@ async function storeOutput(
     source: 'enhancement',
     tags: { GenerationId: task.id, ...(originalAssetId ? { OriginalAssetId: originalAssetId } : {}) },
   });
-  const thumbnailKey = await makeThumbnail(ctx, task.userId, stored.key, contentType, signal);
-  return { key: stored.key, url: stored.url, contentType, thumbnailKey };
+  try {
+    const thumbnailKey = await makeThumbnail(ctx, task.userId, stored.key, contentType, signal);
+    return { key: stored.key, url: stored.url, contentType, thumbnailKey };
+  } catch (error) {
+    // No asset points at the output yet: keep no file behind (e.g. a disk that filled up meanwhile).
+    await new MediaStore(ctx).delete(stored.key).catch(() => undefined);
+    throw error;
+  }
 }
 
 /**

@@ -1,8 +1,9 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '../../../common/messages.ts';
-import type { Db } from '../../db/client.ts';
+import type { Database, Db } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/index.ts';
+import { CoherentCache } from '../cache/coherent-cache.ts';
 import type { Clock } from '../clock.ts';
 import { AppError, forbidden, unauthorized } from '../errors.ts';
 import { sha256 } from './crypto.ts';
@@ -37,6 +38,36 @@ function readToken(request: FastifyRequest): { token: string; via: 'bearer' | 'c
   return null;
 }
 
+/**
+ * Sessions resolved lately, by token hash, so most requests need no session query. The migration 0009
+ * triggers announce every committed change of a user row or of one of its sessions (revocation, deletion,
+ * approval, a credit spend…), which drops that user's entries: on PGlite that happens before the writer's
+ * await resolves, so no request is ever answered from a stale user. Off on PostgreSQL (see CoherentCache).
+ */
+type SessionCache = CoherentCache<{ user: UserRow; session: SessionRow }>;
+const sessionCaches = new WeakMap<Db, SessionCache>();
+
+function sessionCacheOf(db: Db, clock: Clock): SessionCache {
+  let cache = sessionCaches.get(db);
+  if (!cache) {
+    cache = new CoherentCache(clock, { channel: 'genpro_users_changed', ttlMs: 60_000, maxEntries: 10_000 });
+    sessionCaches.set(db, cache);
+  }
+  return cache;
+}
+
+/** Starts caching resolved sessions for the studio that owns `ctx.db`; returns the function that stops it. */
+export async function startSessionCache(ctx: {
+  db: Db;
+  clock: Clock;
+  database: Database;
+  log: FastifyBaseLogger;
+}): Promise<() => Promise<void>> {
+  const cache = sessionCacheOf(ctx.db, ctx.clock);
+  await cache.start(ctx.database, ctx.log);
+  return () => cache.stop();
+}
+
 /** Resolves the session behind a token; null when it is unknown, revoked or expired. */
 async function resolveSession(
   db: Db,
@@ -44,16 +75,29 @@ async function resolveSession(
   token: string,
 ): Promise<{ user: UserRow; session: SessionRow } | null> {
   const now = clock.now();
+  const hash = sha256(token);
+  const cache = sessionCacheOf(db, clock);
+  const cached = cache.get(hash);
+  const touchDue = (row: { session: SessionRow }) =>
+    now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS;
+  if (cached && cached.session.expiresAt > now && !touchDue(cached)) return cached;
+  const generation = cache.generation();
   const [row] = await db
     .select({ session: sessions, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, sha256(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .where(and(eq(sessions.tokenHash, hash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
     .limit(1);
-  if (!row) return null;
-  if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id));
+  if (!row) {
+    cache.delete(hash);
+    return null;
   }
+  if (touchDue(row)) {
+    // The touch itself is announced (and drops this user's entries), so the row is cached from the next read.
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id));
+    return row;
+  }
+  cache.set(hash, row.user.id, row, generation);
   return row;
 }
 

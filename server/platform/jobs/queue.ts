@@ -32,12 +32,27 @@ const SCHEDULES: Record<(typeof MAINTENANCE_QUEUES)[keyof typeof MAINTENANCE_QUE
   [MAINTENANCE_QUEUES.mediaCleanup]: '7 * * * *',
   [MAINTENANCE_QUEUES.taskRecovery]: '* * * * *',
 };
-/** pg-boss refuses less than 0.5 s; in-process sends wake the worker at once anyway. */
+/** pg-boss refuses less than 0.5 s; sends wake the workers at once anyway (in-process, or via JOB_WAKE_CHANNEL). */
 const POLLING_INTERVAL_SECONDS = 1;
+/** PostgreSQL: each send NOTIFYs this channel with the queue name; worker processes LISTEN and fetch at once. */
+const JOB_WAKE_CHANNEL = 'genpro_job_wake';
 const DEFAULTS = { retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 900 };
 const PROGRESS_WRITE_INTERVAL_MS = 500;
-/** A queued task with no pg-boss job for this long is re-sent by the recovery sweep. */
-const ORPHAN_AFTER_SECONDS = 60;
+/**
+ * A queued task with no pg-boss job for this long is re-sent by the recovery sweep. Re-sending is harmless
+ * (the job id is the task id, pg-boss ignores a duplicate), so this only needs to cover commit-then-send.
+ */
+const ORPHAN_AFTER_SECONDS = 15;
+/**
+ * A running attempt renews its job's lease this often; pg-boss expires (and retries) a job whose lease ran
+ * out, so a worker that died (SIGKILL, lost host) is noticed within the lease, not the kind's full
+ * expireInSeconds. The lease is long enough to survive a busy event loop.
+ */
+const LEASE_SECONDS = 30;
+const LEASE_RENEW_MS = 5_000;
+
+/** Embedded databases some queue of this process has started on (see failJobsOfDeadProcess). */
+const startedDatabases = new WeakSet<Database>();
 
 interface TaskJobData {
   taskId: string;
@@ -94,8 +109,10 @@ export interface JobQueueDeps {
   clock: Clock;
   /** Workers per task kind; default config.WORKER_CONCURRENCY. */
   concurrency?: number;
-  /** How often pg-boss expires jobs of dead workers; default 30 s. */
+  /** How often pg-boss expires jobs of dead workers (and recovery runs after it); default 10 s. */
   maintenanceIntervalSeconds?: number;
+  /** How often idle workers poll when no wake-up arrives; default 1 s. */
+  pollingIntervalSeconds?: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -142,6 +159,7 @@ export class JobQueue {
   private readonly workerIds = new Map<string, string[]>();
   private readonly running = new Set<AbortController>();
   private runWorkers = false;
+  private stopListening: (() => Promise<void>) | null = null;
   private stopping = false;
   private detached = false;
 
@@ -172,21 +190,29 @@ export class JobQueue {
     this.stopping = false;
     this.detached = false;
     this.runWorkers = this.ctx?.config.RUN_WORKERS ?? false;
+    const firstOnDatabase = !startedDatabases.has(this.deps.database);
+    startedDatabases.add(this.deps.database);
     const boss = new PgBoss({
       db: bossDb(this.deps.database, () => this.detached),
       schema: BOSS_SCHEMA,
       migrate: true,
       supervise: true,
       schedule: this.runWorkers,
-      maintenanceIntervalSeconds: this.deps.maintenanceIntervalSeconds ?? 30,
-      pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
+      maintenanceIntervalSeconds: this.deps.maintenanceIntervalSeconds ?? 10,
+      pollingIntervalSeconds: this.pollingIntervalSeconds,
     });
     boss.on('error', (error) => {
       if (!this.stopping) this.deps.log.error({ err: error }, 'job queue error');
     });
+    // Right after pg-boss expired the jobs of dead workers: fail (and refund) those that had no retry left.
+    boss.on('maintenance', () => {
+      if (!this.runWorkers || this.stopping) return;
+      this.recover().catch((error: unknown) => this.deps.log.warn({ err: error }, 'task recovery failed'));
+    });
     await boss.start();
     this.boss = boss;
     for (const definition of this.definitions.values()) await this.activate(definition);
+    if (this.runWorkers) await this.listenForWakeUps();
     for (const queue of Object.values(MAINTENANCE_QUEUES)) await boss.createQueue(queue);
     if (this.runWorkers) {
       await this.work(MAINTENANCE_QUEUES.mediaCleanup, 1, async () => {
@@ -196,6 +222,7 @@ export class JobQueue {
       });
       await this.work(MAINTENANCE_QUEUES.taskRecovery, 1, async () => this.recover());
       for (const [queue, cron] of Object.entries(SCHEDULES)) await boss.schedule(queue, cron, {}, { retryLimit: 0 });
+      if (firstOnDatabase && this.deps.database.kind === 'pglite') await this.failJobsOfDeadProcess(boss);
       await this.recover().catch((error: unknown) => this.deps.log.warn({ err: error }, 'task recovery failed'));
     }
   }
@@ -206,6 +233,8 @@ export class JobQueue {
     if (!boss || this.stopping) return;
     this.stopping = true;
     try {
+      await this.stopListening?.();
+      this.stopListening = null;
       await boss.stop({ graceful: true, wait: true, timeout: 15_000 });
     } finally {
       for (const controller of this.running) controller.abort(new Error('job queue stopped'));
@@ -300,6 +329,7 @@ export class JobQueue {
    */
   async recover(): Promise<{ resent: number; failed: number }> {
     const boss = this.requireBoss();
+    await this.failUnleasedJobs(boss);
     const { rows: orphans } = await this.deps.database.executeSql(
       `SELECT t.id, t.kind FROM tasks t
         WHERE t.status IN ('queued', 'processing')
@@ -332,6 +362,39 @@ export class JobQueue {
     return { resent, failed };
   }
 
+  /**
+   * An embedded database belongs to one process, and no queue of this process has fetched a job from it
+   * yet: every active job is left by a process that died (SIGKILL, power loss). Failing them now retries
+   * them (or, without retries left, lets recover() fail and refund their tasks) instead of waiting for
+   * their leases to run out.
+   */
+  private async failJobsOfDeadProcess(boss: PgBoss): Promise<void> {
+    const { rows } = await this.deps.database.executeSql(
+      `SELECT name, id FROM ${BOSS_SCHEMA}.job WHERE state = 'active'`,
+    );
+    for (const row of rows) await boss.fail(String(row.name), String(row.id), { message: 'worker process died' });
+    if (rows.length > 0)
+      this.deps.log.warn({ jobs: rows.length }, 'jobs left active by an earlier process failed for retry');
+  }
+
+  /**
+   * A worker takes its lease (holdLease) right after fetching a job; a task job fetched longer than a lease
+   * ago whose expiry is still the kind's full expireInSeconds was fetched by a worker that died before it
+   * started the attempt. Failing it retries it now rather than when that expiry runs out.
+   */
+  private async failUnleasedJobs(boss: PgBoss): Promise<void> {
+    const { rows } = await this.deps.database.executeSql(
+      `SELECT name, id FROM ${BOSS_SCHEMA}.job
+        WHERE state = 'active' AND name LIKE $1
+          AND started_on < now() - make_interval(secs => $2)
+          AND started_on + expire_in > now() + make_interval(secs => $2)
+        LIMIT 500`,
+      [`${TASK_QUEUE_PREFIX}%`, LEASE_SECONDS],
+    );
+    for (const row of rows) await boss.fail(String(row.name), String(row.id), { message: 'worker lost' });
+    if (rows.length > 0) this.deps.log.warn({ jobs: rows.length }, 'jobs fetched by a lost worker failed for retry');
+  }
+
   private definition(kind: string): AnyTaskDefinition {
     const definition = this.definitions.get(kind);
     if (!definition) throw new Error(`unknown task kind: ${kind}`);
@@ -358,6 +421,31 @@ export class JobQueue {
       expireInSeconds: definition.expireInSeconds ?? DEFAULTS.expireInSeconds,
     });
     this.notify(queue);
+    await this.wakeOtherProcesses(queue);
+  }
+
+  private get pollingIntervalSeconds(): number {
+    return this.deps.pollingIntervalSeconds ?? POLLING_INTERVAL_SECONDS;
+  }
+
+  /** PostgreSQL: tells worker processes elsewhere that `queue` has a job (they poll only every second). */
+  private async wakeOtherProcesses(queue: string): Promise<void> {
+    if (this.deps.database.kind !== 'postgres') return;
+    try {
+      await this.deps.database.executeSql('SELECT pg_notify($1, $2)', [JOB_WAKE_CHANNEL, queue]);
+    } catch (error) {
+      this.deps.log.warn({ err: error, queue }, 'job wake-up not sent; workers will poll for it');
+    }
+  }
+
+  /** Worker processes on PostgreSQL fetch as soon as any process sends a job to one of their queues. */
+  private async listenForWakeUps(): Promise<void> {
+    if (this.deps.database.kind !== 'postgres' || !this.deps.database.listen) return;
+    try {
+      this.stopListening = await this.deps.database.listen(JOB_WAKE_CHANNEL, (queue) => this.notify(queue));
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'cannot listen for job wake-ups; workers will poll');
+    }
   }
 
   private notify(queue: string): void {
@@ -384,7 +472,7 @@ export class JobQueue {
     for (let i = 0; i < concurrency; i++) {
       const id = await boss.work<TaskJobData>(
         queue,
-        { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: POLLING_INTERVAL_SECONDS },
+        { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: this.pollingIntervalSeconds },
         async ([job]) => (job ? run(job) : {}),
       );
       ids.push(id);
@@ -419,6 +507,7 @@ export class JobQueue {
     const expireInSeconds = definition.expireInSeconds ?? DEFAULTS.expireInSeconds;
     const timer = setTimeout(() => controller.abort(new TaskTimeout()), Math.max(500, expireInSeconds * 1000 - 1000));
     const report = this.progressReporter(taskId, attempt);
+    const lease = this.holdLease(definition, job);
     try {
       const parsed = definition.input.safeParse(task.input);
       if (!parsed.success) throw new PermanentTaskError('invalid_input', 'The task input is not valid');
@@ -458,6 +547,7 @@ export class JobQueue {
       throw thrown instanceof Error ? thrown : new Error(error.message);
     } finally {
       clearTimeout(timer);
+      clearInterval(lease);
       this.running.delete(controller);
     }
   }
@@ -484,6 +574,34 @@ export class JobQueue {
       if (definition?.onFailed && ctx) await definition.onFailed({ task, ctx, tx, error });
       return true;
     });
+  }
+
+  /**
+   * Keeps the attempt's job alive: its expiry becomes now + LEASE_SECONDS (never later than the kind's own
+   * expiry), renewed every LEASE_RENEW_MS while the attempt runs. pg-boss reads only `started_on +
+   * expire_in` to expire an active job, and `expire_in` stays as sent (it is the handler's time limit).
+   */
+  private holdLease(definition: AnyTaskDefinition, job: PgBoss.JobWithMetadata<TaskJobData>): NodeJS.Timeout {
+    const renew = () =>
+      this.deps.database
+        .executeSql(
+          `UPDATE ${BOSS_SCHEMA}.job
+              SET started_on = LEAST($3::timestamptz, now() - expire_in + make_interval(secs => $4))
+            WHERE name = $1 AND id = $2 AND state = 'active'
+            RETURNING id`,
+          [taskQueueName(definition.kind), job.id, job.startedOn, LEASE_SECONDS],
+        )
+        .then(({ rows }) => {
+          if (rows.length === 0 && !this.stopping)
+            this.deps.log.warn({ taskId: job.id }, 'task job lease lost; another worker may retry it');
+        })
+        .catch((error: unknown) => {
+          if (!this.detached) this.deps.log.warn({ err: error, taskId: job.id }, 'task job lease not renewed');
+        });
+    void renew();
+    const timer = setInterval(() => void renew(), LEASE_RENEW_MS);
+    timer.unref();
+    return timer;
   }
 
   private progressReporter(taskId: string, attempt: number): (progress: TaskProgress) => Promise<void> {

@@ -5,6 +5,7 @@ import { MEDIA_URL_PREFIX, UPLOAD_SNIFFED_TYPES } from '../../../common/constant
 import { MESSAGES } from '../../../common/messages.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { assertCleanMedia } from '../../features/uploads/integrity.ts';
 import type { Clock } from '../clock.ts';
 import { AppError, badRequest, notFound, tooLarge } from '../errors.ts';
 import { isPublicAddress } from '../net/address.ts';
@@ -147,6 +148,7 @@ async function sniff(data: Buffer, allowed: readonly InputKind[]): Promise<strin
   }
   const mimeType = MIME_ALIASES[type.mime] ?? type.mime;
   assertAllowed(mimeType, allowed);
+  await assertCleanMedia(data, { ext: type.ext, kind: UPLOAD_SNIFFED_TYPES[type.ext] });
   return mimeType;
 }
 

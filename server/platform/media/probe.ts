@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { z } from 'zod';
 import { THUMBNAIL_WIDTH } from '../../../common/constants.ts';
 import type { Config } from '../../config.ts';
 import { ffmpegPath, ffprobePath, runTool } from './tools.ts';
@@ -44,6 +45,33 @@ export interface MediaProbe {
   bitRate: number | null;
   video: { codec: string; width: number; height: number; fps: number | null; rotation: number } | null;
   audio: { codec: string; sampleRate: number | null; channels: number | null } | null;
+}
+
+const mediaFactsSchema = z.object({
+  formatName: z.string(),
+  durationMs: z.number().nullable(),
+  bitRate: z.number().nullable(),
+  video: z
+    .object({
+      codec: z.string(),
+      width: z.number(),
+      height: z.number(),
+      fps: z.number().nullable(),
+      rotation: z.number(),
+    })
+    .nullable(),
+  audio: z.object({ codec: z.string(), sampleRate: z.number().nullable(), channels: z.number().nullable() }).nullable(),
+  /** Keyframe times of the video stream, once something needed them. */
+  keyframes: z.array(z.number()).optional(),
+});
+
+/** A probe kept on a stored object's `media_objects.probe` (content under a key never changes). */
+export type MediaFacts = z.infer<typeof mediaFactsSchema>;
+
+/** The facts stored on a row, or null when there are none or they have an older shape. */
+export function parseMediaFacts(value: unknown): MediaFacts | null {
+  const parsed = mediaFactsSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
 interface FfprobeStream {

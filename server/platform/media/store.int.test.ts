@@ -1,7 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaObjects } from '../../db/schema/index.ts';
-import { createTestUser, eventually } from '../../test/fixtures.ts';
+import { createTestUser, eventually, makeTestClip, solidPng } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { ManualClock } from '../clock.ts';
 import { MAINTENANCE_QUEUES } from '../jobs/queue.ts';
@@ -104,5 +108,44 @@ describe('MediaStore and the clean-up job', () => {
     expect(await store.delete(stored.key)).toBe(true);
     expect(await store.delete(stored.key)).toBe(false);
     expect(await t.ctx.storage.head(stored.key)).toBeNull();
+  });
+
+  it('records what ffprobe finds in a stored video, and nothing for other files', async () => {
+    const user = await createTestUser(t.ctx.db);
+    const store = new MediaStore({ ...t.ctx, clock });
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'genpro-store-test-'));
+    try {
+      const clip = await makeTestClip(t.config, dir, { seconds: 1, width: 160, height: 90, fps: 10 });
+      const base = { contentType: 'video/mp4', ext: 'mp4', storageClass: 'upload', userId: user.id } as const;
+      const video = await store.put({ ...base, body: clip });
+      const expected = { durationMs: 1000, video: { codec: 'h264', width: 160, height: 90, fps: 10 }, audio: null };
+      expect(video.probe).toMatchObject(expected);
+      const [row] = await t.ctx.db.select().from(mediaObjects).where(eq(mediaObjects.key, video.key));
+      expect(row?.probe).toMatchObject(expected);
+      const broken = await store.put({ ...base, body: clip.subarray(0, 1024) });
+      const streamed = await store.put({ ...base, body: Readable.from([clip]), contentLength: clip.length });
+      const image = await store.put({
+        ...base,
+        contentType: 'image/png',
+        ext: 'png',
+        body: await solidPng(8, 8, '#000'),
+      });
+      for (const { key } of [broken, streamed, image]) {
+        const [other] = await t.ctx.db.select().from(mediaObjects).where(eq(mediaObjects.key, key));
+        expect(other?.probe).toBeNull();
+      }
+      // Facts learned later are kept; rows of an unknown shape count as none.
+      if (!video.probe) throw new Error('the video was not probed');
+      await store.saveFacts(streamed.key, { ...video.probe, keyframes: [0] });
+      await t.ctx.db
+        .update(mediaObjects)
+        .set({ probe: { width: 160 } })
+        .where(eq(mediaObjects.key, broken.key));
+      const facts = await store.factsOf([video.key, broken.key, streamed.key, image.key, 'not a key']);
+      expect([...facts.keys()].sort()).toEqual([video.key, streamed.key].sort());
+      expect(facts.get(streamed.key)).toMatchObject({ ...expected, keyframes: [0] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,11 +1,16 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { and, eq, isNotNull, lt } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt } from 'drizzle-orm';
 import { MEDIA_URL_PREFIX, type StorageClass } from '../../../common/constants.ts';
+import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { mediaObjects } from '../../db/schema/index.ts';
 import type { Clock } from '../clock.ts';
 import { expiryFor, isValidKey, makeKey } from '../storage/keys.ts';
-import type { ObjectStorage, StorageTags } from '../storage/types.ts';
+import type { ObjectInfo, ObjectStorage, StorageTags } from '../storage/types.ts';
+import { type MediaFacts, parseMediaFacts, probeMedia } from './probe.ts';
 
 export type MediaObjectRow = typeof mediaObjects.$inferSelect;
 
@@ -25,6 +30,11 @@ export interface StoreMediaInput {
   source?: string;
   /** Further tags (GenerationId, OriginalAssetId, …). Classification, UserId, PersonaId, UploadDate, ExpiresAt, AssetType and IsPersonaAsset are filled in. */
   tags?: StorageTags;
+  /**
+   * What ffprobe says about the bytes when the caller knows (or is finding out: a promise is awaited beside
+   * the write); otherwise a video buffer is probed here.
+   */
+  probe?: MediaFacts | null | Promise<MediaFacts | null>;
 }
 
 export interface StoredMedia {
@@ -36,6 +46,8 @@ export interface StoredMedia {
   storageClass: StorageClass;
   expiresAt: Date | null;
   tags: StorageTags;
+  /** The recorded probe (videos), null when there is none. */
+  probe: MediaFacts | null;
 }
 
 type MediaKind = 'image' | 'video' | 'audio' | 'other';
@@ -66,6 +78,8 @@ export interface MediaStoreDeps {
   db: Db;
   storage: ObjectStorage;
   clock: Clock;
+  /** ffprobe location; without it videos are stored unprobed (their facts are then read at first use). */
+  config?: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'>;
 }
 
 /**
@@ -75,6 +89,23 @@ export interface MediaStoreDeps {
  */
 export class MediaStore {
   constructor(private readonly deps: MediaStoreDeps) {}
+
+  /** The facts to record with a stored object: the caller's, or one ffprobe run over a video buffer. */
+  private async probeBody(input: StoreMediaInput): Promise<MediaFacts | null> {
+    if (input.probe !== undefined) return await input.probe;
+    const config = this.deps.config;
+    if (!config || mediaKindOf(input.contentType) !== 'video' || !Buffer.isBuffer(input.body)) return null;
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'genpro-store-probe-'));
+    try {
+      const file = path.join(dir, `media.${input.ext}`);
+      await writeFile(file, input.body);
+      return await probeMedia(config, file);
+    } catch {
+      return null;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
 
   async put(input: StoreMediaInput): Promise<StoredMedia> {
     const now = this.deps.clock.now();
@@ -91,12 +122,23 @@ export class MediaStore {
       ...(expiresAt ? { ExpiresAt: expiresAt.toISOString() } : {}),
       ...input.tags,
     };
-    const info = await this.deps.storage.put(key, input.body, {
-      contentType: input.contentType,
-      storageClass: input.storageClass,
-      tags,
-      contentLength: input.contentLength,
-    });
+    const probing = this.probeBody(input).catch(() => null);
+    let info: ObjectInfo;
+    try {
+      info = await this.deps.storage.put(key, input.body, {
+        contentType: input.contentType,
+        storageClass: input.storageClass,
+        tags,
+        contentLength: input.contentLength,
+      });
+    } catch (error) {
+      // A failed write may still have landed (S3 stored it but its answer was lost): the key is known
+      // only here, so remove it now or it stays an object no row points to.
+      await this.deps.storage.delete(key).catch(() => undefined);
+      await probing;
+      throw error;
+    }
+    const probe = await probing;
     try {
       await this.deps.db.insert(mediaObjects).values({
         key,
@@ -106,6 +148,7 @@ export class MediaStore {
         size: info.size,
         storageClass: input.storageClass,
         tags,
+        probe,
         isPublic: input.isPublic ?? false,
         expiresAt,
         createdAt: now,
@@ -122,7 +165,29 @@ export class MediaStore {
       storageClass: input.storageClass,
       expiresAt,
       tags,
+      probe,
     };
+  }
+
+  /** The recorded facts of stored objects, by key (keys without usable facts are left out). */
+  async factsOf(keys: readonly string[]): Promise<Map<string, MediaFacts>> {
+    const found = new Map<string, MediaFacts>();
+    const valid = keys.filter(isValidKey);
+    if (valid.length === 0) return found;
+    const rows = await this.deps.db
+      .select({ key: mediaObjects.key, probe: mediaObjects.probe })
+      .from(mediaObjects)
+      .where(inArray(mediaObjects.key, valid));
+    for (const row of rows) {
+      const facts = parseMediaFacts(row.probe);
+      if (facts) found.set(row.key, facts);
+    }
+    return found;
+  }
+
+  /** Records facts learned later (a first probe, keyframes) on an object; its bytes never change. */
+  async saveFacts(key: string, facts: MediaFacts): Promise<void> {
+    await this.deps.db.update(mediaObjects).set({ probe: facts }).where(eq(mediaObjects.key, key));
   }
 
   async get(key: string): Promise<MediaObjectRow | null> {

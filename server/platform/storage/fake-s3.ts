@@ -1,5 +1,6 @@
 // A small S3 server for tests: path-style PUT (with x-amz-tagging), GET (Range, ?tagging), HEAD and
-// DELETE of objects, HEAD of the bucket. The AWS SDK talks real HTTP to it.
+// DELETE of objects, HEAD of the bucket. The AWS SDK talks real HTTP to it. `failPuts` makes PutObject
+// answer an S3 error (InternalError by default), to test what the studio does when storage fails.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -10,11 +11,26 @@ interface FakeObject {
   metadata: Record<string, string>;
 }
 
+interface PutFault {
+  /** How many PutObject requests fail; every one until `failPuts(null)` when omitted. */
+  count?: number;
+  /** Only PUTs of keys that match. */
+  keys?: RegExp;
+  /** The HTTP status and S3 error code; 500 InternalError by default. */
+  status?: number;
+  code?: string;
+  message?: string;
+  /** Store the object, then answer the error (a write that landed whose answer was lost). */
+  storeAnyway?: boolean;
+}
+
 export interface FakeS3 {
   endpoint: string;
   bucket: string;
   objects: Map<string, FakeObject>;
   requests: { method: string; url: string; headers: IncomingMessage['headers'] }[];
+  /** PutObject answers an error while the fault lasts; null clears it. */
+  failPuts(fault: PutFault | null): void;
   close(): Promise<void>;
 }
 
@@ -31,9 +47,19 @@ function notFound(res: ServerResponse, method: string, key: string): void {
   );
 }
 
+function s3Error(res: ServerResponse, fault: PutFault, key: string): void {
+  res.statusCode = fault.status ?? 500;
+  res.setHeader('content-type', 'application/xml');
+  res.end(
+    `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${xmlEscape(fault.code ?? 'InternalError')}</Code><Message>${xmlEscape(fault.message ?? 'We encountered an internal error. Please try again.')}</Message><Key>${xmlEscape(key)}</Key><RequestId>fake-s3</RequestId></Error>`,
+  );
+}
+
 export async function startFakeS3(bucket = 'genpro-test'): Promise<FakeS3> {
   const objects = new Map<string, FakeObject>();
   const requests: FakeS3['requests'] = [];
+  let putFault: PutFault | null = null;
+  let putFaultsLeft = Number.POSITIVE_INFINITY;
   const server: Server = createServer(async (req, res) => {
     const method = req.method ?? 'GET';
     requests.push({ method, url: req.url ?? '', headers: req.headers });
@@ -52,6 +78,9 @@ export async function startFakeS3(bucket = 'genpro-test'): Promise<FakeS3> {
       return void res.end();
     }
     if (method === 'PUT') {
+      const fault = putFault && putFaultsLeft > 0 && (!putFault.keys || putFault.keys.test(key)) ? putFault : null;
+      if (fault) putFaultsLeft--;
+      if (fault && !fault.storeAnyway) return s3Error(res, fault, key);
       const tags = Object.fromEntries(new URLSearchParams(String(req.headers['x-amz-tagging'] ?? '')));
       const metadata: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) {
@@ -63,6 +92,7 @@ export async function startFakeS3(bucket = 'genpro-test'): Promise<FakeS3> {
         tags,
         metadata,
       });
+      if (fault) return s3Error(res, fault, key);
       res.setHeader('etag', `"${body.length}"`);
       return void res.end();
     }
@@ -106,6 +136,10 @@ export async function startFakeS3(bucket = 'genpro-test'): Promise<FakeS3> {
     bucket,
     objects,
     requests,
+    failPuts: (fault) => {
+      putFault = fault;
+      putFaultsLeft = fault?.count ?? Number.POSITIVE_INFINITY;
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -126,9 +126,11 @@ export function CollaborationRow({
         <CreatorAvatar url={c.creator_avatar} />
         <div className="min-w-0 flex-1">
           <p className="truncate text-sm font-medium">{c.creator_name}</p>
-          <p className="text-xs text-muted">
-            {t('campaigns.collaboration.agreed', { amount: euros(c.agreed_amount) })}
-          </p>
+          {c.agreed_amount !== null && (
+            <p className="text-xs text-muted">
+              {t('campaigns.collaboration.agreed', { amount: euros(c.agreed_amount) })}
+            </p>
+          )}
         </div>
         <StatusBadge status={c.status} />
         {actions}

@@ -95,7 +95,8 @@ function CompleteButton({ collaboration }: { collaboration: CampaignCollaboratio
   const euros = useFormatEuros();
   const complete = useCompleteCollaboration();
   const [open, setOpen] = useState(false);
-  const payout = euros(collaboration.agreed_amount);
+  // The manage page is the brand's own: the amount is always there.
+  const payout = euros(collaboration.agreed_amount ?? 0);
   return (
     <ConfirmPopup
       open={open}

@@ -1,0 +1,43 @@
+import type { FastifySchemaCompiler } from 'fastify';
+import { MESSAGES } from '../../../common/messages.ts';
+import { AppError } from '../errors.ts';
+
+/** The path (`a.b.0`) of the first string or key holding U+0000, or null. */
+function findNul(value: unknown, path: string[] = []): string[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findNul(item, [...path, String(index)]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) return [...path, key.replaceAll('\u0000', '')];
+      const found = findNul(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * Wraps the route validator: PostgreSQL stores no U+0000 in text or jsonb (it fails the whole statement),
+ * so a NUL anywhere in the params, query or body is refused with a 400 before the handler runs.
+ */
+export function withNulGuard<S>(compiler: FastifySchemaCompiler<S>): FastifySchemaCompiler<S> {
+  return (routeSchema) => {
+    const validate = compiler(routeSchema);
+    return (data: unknown) => {
+      const at = findNul(data);
+      if (!at) return validate(data) as ReturnType<typeof validate>;
+      const field = at.join('.') || '_';
+      return {
+        error: new AppError(400, 'validation', MESSAGES.generic.nulCharacter, {
+          fieldErrors: { [field]: [MESSAGES.generic.nulCharacter] },
+        }),
+      } as unknown as ReturnType<typeof validate>;
+    };
+  };
+}

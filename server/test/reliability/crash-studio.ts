@@ -1,0 +1,157 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** One run of the real studio process (`node --import tsx server/main.ts`) on a given data dir / database. */
+export interface StudioRun {
+  baseUrl: string;
+  /** Everything the process wrote to stdout and stderr. */
+  output(): string;
+  /** SIGKILL: no shutdown hooks, no flush. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait for the clean shutdown; throws when the process exits non-zero. */
+  stop(): Promise<void>;
+}
+
+interface StudioOptions {
+  dataDir: string;
+  port: number;
+  /** PostgreSQL URL; the embedded PGlite in dataDir when absent. */
+  databaseUrl?: string;
+  env?: Record<string, string>;
+}
+
+export async function studioPort(): Promise<number> {
+  return freePort();
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+export async function startStudioProcess(options: StudioOptions): Promise<StudioRun> {
+  const baseUrl = `http://127.0.0.1:${options.port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(options.port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: baseUrl,
+    DATA_DIR: options.dataDir,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+    ...options.env,
+  };
+  delete env.DATABASE_URL;
+  delete env.TEST_DB;
+  delete env.VITEST;
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const run: StudioRun = {
+    baseUrl,
+    output: () => output,
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const code = await exited(child);
+      if (code !== 0) throw new Error(`The studio exited with ${code}:\n${output}`);
+    },
+  };
+  // Start-up (migrations, PGlite recovery after a SIGKILL) is slow when the machine is busy.
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The studio exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await fetch(`${baseUrl}/healthz`)).ok) return run;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await run.kill();
+      throw new Error(`The studio did not become healthy in 120 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A signed-in studio user talking JSON to one run (the base URL changes on restart only if the port does). */
+export class StudioClient {
+  constructor(
+    private readonly baseUrl: string,
+    readonly token: string,
+  ) {}
+
+  static async login(baseUrl: string, email: string, password: string): Promise<StudioClient> {
+    const res = await fetch(`${baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    if (!res.ok) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
+    const body = (await res.json()) as { data: { token: string } };
+    return new StudioClient(baseUrl, body.data.token);
+  }
+
+  async call<T = unknown>(method: string, url: string, body?: object): Promise<{ status: number; json: T }> {
+    const res = await fetch(`${this.baseUrl}${url}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
+  }
+
+  /** The sandbox consent flow over HTTP: connect → consent page → Approve → OAuth callback. */
+  async connectSandbox(platform: string): Promise<void> {
+    const started = await this.call<{ authUrl: string }>('POST', `/api/social/connect/${platform}`);
+    if (started.status !== 200) throw new Error(`connect ${platform}: ${started.status}`);
+    const cookie = `genpro_session=${this.token}`;
+    const consent = await fetch(started.json.authUrl, { headers: { cookie } });
+    const html = await consent.text();
+    if (consent.status !== 200) throw new Error(`consent page ${platform}: ${consent.status}`);
+    const fields = Object.fromEntries(
+      [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+        m[1],
+        (m[2] as string).replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))),
+      ]),
+    );
+    const approved = await fetch(`${this.baseUrl}/social/sandbox/${platform}/authorize`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: this.baseUrl },
+      body: new URLSearchParams({ ...fields, decision: 'approve' }).toString(),
+    });
+    if (approved.status !== 303) throw new Error(`approve ${platform}: ${approved.status} ${await approved.text()}`);
+    const callback = await fetch(String(approved.headers.get('location')));
+    if (callback.status !== 200) throw new Error(`callback ${platform}: ${callback.status} ${await callback.text()}`);
+  }
+}
