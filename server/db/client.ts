@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,11 +26,21 @@ export interface Database {
   close(): Promise<void>;
   /**
    * LISTENs on `channel` and calls `onMessage` with each notification's payload. Resolves once listening;
-   * the returned function stops. PostgreSQL: over a dedicated connection (re-opened after a loss), so a
-   * notification arrives some time after the COMMIT that sent it. PGlite: its one session hears its own
+   * the returned function stops. PostgreSQL: over the Database's one listening connection (re-opened after a
+   * loss, see `onGap`), so a notification arrives some time after the COMMIT that sent it (see `barrier`). PGlite: its one session hears its own
    * NOTIFYs, delivered with the reply to the COMMIT, before the committing call's promise resolves.
    */
   listen?(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Resolves once every notification of every transaction committed before the call has been delivered to
+   * the `listen` handlers; rejects when that cannot be known (listening connection down, timeout).
+   */
+  barrier?(): Promise<void>;
+  /**
+   * Calls `handler(false)` when the listening connection is lost (notifications may be missed from then on)
+   * and `handler(true)` once it listens again. Returns the function that stops calling it.
+   */
+  onGap?(handler: (listening: boolean) => void): () => void;
 }
 
 const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -40,6 +51,7 @@ export async function openPostgres(url: string, poolMax = 10): Promise<Database>
     // An idle client lost its connection; the pool replaces it on next use.
   });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const hub = new NotificationHub(url, pool);
   return {
     kind: 'postgres',
     db,
@@ -48,62 +60,214 @@ export async function openPostgres(url: string, poolMax = 10): Promise<Database>
       return { rows: Array.isArray(res) ? (res.at(-1)?.rows ?? []) : res.rows };
     },
     migrate: () => migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_FOLDER }),
-    close: () => pool.end(),
-    listen: (channel, onMessage) => listenPostgres(url, channel, onMessage),
+    close: async () => {
+      await hub.close();
+      await pool.end();
+    },
+    listen: (channel, onMessage) => hub.listen(channel, onMessage),
+    barrier: () => hub.barrier(),
+    onGap: (handler) => hub.onGap(handler),
   };
 }
 
 const RELISTEN_DELAY_MS = 1000;
+const BARRIER_CHANNEL = 'genpro_cache_barrier';
+const BARRIER_TIMEOUT_MS = 2000;
 
-async function listenPostgres(
-  url: string,
-  channel: string,
-  onMessage: (payload: string) => void,
-): Promise<() => Promise<void>> {
-  let stopped = false;
-  let client: pg.Client | null = null;
-  let retry: NodeJS.Timeout | undefined;
-  const scheduleRetry = () => {
-    if (!stopped) retry = setTimeout(() => void connect().catch(scheduleRetry), RELISTEN_DELAY_MS);
-  };
-  const connect = async (): Promise<void> => {
-    if (stopped) return;
-    const next = new pg.Client({ connectionString: url });
-    const drop = () => {
-      if (client !== next) return false;
-      client = null;
-      next.end().catch(() => undefined);
-      return true;
+interface BarrierWaiter {
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * One connection LISTENing on every channel of a Database: PostgreSQL delivers the notifications of
+ * different transactions to one connection in commit order, which is what makes `barrier` possible — a
+ * notification sent by a transaction committed after the call arrives after those of every transaction
+ * committed before it.
+ */
+class NotificationHub {
+  private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+  private readonly gapHandlers = new Set<(listening: boolean) => void>();
+  private client: pg.Client | null = null;
+  private connecting: Promise<void> | null = null;
+  private connected = false;
+  private retry: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly tag = `${process.pid}-${randomUUID()}`;
+  private sent = 0;
+  /** Waiters of the barrier notification already sent; waiters that came later join the next one. */
+  private inFlight: { payload: string; waiters: BarrierWaiter[]; timer: NodeJS.Timeout } | null = null;
+  private waiting: BarrierWaiter[] = [];
+
+  constructor(
+    private readonly url: string,
+    private readonly pool: pg.Pool,
+  ) {}
+
+  async listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>> {
+    if (this.closed) throw new Error('database closed');
+    let channelHandlers = this.handlers.get(channel);
+    const firstOfChannel = !channelHandlers;
+    if (!channelHandlers) {
+      channelHandlers = new Set();
+      this.handlers.set(channel, channelHandlers);
+    }
+    channelHandlers.add(onMessage);
+    try {
+      if (!this.client) {
+        const reconnecting = this.retry !== undefined;
+        clearTimeout(this.retry);
+        this.retry = undefined;
+        await this.connect().catch((error) => {
+          if (reconnecting) this.scheduleReconnect();
+          throw error;
+        });
+        if (reconnecting) for (const handler of this.gapHandlers) handler(true);
+      } else if (this.connecting) {
+        await this.connecting;
+        // The connection may have listened before this channel had a handler; LISTEN is idempotent.
+        if (firstOfChannel) await this.client?.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      } else if (firstOfChannel && this.connected) await this.client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      this.removeHandler(channel, onMessage);
+      throw error;
+    }
+    return async () => {
+      this.removeHandler(channel, onMessage);
+      if (this.handlers.size === 0) await this.disconnect();
+      else if (!this.handlers.has(channel) && this.connected) {
+        await this.client?.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
+      }
     };
+  }
+
+  barrier(): Promise<void> {
+    if (!this.connected) return Promise.reject(new Error('not listening'));
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      if (!this.inFlight) this.sendBarrier();
+    });
+  }
+
+  onGap(handler: (listening: boolean) => void): () => void {
+    this.gapHandlers.add(handler);
+    return () => this.gapHandlers.delete(handler);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.disconnect();
+  }
+
+  private removeHandler(channel: string, onMessage: (payload: string) => void): void {
+    const channelHandlers = this.handlers.get(channel);
+    channelHandlers?.delete(onMessage);
+    if (channelHandlers?.size === 0) this.handlers.delete(channel);
+  }
+
+  private sendBarrier(): void {
+    const waiters = this.waiting;
+    this.waiting = [];
+    if (waiters.length === 0) return;
+    this.sent++;
+    const payload = `${this.tag}:${this.sent}`;
+    const timer = setTimeout(() => this.settleBarrier(new Error('barrier timed out')), BARRIER_TIMEOUT_MS);
+    this.inFlight = { payload, waiters, timer };
+    this.pool.query('SELECT pg_notify($1, $2)', [BARRIER_CHANNEL, payload]).catch((error: Error) => {
+      if (this.inFlight?.payload === payload) this.settleBarrier(error);
+    });
+  }
+
+  private settleBarrier(error?: Error): void {
+    const batch = this.inFlight;
+    if (!batch) return;
+    this.inFlight = null;
+    clearTimeout(batch.timer);
+    for (const waiter of batch.waiters) {
+      if (error) waiter.reject(error);
+      else waiter.resolve();
+    }
+    if (this.connected) this.sendBarrier();
+  }
+
+  private failBarriers(error: Error): void {
+    this.settleBarrier(error);
+    const waiters = this.waiting;
+    this.waiting = [];
+    for (const waiter of waiters) waiter.reject(error);
+  }
+
+  private connect(): Promise<void> {
+    const next = new pg.Client({ connectionString: this.url });
     const lost = () => {
-      if (drop()) scheduleRetry();
+      if (this.client !== next) return;
+      const wasConnected = this.connected;
+      this.client = null;
+      this.connected = false;
+      next.end().catch(() => undefined);
+      this.failBarriers(new Error('listening connection lost'));
+      if (wasConnected) for (const handler of this.gapHandlers) handler(false);
+      this.scheduleReconnect();
     };
     next.on('error', lost);
     next.on('end', lost);
-    next.on('notification', (message) => onMessage(message.payload ?? ''));
-    client = next;
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-    } catch (error) {
-      drop();
-      throw error;
-    }
-  };
-  try {
-    await connect();
-  } catch (error) {
-    stopped = true;
-    clearTimeout(retry);
-    throw error;
+    next.on('notification', (message) => {
+      const payload = message.payload ?? '';
+      if (message.channel === BARRIER_CHANNEL) {
+        if (this.inFlight?.payload === payload) this.settleBarrier();
+        return;
+      }
+      for (const handler of this.handlers.get(message.channel) ?? []) handler(payload);
+    });
+    this.client = next;
+    const connecting = (async () => {
+      try {
+        await next.connect();
+        for (const channel of [BARRIER_CHANNEL, ...this.handlers.keys()]) {
+          await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        }
+      } catch (error) {
+        if (this.client === next) {
+          this.client = null;
+          next.end().catch(() => undefined);
+        }
+        throw error;
+      }
+      if (this.client !== next) throw new Error('listening connection lost');
+      this.connected = true;
+    })();
+    this.connecting = connecting;
+    const settled = () => {
+      if (this.connecting === connecting) this.connecting = null;
+    };
+    connecting.then(settled, settled);
+    return connecting;
   }
-  return async () => {
-    stopped = true;
-    clearTimeout(retry);
-    const current = client;
-    client = null;
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.handlers.size === 0) return;
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (this.closed || this.handlers.size === 0) return;
+      this.connect().then(
+        () => {
+          for (const handler of this.gapHandlers) handler(true);
+        },
+        () => this.scheduleReconnect(),
+      );
+    }, RELISTEN_DELAY_MS);
+  }
+
+  private async disconnect(): Promise<void> {
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    const current = this.client;
+    this.client = null;
+    this.connected = false;
+    this.failBarriers(new Error('not listening'));
     await current?.end().catch(() => undefined);
-  };
+  }
 }
 
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File } = {}): Promise<Database> {
@@ -139,6 +303,8 @@ function wrapPglite(client: PGlite): Database {
         if (!client.closed) await unlisten();
       };
     },
+    // One session: its own NOTIFYs arrive with the reply to the COMMIT, so nothing is ever in flight.
+    barrier: async () => undefined,
     close: async () => {
       if (!client.closed) await client.close();
     },

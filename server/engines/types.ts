@@ -1,4 +1,5 @@
 import { AppError } from '../platform/errors.ts';
+import type { MediaProbe } from '../platform/media/probe.ts';
 
 // What the studio needs from AI engines, independent of any vendor. The local engines (embedded
 // default) and the vendor adapters (Gemini, Runway, BytePlus, …) implement these interfaces; the
@@ -199,6 +200,8 @@ export interface UpscaleVideoRequest {
   enhance?: number;
   /** How a raised frame rate is filled: blend (default, ffmpeg `framerate`, fast) or motion (`minterpolate`, very slow). */
   interpolation?: 'blend' | 'motion';
+  /** What the caller already knows of `video` (its stored probe facts): the local engine does not probe it again. */
+  sourceProbe?: MediaProbe;
 }
 
 export interface CompleteTextRequest {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { badRequest } from '../../platform/errors.ts';
@@ -150,7 +150,14 @@ export class LocalUpscaleEngine implements UpscaleEngine {
     if (!(request.scale >= 1 && request.scale <= 8)) throw badRequest(`Invalid upscale factor: ${request.scale}`);
     return withTempDir(async (dir) => {
       const input = join(dir, 'input');
-      const probe = await writeInputVideo(this.config, input, request.video.data, options?.signal);
+      const known = request.sourceProbe;
+      let probe: Awaited<ReturnType<typeof writeInputVideo>>;
+      if (known?.video) {
+        await writeFile(input, request.video.data);
+        probe = { ...known, video: known.video };
+      } else {
+        probe = await writeInputVideo(this.config, input, request.video.data, options?.signal);
+      }
       const srcFps = probe.video.fps ?? 24;
       const d = (probe.durationMs ?? 0) / 1000 || 1;
       let factor = request.scale;
@@ -198,9 +205,9 @@ export class LocalUpscaleEngine implements UpscaleEngine {
       await runFinalFfmpeg(this.config, filteredVideoArgs(input, filters, fps, '160k', out), d, options, {
         timeoutMs: 1_800_000,
       });
-      const result = await probeMedia(this.config, out, options?.signal);
+      const [result, data] = await Promise.all([probeMedia(this.config, out, options?.signal), readFile(out)]);
       return {
-        data: await readFile(out),
+        data,
         mimeType: 'video/mp4',
         width: result.video?.width ?? w,
         height: result.video?.height ?? h,

@@ -1,14 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListAssetsReply } from '../../../common/api/assets.ts';
+import { openPostgres } from '../../db/client.ts';
 import { assets } from '../../db/schema/index.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { authHeader, createTestUser, eventually, solidPng, storeUpload, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { createAsset, updateAsset } from './service.ts';
 
-// The list cache (PGlite only) must never serve a page that misses a committed change: each write below,
-// whichever way it reaches the `assets` table, is followed at once by a list call that must show it.
+// The list cache must never serve a page that misses a committed change: each write below, whichever way it
+// reaches the `assets` table (on PostgreSQL also from another process's connection), is followed at once by a
+// list call that must show it.
 let t: TestApp;
 let clock: ManualClock;
 let user: TestUser;
@@ -26,6 +28,24 @@ function seed(userId: string, prompt: string) {
 }
 
 const prompts = (reply: ListAssetsReply) => reply.data.map((a) => a.prompt);
+
+/** Renames an asset with its trigger off: a change the cache does not hear of. */
+async function unheardRename(id: string, prompt: string) {
+  await t.ctx.database.executeSql('ALTER TABLE assets DISABLE TRIGGER assets_change_notify');
+  try {
+    await t.ctx.db.update(assets).set({ prompt }).where(eq(assets.id, id));
+  } finally {
+    await t.ctx.database.executeSql('ALTER TABLE assets ENABLE TRIGGER assets_change_notify');
+  }
+}
+
+/** The test database, as another API process would reach it. */
+async function currentDatabaseUrl(): Promise<string> {
+  const { rows } = await t.ctx.database.executeSql('SELECT current_database() AS name');
+  const url = new URL(process.env.DATABASE_URL ?? '');
+  url.pathname = `/${String(rows[0].name)}`;
+  return url.toString();
+}
 
 beforeAll(async () => {
   clock = new ManualClock();
@@ -127,22 +147,77 @@ describe('GET /api/ai/assets list cache', () => {
   });
 
   // With the trigger off a raw write goes unheard, which shows what the cache serves and for how long.
-  it.runIf(process.env.TEST_DB !== 'postgres')(
-    'keeps a user’s pages through other users’ changes until the TTL',
+  it('keeps a user’s pages through other users’ changes until the TTL', async () => {
+    const before = await list(user.token);
+    await unheardRename(before.reply.data[0].id, 'unheard');
+    await seed(other.id, 'someone else');
+    expect((await list(user.token)).body).toBe(before.body);
+    clock.advance(29_000);
+    expect((await list(user.token)).body).toBe(before.body);
+    clock.advance(1_000);
+    expect(prompts((await list(user.token)).reply)[0]).toBe('unheard');
+  });
+
+  it.runIf(process.env.TEST_DB === 'postgres')(
+    'shows a write committed by another process’s connection in the very next call',
+    async () => {
+      const elsewhere = await openPostgres(await currentDatabaseUrl(), 1);
+      try {
+        for (let n = 0; n < 20; n++) {
+          await list(user.token);
+          await list(user.token);
+          clock.advance(1000);
+          const [row] = await elsewhere.db
+            .insert(assets)
+            .values({
+              userId: user.id,
+              type: 'image',
+              url: `/api/images/x/e${n}.png`,
+              prompt: `elsewhere ${n}`,
+              createdAt: clock.now(),
+            })
+            .returning();
+          expect(prompts((await list(user.token)).reply)[0]).toBe(`elsewhere ${n}`);
+          await elsewhere.executeSql('DELETE FROM assets WHERE id = $1', [row.id]);
+          expect(prompts((await list(user.token)).reply)[0]).not.toBe(`elsewhere ${n}`);
+        }
+      } finally {
+        await elsewhere.close();
+      }
+    },
+  );
+
+  it.runIf(process.env.TEST_DB === 'postgres')(
+    'drops everything when the listening connection is lost, then caches again once it listens again',
     async () => {
       const before = await list(user.token);
-      await t.ctx.database.executeSql('ALTER TABLE assets DISABLE TRIGGER assets_change_notify');
-      try {
-        await t.ctx.db.update(assets).set({ prompt: 'unheard' }).where(eq(assets.id, before.reply.data[0].id));
-      } finally {
-        await t.ctx.database.executeSql('ALTER TABLE assets ENABLE TRIGGER assets_change_notify');
-      }
-      await seed(other.id, 'someone else');
+      const newest = before.reply.data[0];
+      await unheardRename(newest.id, 'missed while cached');
       expect((await list(user.token)).body).toBe(before.body);
-      clock.advance(29_000);
-      expect((await list(user.token)).body).toBe(before.body);
-      clock.advance(1_000);
-      expect(prompts((await list(user.token)).reply)[0]).toBe('unheard');
+      const listenerPid = async () => {
+        const { rows } = await t.ctx.database.executeSql(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+        );
+        return rows.length === 1 ? Number(rows[0].pid) : undefined;
+      };
+      const lostPid = await listenerPid();
+      expect(lostPid).toBeDefined();
+      await t.ctx.database.executeSql('SELECT pg_terminate_backend($1)', [lostPid]);
+      await eventually(async () => prompts((await list(user.token)).reply)[0] === 'missed while cached', {
+        what: 'the cache dropped',
+      });
+      await eventually(async () => ((await listenerPid()) ?? lostPid) !== lostPid, { what: 'listening again' });
+      let round = 0;
+      await eventually(
+        async () => {
+          const cached = await list(user.token);
+          await unheardRename(newest.id, `unheard ${++round}`);
+          return (await list(user.token)).body === cached.body;
+        },
+        { what: 'serving from the cache again' },
+      );
+      await t.ctx.db.update(assets).set({ prompt: newest.prompt }).where(eq(assets.id, newest.id));
+      expect(prompts((await list(user.token)).reply)[0]).toBe(newest.prompt);
     },
   );
 

@@ -56,7 +56,7 @@ export function assetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const userId = currentUser(request).id;
         const types = parseAssetTypes(type);
         const cacheKey = `${limit} ${offset} ${types ? [...types].sort().join('|') : ''} ${persona_id ?? ''}`;
-        const cached = listCache.get(`${userId} ${cacheKey}`);
+        const cached = await listCache.get(`${userId} ${cacheKey}`);
         if (cached !== undefined) return sendJson(reply, cached);
         const generation = listCache.generation();
         const page = await listAssets(ctx, userId, { limit, offset, types, personaId: persona_id });

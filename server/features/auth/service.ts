@@ -154,7 +154,7 @@ async function finishLogin(deps: Deps, user: UserRow, meta: RequestMeta): Promis
 /** GET /api/auth/me. */
 /**
  * Subscription rows by user, dropped when the migration 0009 trigger announces a change of the user's
- * subscription: GET /api/auth/me then needs no query at all on PGlite (see CoherentCache).
+ * subscription: GET /api/auth/me then needs no query on a hit (see CoherentCache).
  */
 type SubscriptionCache = CoherentCache<SubscriptionRow | null>;
 const subscriptionCaches = new WeakMap<object, SubscriptionCache>();
@@ -178,7 +178,7 @@ export async function startSubscriptionCache(ctx: Pick<AppContext, 'db' | 'clock
 /** The signed-in user (the row the session resolved) with its subscription, serialised. */
 export async function getMe(deps: Pick<Deps, 'db' | 'clock'>, user: UserRow): Promise<{ user: User; credits: number }> {
   const cache = subscriptionCacheOf(deps);
-  let subscription = cache.get(user.id);
+  let subscription = await cache.get(user.id);
   if (subscription === undefined) {
     const generation = cache.generation();
     const [row] = await deps.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id)).limit(1);

@@ -351,24 +351,28 @@ export const upscaleVideoTask = defineTask({
     const earlier = await earlierResult(ctx, task, input.originalAssetId);
     if (earlier) return earlier;
     await report({ progress: 2, estimatedSecondsLeft: VIDEO_ENHANCE.estimatedSeconds });
+    const store = new MediaStore(ctx);
+    // The facts probed when the video was stored, when its row has them; else one probe here, shared with the engine.
+    const stored = (await store.factsOf([input.sourceKey])).get(input.sourceKey);
     const source = await readSource(ctx, input.sourceKey, signal, async (file) => {
-      const row = await new MediaStore(ctx).get(input.sourceKey);
+      const row = await store.get(input.sourceKey);
       let probe: Awaited<ReturnType<typeof probeMedia>>;
       try {
-        probe = await probeMedia(ctx.config, file, signal);
+        probe = stored?.video ? stored : await probeMedia(ctx.config, file, signal);
       } catch {
         throw new PermanentTaskError('unreadable_media', MESSAGES.inputs.unreadable);
       }
       if (!probe.video) throw new PermanentTaskError('unreadable_media', MESSAGES.inputs.unreadable);
-      return { data: await readFile(file), mimeType: row?.contentType ?? 'video/mp4', probe: probe.video };
+      return { data: await readFile(file), mimeType: row?.contentType ?? 'video/mp4', probe, video: probe.video };
     });
-    const scale = input.scale ?? scaleTowards4K(source.probe.width, source.probe.height);
+    const scale = input.scale ?? scaleTowards4K(source.video.width, source.video.height);
     await report({ progress: 10 });
     const { engine } = ctx.engines.upscale(VIDEO_UPSCALE_SERVICE);
     const result = await engine.video(
       {
         model: input.model,
         video: { data: source.data, mimeType: source.mimeType },
+        sourceProbe: source.probe,
         scale,
         ...(input.fps ? { fps: input.fps, interpolation: input.interpolation } : {}),
         denoise: input.denoise,

@@ -5,7 +5,7 @@ import { authHeader, createTestUser, eventually, type TestUser } from '../../tes
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { ManualClock } from '../clock.ts';
 
-// The session cache (PGlite only) must never answer from a stale user or session: each write below, however it
+// The session cache must never answer from a stale user or session: each write below, however it
 // reaches `users` or `sessions`, is followed at once by a request that must see it.
 let t: TestApp;
 let clock: ManualClock;
@@ -66,7 +66,7 @@ describe('session cache', () => {
   });
 
   // With the trigger off a raw write goes unheard, which shows that the cache serves, and for how long.
-  it.runIf(process.env.TEST_DB !== 'postgres')('serves a resolved session until its TTL', async () => {
+  it('serves a resolved session until its TTL', async () => {
     const user = await createTestUser(t.ctx.db, { role: 'admin' });
     expect((await adminList(user)).statusCode).toBe(200);
     await t.ctx.database.executeSql('ALTER TABLE users DISABLE TRIGGER users_change_notify');

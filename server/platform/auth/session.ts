@@ -41,8 +41,8 @@ function readToken(request: FastifyRequest): { token: string; via: 'bearer' | 'c
 /**
  * Sessions resolved lately, by token hash, so most requests need no session query. The migration 0009
  * triggers announce every committed change of a user row or of one of its sessions (revocation, deletion,
- * approval, a credit spend…), which drops that user's entries: on PGlite that happens before the writer's
- * await resolves, so no request is ever answered from a stale user. Off on PostgreSQL (see CoherentCache).
+ * approval, a credit spend…), which drops that user's entries; a hit is served only after the notification
+ * barrier (see CoherentCache), so no request is ever answered from a stale user.
  */
 type SessionCache = CoherentCache<{ user: UserRow; session: SessionRow }>;
 const sessionCaches = new WeakMap<Db, SessionCache>();
@@ -77,7 +77,7 @@ async function resolveSession(
   const now = clock.now();
   const hash = sha256(token);
   const cache = sessionCacheOf(db, clock);
-  const cached = cache.get(hash);
+  const cached = await cache.get(hash);
   const touchDue = (row: { session: SessionRow }) =>
     now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS;
   if (cached && cached.session.expiresAt > now && !touchDue(cached)) return cached;

@@ -17,11 +17,13 @@ interface CoherentCacheOptions {
 
 /**
  * Values derived from a user's rows, kept in memory and dropped when a trigger announces a committed change
- * of those rows. Coherent only where every committed change is heard before the writer's await resolves:
- * PGlite (the embedded studio), whose one session LISTENs and NOTIFYs itself, so the notification arrives
- * with the reply to the COMMIT. On PostgreSQL notifications cross connections asynchronously (another
- * process's commit can be acknowledged before we hear it), so the cache stays off there and every call reads
- * the database. A value read while a change was committed is never stored (see `generation`).
+ * of those rows. A hit is served only after the database's notification barrier: every notification of a
+ * transaction committed before the request began has then been handled (on PGlite at once — its one session
+ * hears its own NOTIFY with the reply to the COMMIT; on PostgreSQL the listening connection receives
+ * notifications in commit order, so once our own barrier notification arrives the earlier ones have). A
+ * barrier that fails or times out makes a miss. While the listening connection is down nothing is served or
+ * stored, and everything is dropped when it listens again (notifications may have been missed). A value read
+ * while a change was committed is never stored (see `generation`).
  */
 export class CoherentCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
@@ -29,7 +31,10 @@ export class CoherentCache<V> {
   private changes = 0;
   /** Serves and stores only while the change notifications are heard. */
   private listening = false;
+  private started = false;
   private stopListening: (() => Promise<void>) | undefined;
+  private stopGapHandler: (() => void) | undefined;
+  private barrier: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -37,18 +42,30 @@ export class CoherentCache<V> {
   ) {}
 
   async start(database: Database, log: FastifyBaseLogger): Promise<void> {
-    if (this.listening || database.kind !== 'pglite' || !database.listen) return;
+    if (this.started || !database.listen || !database.barrier) return;
+    this.started = true;
+    this.barrier = () => database.barrier?.() ?? Promise.resolve();
+    this.stopGapHandler = database.onGap?.((listening) => {
+      this.changes++;
+      this.entries.clear();
+      this.listening = listening && this.started;
+    });
     try {
       this.stopListening = await database.listen(this.options.channel, (userId) => this.invalidate(userId));
-      this.listening = true;
+      this.listening = this.started;
     } catch (error) {
+      this.started = false;
+      this.stopGapHandler?.();
       log.warn({ err: error, channel: this.options.channel }, 'cannot listen for changes; caching is off');
     }
   }
 
   async stop(): Promise<void> {
+    this.started = false;
     this.listening = false;
     this.entries.clear();
+    this.stopGapHandler?.();
+    this.stopGapHandler = undefined;
     const stop = this.stopListening;
     this.stopListening = undefined;
     await stop?.();
@@ -59,17 +76,29 @@ export class CoherentCache<V> {
     return this.changes;
   }
 
-  get(key: string): V | undefined {
+  async get(key: string): Promise<V | undefined> {
+    if (!this.listening || !this.fresh(key)) return undefined;
+    try {
+      await this.barrier?.();
+    } catch {
+      return undefined;
+    }
     if (!this.listening) return undefined;
+    const entry = this.fresh(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  private fresh(key: string): Entry<V> | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.clock.now().getTime()) {
       this.entries.delete(key);
       return undefined;
     }
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value;
+    return entry;
   }
 
   set(key: string, userId: string, value: V, generation: number): void {
