@@ -11,7 +11,7 @@ import {
 import { errorReply } from '../../../common/api/envelope.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
-import { assetListCacheOf } from './list-cache.ts';
+import { assetListCache } from './list-cache.ts';
 import { deleteAsset, getAsset, listAssets, parseAssetTypes, registerAsset, toAssetDto } from './service.ts';
 
 const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply, 409: errorReply };
@@ -28,10 +28,9 @@ function sendJson(reply: FastifyReply, body: Buffer): FastifyReply {
 /** The media library: GET/POST /api/ai/assets, GET/DELETE /api/ai/assets/{id}. */
 export function assetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const signedIn = requireUser();
-  const listCache = assetListCacheOf(ctx);
+  const listCache = assetListCache.of(ctx);
   return async (app) => {
-    await listCache.start(ctx.database, ctx.log);
-    app.addHook('onClose', () => listCache.stop());
+    app.addHook('onClose', await assetListCache.start(ctx));
 
     app.get(
       '/api/ai/assets',
@@ -56,20 +55,18 @@ export function assetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const userId = currentUser(request).id;
         const types = parseAssetTypes(type);
         const cacheKey = `${limit} ${offset} ${types ? [...types].sort().join('|') : ''} ${persona_id ?? ''}`;
-        const cached = await listCache.get(`${userId} ${cacheKey}`);
-        if (cached !== undefined) return sendJson(reply, cached);
-        const generation = listCache.generation();
-        const page = await listAssets(ctx, userId, { limit, offset, types, personaId: persona_id });
-        const data = page.rows.map(toAssetDto);
-        const body = Buffer.from(
-          JSON.stringify({
-            success: true as const,
-            data,
-            assets: data,
-            pagination: { offset, limit, hasMore: page.hasMore, total: page.total },
-          }),
-        );
-        listCache.set(`${userId} ${cacheKey}`, userId, body, generation);
+        const body = await listCache.read(`${userId} ${cacheKey}`, userId, async () => {
+          const page = await listAssets(ctx, userId, { limit, offset, types, personaId: persona_id });
+          const data = page.rows.map(toAssetDto);
+          return Buffer.from(
+            JSON.stringify({
+              success: true as const,
+              data,
+              assets: data,
+              pagination: { offset, limit, hasMore: page.hasMore, total: page.total },
+            }),
+          );
+        });
         return sendJson(reply, body);
       },
     );

@@ -19,7 +19,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser, SESSION_COOKIE } from '../../platform/auth/session.ts';
 import { notFound, unauthorized } from '../../platform/errors.ts';
-import { getMe, loginUser, loginWithSecondFactor, registerUser, startSubscriptionCache } from './service.ts';
+import { getMe, loginUser, loginWithSecondFactor, registerUser, subscriptionCache } from './service.ts';
 import { listSessions, type RequestMeta, revokeAllSessions, revokeSession } from './sessions.ts';
 import { loadUserDto } from './users.ts';
 import { resendVerification, verifyCode } from './verification.ts';
@@ -42,7 +42,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const signedIn = requireUser();
 
   return async (app) => {
-    app.addHook('onClose', await startSubscriptionCache(ctx));
+    app.addHook('onClose', await subscriptionCache.start(ctx));
     app.post(
       '/api/auth/register',
       {

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { subscriptions, users } from '../../db/schema/index.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../platform/auth/crypto.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
-import { CoherentCache } from '../../platform/cache/coherent-cache.ts';
+import { cachePerDatabase } from '../../platform/cache/coherent-cache.ts';
 import { grantWelcomeCredits } from '../../platform/credits/ledger.ts';
 import { conflict, unauthorized } from '../../platform/errors.ts';
 import { sendLoginAlerts } from '../security/alerts.ts';
@@ -156,35 +156,18 @@ async function finishLogin(deps: Deps, user: UserRow, meta: RequestMeta): Promis
  * Subscription rows by user, dropped when the migration 0009 trigger announces a change of the user's
  * subscription: GET /api/auth/me then needs no query on a hit (see CoherentCache).
  */
-type SubscriptionCache = CoherentCache<SubscriptionRow | null>;
-const subscriptionCaches = new WeakMap<object, SubscriptionCache>();
-
-function subscriptionCacheOf(deps: Pick<Deps, 'db' | 'clock'>): SubscriptionCache {
-  let cache = subscriptionCaches.get(deps.db);
-  if (!cache) {
-    cache = new CoherentCache(deps.clock, { channel: 'genpro_users_changed', ttlMs: 60_000, maxEntries: 10_000 });
-    subscriptionCaches.set(deps.db, cache);
-  }
-  return cache;
-}
-
-/** Starts caching subscriptions for the studio that owns `ctx.db`; returns the function that stops it. */
-export async function startSubscriptionCache(ctx: Pick<AppContext, 'db' | 'clock' | 'database' | 'log'>) {
-  const cache = subscriptionCacheOf(ctx);
-  await cache.start(ctx.database, ctx.log);
-  return () => cache.stop();
-}
+export const subscriptionCache = cachePerDatabase<SubscriptionRow | null>({
+  channel: 'genpro_users_changed',
+  ttlMs: 60_000,
+  maxEntries: 10_000,
+});
 
 /** The signed-in user (the row the session resolved) with its subscription, serialised. */
 export async function getMe(deps: Pick<Deps, 'db' | 'clock'>, user: UserRow): Promise<{ user: User; credits: number }> {
-  const cache = subscriptionCacheOf(deps);
-  let subscription = await cache.get(user.id);
-  if (subscription === undefined) {
-    const generation = cache.generation();
+  const subscription = await subscriptionCache.of(deps).read(user.id, user.id, async () => {
     const [row] = await deps.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id)).limit(1);
-    subscription = row ?? null;
-    cache.set(user.id, user.id, subscription, generation);
-  }
+    return row ?? null;
+  });
   return { user: toUserDto(user, subscription, deps.clock.now()), credits: user.credits };
 }
 

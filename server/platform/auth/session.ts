@@ -1,9 +1,9 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '../../../common/messages.ts';
-import type { Database, Db } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/index.ts';
-import { CoherentCache } from '../cache/coherent-cache.ts';
+import { cachePerDatabase } from '../cache/coherent-cache.ts';
 import type { Clock } from '../clock.ts';
 import { AppError, forbidden, unauthorized } from '../errors.ts';
 import { sha256 } from './crypto.ts';
@@ -44,29 +44,14 @@ function readToken(request: FastifyRequest): { token: string; via: 'bearer' | 'c
  * approval, a credit spend…), which drops that user's entries; a hit is served only after the notification
  * barrier (see CoherentCache), so no request is ever answered from a stale user.
  */
-type SessionCache = CoherentCache<{ user: UserRow; session: SessionRow }>;
-const sessionCaches = new WeakMap<Db, SessionCache>();
-
-function sessionCacheOf(db: Db, clock: Clock): SessionCache {
-  let cache = sessionCaches.get(db);
-  if (!cache) {
-    cache = new CoherentCache(clock, { channel: 'genpro_users_changed', ttlMs: 60_000, maxEntries: 10_000 });
-    sessionCaches.set(db, cache);
-  }
-  return cache;
-}
+const sessionCache = cachePerDatabase<{ user: UserRow; session: SessionRow }>({
+  channel: 'genpro_users_changed',
+  ttlMs: 60_000,
+  maxEntries: 10_000,
+});
 
 /** Starts caching resolved sessions for the studio that owns `ctx.db`; returns the function that stops it. */
-export async function startSessionCache(ctx: {
-  db: Db;
-  clock: Clock;
-  database: Database;
-  log: FastifyBaseLogger;
-}): Promise<() => Promise<void>> {
-  const cache = sessionCacheOf(ctx.db, ctx.clock);
-  await cache.start(ctx.database, ctx.log);
-  return () => cache.stop();
-}
+export const startSessionCache = sessionCache.start;
 
 /** Resolves the session behind a token; null when it is unknown, revoked or expired. */
 async function resolveSession(
@@ -76,7 +61,7 @@ async function resolveSession(
 ): Promise<{ user: UserRow; session: SessionRow } | null> {
   const now = clock.now();
   const hash = sha256(token);
-  const cache = sessionCacheOf(db, clock);
+  const cache = sessionCache.of({ db, clock });
   const cached = await cache.get(hash);
   const touchDue = (row: { session: SessionRow }) =>
     now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS;

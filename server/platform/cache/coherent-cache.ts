@@ -116,10 +116,46 @@ export class CoherentCache<V> {
     this.entries.delete(key);
   }
 
+  /** The cached value of `key`, else `load()`'s, stored under `userId` unless a change came meanwhile. */
+  async read(key: string, userId: string, load: () => Promise<V>): Promise<V> {
+    const hit = await this.get(key);
+    if (hit !== undefined) return hit;
+    const generation = this.generation();
+    const value = await load();
+    this.set(key, userId, value, generation);
+    return value;
+  }
+
   invalidate(userId: string): void {
     this.changes++;
     for (const [key, entry] of this.entries) {
       if (entry.userId === userId) this.entries.delete(key);
     }
   }
+}
+
+/**
+ * One cache per database handle, so every studio of a process (tests run several) has its own: `of` finds or
+ * makes it, `start` begins listening and returns the function that stops it.
+ */
+export function cachePerDatabase<V>(options: CoherentCacheOptions) {
+  const caches = new WeakMap<object, CoherentCache<V>>();
+  const of = (deps: { db: object; clock: Clock }): CoherentCache<V> => {
+    let cache = caches.get(deps.db);
+    if (!cache) {
+      cache = new CoherentCache<V>(deps.clock, options);
+      caches.set(deps.db, cache);
+    }
+    return cache;
+  };
+  return {
+    of,
+    /** The cache of `db` if one was made (for invalidation without creating one). */
+    existing: (db: object) => caches.get(db),
+    async start(ctx: { db: object; clock: Clock; database: Database; log: FastifyBaseLogger }) {
+      const cache = of(ctx);
+      await cache.start(ctx.database, ctx.log);
+      return () => cache.stop();
+    },
+  };
 }
