@@ -25,7 +25,7 @@ export interface AppContext {
 }
 
 /** Paths of secrets the logger must never print. */
-export const LOG_REDACT_PATHS = [
+const LOG_REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
@@ -67,7 +67,7 @@ function urlForLog(url: string): string {
  * How requests are logged (replaces Fastify's own `req` serializer, which pino instance serializers
  * override): the URL with credential query parameters redacted, never headers or body.
  */
-export const LOG_SERIALIZERS = {
+const LOG_SERIALIZERS = {
   req: (request: { method?: string; url?: string; host?: string; ip?: string }) => ({
     method: request.method,
     url: request.url === undefined ? undefined : urlForLog(request.url),
@@ -76,8 +76,10 @@ export const LOG_SERIALIZERS = {
   }),
 };
 
-function createLogger(config: Config): FastifyBaseLogger {
-  return pino({ level: config.LOG_LEVEL, redact: LOG_REDACT_PATHS, serializers: LOG_SERIALIZERS }) as FastifyBaseLogger;
+/** The studio's logger: production redaction and request serializer, to stdout or to `destination`. */
+export function createLogger(level: Config['LOG_LEVEL'], destination?: pino.DestinationStream): FastifyBaseLogger {
+  const options = { level, redact: LOG_REDACT_PATHS, serializers: LOG_SERIALIZERS };
+  return (destination ? pino(options, destination) : pino(options)) as FastifyBaseLogger;
 }
 
 export interface ContextOverrides {
@@ -90,7 +92,7 @@ export interface ContextOverrides {
 
 /** Opens the database (migrating it), storage, mail and the job queue; workers start only when asked. */
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
-  const log = overrides.log ?? createLogger(config);
+  const log = overrides.log ?? createLogger(config.LOG_LEVEL);
   const database = overrides.database ?? (await openDatabase(config));
   await database.migrate();
   const clock = overrides.clock ?? systemClock;

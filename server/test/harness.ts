@@ -6,7 +6,7 @@ import pino from 'pino';
 import { inject } from 'vitest';
 import { type App, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
-import { type AppContext, closeContext, createContext, LOG_REDACT_PATHS, LOG_SERIALIZERS } from '../context.ts';
+import { type AppContext, closeContext, createContext, createLogger } from '../context.ts';
 import type { EngineRegistry } from '../engines/registry.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ObjectStorage } from '../platform/storage/types.ts';
@@ -40,10 +40,7 @@ function testLogger(): FastifyBaseLogger {
         // Not open yet, or already closed: nothing buffered to lose.
       }
     });
-    testLog = pino(
-      { level: 'info', redact: LOG_REDACT_PATHS, serializers: LOG_SERIALIZERS },
-      destination,
-    ) as FastifyBaseLogger;
+    testLog = createLogger('info', destination);
   }
   return testLog;
 }

@@ -2,13 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import type { FastifyBaseLogger } from 'fastify';
-import pino from 'pino';
 import { expect, inject, it } from 'vitest';
 import type { SessionReply, VerifyCodeReply } from '../../../common/api/auth.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { closeContext, createContext, LOG_REDACT_PATHS } from '../../context.ts';
+import { closeContext, createContext, createLogger } from '../../context.ts';
 import { openTestDatabase } from '../../test/databases.ts';
 import { latestCode } from './testing.ts';
 
@@ -20,7 +18,7 @@ it('never logs passwords or session tokens (request logging on, level trace)', a
       done();
     },
   });
-  const log = pino({ level: 'trace', redact: LOG_REDACT_PATHS }, stream) as FastifyBaseLogger;
+  const log = createLogger('trace', stream);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'genpro-log-'));
   const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'trace', DATA_DIR: dataDir, SEED_DEMO: 'false' });
   const database = await openTestDatabase(inject('dbTemplate'));
