@@ -48,6 +48,7 @@ import { workspaceRoutes } from './features/workspace/routes.ts';
 import { authenticateRequest, startSessionCache } from './platform/auth/session.ts';
 import { AppError } from './platform/errors.ts';
 import { withNulGuard } from './platform/http/nul-guard.ts';
+import { lazyChildLoggerFactory } from './platform/http/request-logger.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 
 export type App = FastifyInstance;
@@ -60,6 +61,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     trustProxy: ctx.config.TRUST_PROXY,
     bodyLimit: 12 * 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
+    childLoggerFactory: lazyChildLoggerFactory,
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -90,14 +92,25 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   app.decorateRequest('auth', null);
+  app.decorateRequest('receivedAt', 0);
   const stopSessionCache = await startSessionCache(ctx);
   app.addHook('onClose', stopSessionCache);
-  app.addHook('onRequest', async (request) => {
-    await authenticateRequest(request, ctx.db, ctx.clock);
+  // A callback hook: most requests find their session cached and need no promise at all.
+  app.addHook('onRequest', (request, _reply, done) => {
+    let pending: Promise<void> | undefined;
+    try {
+      pending = authenticateRequest(request, ctx.db, ctx.clock);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (pending) pending.then(() => done(), done);
+    else done();
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
   registerSecurityHeaders(app, { indexHtml: path.join(WEB_DIST, 'index.html') });
 

@@ -41,9 +41,8 @@ const pagination = z.object({
 });
 export const listAssetsReply = z.object({
   success: z.literal(true),
+  /** The spec's canvas reads `data` or `assets`; `data` alone keeps the page half the size. */
   data: z.array(assetSchema),
-  /** The same list; the canvas reads `assets`. */
-  assets: z.array(assetSchema),
   pagination,
 });
 export type ListAssetsReply = z.infer<typeof listAssetsReply>;

@@ -33,9 +33,14 @@ export interface Database {
   listen?(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   /**
    * Resolves once every notification of every transaction committed before the call has been delivered to
-   * the `listen` handlers; rejects when that cannot be known (listening connection down, timeout).
+   * the `listen` handlers; rejects when that cannot be known (listening connection down, timeout). Absent
+   * where that is always so already (PGlite, whose one session hears its NOTIFYs with the COMMIT's reply).
+   * With `since` (a `performance.now()` reading), any barrier sent at or after it will do: one that has
+   * already passed resolves the call at once (so a request pays at most one barrier, often none).
    */
-  barrier?(): Promise<void>;
+  barrier?(since?: number): Promise<void>;
+  /** Whether a barrier sent at or after `since` has already passed (`barrier(since)` would resolve at once). */
+  barrierPassed?(since: number): boolean;
   /**
    * Calls `handler(false)` when the listening connection is lost (notifications may be missed from then on)
    * and `handler(true)` once it listens again. Returns the function that stops calling it.
@@ -65,7 +70,8 @@ export async function openPostgres(url: string, poolMax = 10): Promise<Database>
       await pool.end();
     },
     listen: (channel, onMessage) => hub.listen(channel, onMessage),
-    barrier: () => hub.barrier(),
+    barrier: (since) => hub.barrier(since),
+    barrierPassed: (since) => hub.barrierPassed(since),
     onGap: (handler) => hub.onGap(handler),
   };
 }
@@ -73,6 +79,12 @@ export async function openPostgres(url: string, poolMax = 10): Promise<Database>
 const RELISTEN_DELAY_MS = 1000;
 const BARRIER_CHANNEL = 'genpro_cache_barrier';
 const BARRIER_TIMEOUT_MS = 2000;
+/**
+ * Barriers go out at most this often, each serving every caller that came since the previous one: a barrier
+ * costs this process and PostgreSQL a round trip, and one per request took a fifth of a core at 10 000
+ * requests/s. A caller waits at most this long plus one round trip.
+ */
+const BARRIER_SPACING_MS = 2;
 
 interface BarrierWaiter {
   resolve: () => void;
@@ -95,8 +107,13 @@ class NotificationHub {
   private closed = false;
   private readonly tag = `${process.pid}-${randomUUID()}`;
   private sent = 0;
-  /** Waiters of the barrier notification already sent; waiters that came later join the next one. */
-  private inFlight: { payload: string; waiters: BarrierWaiter[]; timer: NodeJS.Timeout } | null = null;
+  /** Barrier notifications sent and not yet heard, oldest first, each with the waiters it serves. */
+  private inFlight: Array<{ payload: string; waiters: BarrierWaiter[]; timer: NodeJS.Timeout; sentAt: number }> = [];
+  /** When the latest barrier that arrived was sent (performance.now()); reset when listening stops. */
+  private passedSentAt = Number.NEGATIVE_INFINITY;
+  private lastSentAt = Number.NEGATIVE_INFINITY;
+  private spacing: NodeJS.Timeout | undefined;
+  /** Callers waiting for the next barrier to be sent. */
   private waiting: BarrierWaiter[] = [];
 
   constructor(
@@ -141,11 +158,16 @@ class NotificationHub {
     };
   }
 
-  barrier(): Promise<void> {
+  barrierPassed(since: number): boolean {
+    return this.connected && this.passedSentAt >= since;
+  }
+
+  barrier(since?: number): Promise<void> {
     if (!this.connected) return Promise.reject(new Error('not listening'));
+    if (since !== undefined && this.barrierPassed(since)) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      if (!this.inFlight) this.sendBarrier();
+      this.scheduleBarrier();
     });
   }
 
@@ -165,33 +187,57 @@ class NotificationHub {
     if (channelHandlers?.size === 0) this.handlers.delete(channel);
   }
 
+  /**
+   * Sends a barrier for the waiting callers now, or once BARRIER_SPACING_MS have passed since the last one
+   * went out. Barriers overlap: a caller never waits for an earlier barrier to come back first.
+   */
+  private scheduleBarrier(): void {
+    if (this.spacing || this.waiting.length === 0) return;
+    const wait = this.lastSentAt + BARRIER_SPACING_MS - performance.now();
+    if (wait <= 0) {
+      this.sendBarrier();
+      return;
+    }
+    this.spacing = setTimeout(() => {
+      this.spacing = undefined;
+      if (this.connected) this.sendBarrier();
+    }, wait);
+  }
+
   private sendBarrier(): void {
     const waiters = this.waiting;
     this.waiting = [];
     if (waiters.length === 0) return;
     this.sent++;
     const payload = `${this.tag}:${this.sent}`;
-    const timer = setTimeout(() => this.settleBarrier(new Error('barrier timed out')), BARRIER_TIMEOUT_MS);
-    this.inFlight = { payload, waiters, timer };
-    this.pool.query('SELECT pg_notify($1, $2)', [BARRIER_CHANNEL, payload]).catch((error: Error) => {
-      if (this.inFlight?.payload === payload) this.settleBarrier(error);
-    });
+    const timer = setTimeout(() => this.settleThrough(payload, new Error('barrier timed out')), BARRIER_TIMEOUT_MS);
+    this.lastSentAt = performance.now();
+    this.inFlight.push({ payload, waiters, timer, sentAt: this.lastSentAt });
+    this.pool
+      .query('SELECT pg_notify($1, $2)', [BARRIER_CHANNEL, payload])
+      .catch((error: Error) => this.settleThrough(payload, error));
   }
 
-  private settleBarrier(error?: Error): void {
-    const batch = this.inFlight;
-    if (!batch) return;
-    this.inFlight = null;
-    clearTimeout(batch.timer);
-    for (const waiter of batch.waiters) {
-      if (error) waiter.reject(error);
-      else waiter.resolve();
+  /** Settles the barrier `payload` and every one sent before it (notifications arrive in commit order). */
+  private settleThrough(payload: string, error?: Error): void {
+    const index = this.inFlight.findIndex((batch) => batch.payload === payload);
+    if (index < 0) return;
+    for (const batch of this.inFlight.splice(0, index + 1)) {
+      clearTimeout(batch.timer);
+      if (!error) this.passedSentAt = Math.max(this.passedSentAt, batch.sentAt);
+      for (const waiter of batch.waiters) {
+        if (error) waiter.reject(error);
+        else waiter.resolve();
+      }
     }
-    if (this.connected) this.sendBarrier();
   }
 
   private failBarriers(error: Error): void {
-    this.settleBarrier(error);
+    this.passedSentAt = Number.NEGATIVE_INFINITY;
+    clearTimeout(this.spacing);
+    this.spacing = undefined;
+    const last = this.inFlight.at(-1);
+    if (last) this.settleThrough(last.payload, error);
     const waiters = this.waiting;
     this.waiting = [];
     for (const waiter of waiters) waiter.reject(error);
@@ -214,7 +260,7 @@ class NotificationHub {
     next.on('notification', (message) => {
       const payload = message.payload ?? '';
       if (message.channel === BARRIER_CHANNEL) {
-        if (this.inFlight?.payload === payload) this.settleBarrier();
+        this.settleThrough(payload);
         return;
       }
       for (const handler of this.handlers.get(message.channel) ?? []) handler(payload);
@@ -303,8 +349,6 @@ function wrapPglite(client: PGlite): Database {
         if (!client.closed) await unlisten();
       };
     },
-    // One session: its own NOTIFYs arrive with the reply to the COMMIT, so nothing is ever in flight.
-    barrier: async () => undefined,
     close: async () => {
       if (!client.closed) await client.close();
     },

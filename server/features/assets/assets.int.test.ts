@@ -133,7 +133,7 @@ describe('GET /api/ai/assets', () => {
     expect(first.statusCode).toBe(200);
     const page1 = first.json() as ListAssetsReply;
     expect(page1.data.map((a) => a.id)).toEqual([...ids].reverse().slice(0, 4));
-    expect(page1.assets).toEqual(page1.data);
+    expect(Object.keys(page1).sort()).toEqual(['data', 'pagination', 'success']);
     expect(page1.pagination).toEqual({ offset: 0, limit: 4, hasMore: true, total: 6 });
     const page2 = (await get('/api/ai/assets?limit=4&offset=4', lister.token)).json() as ListAssetsReply;
     expect(page2.data.map((a) => a.id)).toEqual([ids[1], ids[0]]);

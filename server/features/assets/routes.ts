@@ -5,6 +5,7 @@ import {
   assetIdParams,
   assetReply,
   createAssetBody,
+  type ListAssetsReply,
   listAssetsQuery,
   listAssetsReply,
 } from '../../../common/api/assets.ts';
@@ -20,9 +21,13 @@ const deletedReply = z.object({
   data: z.object({ id: z.string(), deleted: z.literal(true) }),
 });
 
-/** Sends an already serialized JSON body as it is (no serializer runs). */
-function sendJson(reply: FastifyReply, body: Buffer): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(body);
+/**
+ * An already serialized JSON body, sent as it is (Fastify serializes no Buffer). Returned rather than passed
+ * to reply.send: an async handler that returns the reply makes Fastify wait on it as a thenable.
+ */
+function jsonBody<Reply>(reply: FastifyReply, body: Buffer): Reply {
+  reply.type('application/json; charset=utf-8');
+  return body as unknown as Reply;
 }
 
 /** The media library: GET/POST /api/ai/assets, GET/DELETE /api/ai/assets/{id}. */
@@ -55,19 +60,23 @@ export function assetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const userId = currentUser(request).id;
         const types = parseAssetTypes(type);
         const cacheKey = `${limit} ${offset} ${types ? [...types].sort().join('|') : ''} ${persona_id ?? ''}`;
-        const body = await listCache.read(`${userId} ${cacheKey}`, userId, async () => {
-          const page = await listAssets(ctx, userId, { limit, offset, types, personaId: persona_id });
-          const data = page.rows.map(toAssetDto);
-          return Buffer.from(
-            JSON.stringify({
-              success: true as const,
-              data,
-              assets: data,
-              pagination: { offset, limit, hasMore: page.hasMore, total: page.total },
-            }),
-          );
-        });
-        return sendJson(reply, body);
+        const body = await listCache.read(
+          `${userId} ${cacheKey}`,
+          userId,
+          async () => {
+            const page = await listAssets(ctx, userId, { limit, offset, types, personaId: persona_id });
+            const data = page.rows.map(toAssetDto);
+            return Buffer.from(
+              JSON.stringify({
+                success: true as const,
+                data,
+                pagination: { offset, limit, hasMore: page.hasMore, total: page.total },
+              }),
+            );
+          },
+          request.receivedAt,
+        );
+        return jsonBody<ListAssetsReply>(reply, body);
       },
     );
 

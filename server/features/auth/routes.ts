@@ -17,7 +17,7 @@ import { errorReplies, errorReply, messageReply } from '../../../common/api/enve
 import { EMAIL_CODE, SESSION_TTL_DAYS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
-import { currentUser, requireUser, SESSION_COOKIE } from '../../platform/auth/session.ts';
+import { assertSignedIn, currentUser, requireUser, SESSION_COOKIE } from '../../platform/auth/session.ts';
 import { notFound, unauthorized } from '../../platform/errors.ts';
 import { getMe, loginUser, loginWithSecondFactor, registerUser, subscriptionCache } from './service.ts';
 import { listSessions, type RequestMeta, revokeAllSessions, revokeSession } from './sessions.ts';
@@ -110,7 +110,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { tags: ['auth'], summary: 'Revoke the current session', response: { 200: messageReply, ...errors } } },
       async (request, reply) => {
         if (request.auth) {
-          await signedIn(request, reply);
+          assertSignedIn(request);
           await revokeSession(ctx.db, ctx.clock.now(), request.auth.user.id, request.auth.session.id);
         }
         clearSessionCookie(reply);
@@ -129,7 +129,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: meReply, ...errors },
         },
       },
-      async (request) => ({ success: true as const, data: await getMe(ctx, currentUser(request)) }),
+      async (request) => ({ success: true as const, data: await getMe(ctx, currentUser(request), request.receivedAt) }),
     );
 
     app.post(

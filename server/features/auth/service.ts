@@ -162,12 +162,24 @@ export const subscriptionCache = cachePerDatabase<SubscriptionRow | null>({
   maxEntries: 10_000,
 });
 
-/** The signed-in user (the row the session resolved) with its subscription, serialised. */
-export async function getMe(deps: Pick<Deps, 'db' | 'clock'>, user: UserRow): Promise<{ user: User; credits: number }> {
-  const subscription = await subscriptionCache.of(deps).read(user.id, user.id, async () => {
-    const [row] = await deps.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id)).limit(1);
-    return row ?? null;
-  });
+/**
+ * The signed-in user (the row the session resolved) with its subscription, serialised; `since` is when the
+ * request arrived (see CoherentCache.get).
+ */
+export async function getMe(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  user: UserRow,
+  since?: number,
+): Promise<{ user: User; credits: number }> {
+  const subscription = await subscriptionCache.of(deps).read(
+    user.id,
+    user.id,
+    async () => {
+      const [row] = await deps.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id)).limit(1);
+      return row ?? null;
+    },
+    since,
+  );
   return { user: toUserDto(user, subscription, deps.clock.now()), credits: user.credits };
 }
 

@@ -4,7 +4,7 @@ import { errorReply } from '../../../common/api/envelope.ts';
 import { earningsReply, walletReply, walletTopupBody, walletTopupReply } from '../../../common/api/payments.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
-import { currentUser, requireUser, type UserRow } from '../../platform/auth/session.ts';
+import { assertSignedIn, currentUser, type UserRow } from '../../platform/auth/session.ts';
 import { forbidden } from '../../platform/errors.ts';
 import type { Payments } from '../payments/provider.ts';
 import { startWalletTopup } from '../payments/service.ts';
@@ -14,9 +14,8 @@ const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 404: errorRe
 
 /** A signed-in user of one role; 403 with the role's own message otherwise. */
 function requireRole(role: UserRow['role'], message: string) {
-  const signedIn = requireUser();
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    await signedIn(request, reply);
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    assertSignedIn(request);
     if (currentUser(request).role !== role) throw forbidden(message);
   };
 }

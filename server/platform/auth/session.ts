@@ -24,6 +24,11 @@ interface Authenticated {
 declare module 'fastify' {
   interface FastifyRequest {
     auth: Authenticated | null;
+    /**
+     * performance.now() when the studio began handling the request: everything committed before the client
+     * sent it was committed before this, so coherent caches may serve it once changes up to here are heard.
+     */
+    receivedAt: number;
   }
 }
 
@@ -53,19 +58,29 @@ const sessionCache = cachePerDatabase<{ user: UserRow; session: SessionRow }>({
 /** Starts caching resolved sessions for the studio that owns `ctx.db`; returns the function that stops it. */
 export const startSessionCache = sessionCache.start;
 
-/** Resolves the session behind a token; null when it is unknown, revoked or expired. */
+function touchDue(session: SessionRow, now: Date): boolean {
+  return now.getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS;
+}
+
+/** A cached session that may be used as it is at `now` (not expired, no last-seen write due). */
+function usable(
+  cached: { user: UserRow; session: SessionRow } | undefined,
+  now: Date,
+): { user: UserRow; session: SessionRow } | undefined {
+  return cached && cached.session.expiresAt > now && !touchDue(cached.session, now) ? cached : undefined;
+}
+
+/** Resolves the session behind a token hash; null when it is unknown, revoked or expired. */
 async function resolveSession(
   db: Db,
   clock: Clock,
-  token: string,
+  hash: string,
+  since: number,
 ): Promise<{ user: UserRow; session: SessionRow } | null> {
   const now = clock.now();
-  const hash = sha256(token);
   const cache = sessionCache.of({ db, clock });
-  const cached = await cache.get(hash);
-  const touchDue = (row: { session: SessionRow }) =>
-    now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS;
-  if (cached && cached.session.expiresAt > now && !touchDue(cached)) return cached;
+  const cached = usable(await cache.get(hash, since), now);
+  if (cached) return cached;
   const generation = cache.generation();
   const [row] = await db
     .select({ session: sessions, user: users })
@@ -77,7 +92,7 @@ async function resolveSession(
     cache.delete(hash);
     return null;
   }
-  if (touchDue(row)) {
+  if (touchDue(row.session, now)) {
     // The touch itself is announced (and drops this user's entries), so the row is cached from the next read.
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id));
     return row;
@@ -88,13 +103,24 @@ async function resolveSession(
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export async function authenticateRequest(request: FastifyRequest, db: Db, clock: Clock): Promise<void> {
+/**
+ * Sets `request.auth` from the bearer token or session cookie. Answers at once (undefined) when the session
+ * is cached and servable without waiting; otherwise returns the promise of the lookup.
+ */
+export function authenticateRequest(request: FastifyRequest, db: Db, clock: Clock): Promise<void> | undefined {
+  request.receivedAt = performance.now();
   request.auth = null;
   const found = readToken(request);
-  if (!found) return;
-  const resolved = await resolveSession(db, clock, found.token);
-  if (!resolved) return;
-  request.auth = { ...resolved, via: found.via };
+  if (!found) return undefined;
+  const hash = sha256(found.token);
+  const ready = usable(sessionCache.of({ db, clock }).getNow(hash, request.receivedAt), clock.now());
+  if (ready) {
+    request.auth = { ...ready, via: found.via };
+    return undefined;
+  }
+  return resolveSession(db, clock, hash, request.receivedAt).then((resolved) => {
+    if (resolved) request.auth = { ...resolved, via: found.via };
+  });
 }
 
 export interface RequireOptions {
@@ -102,20 +128,34 @@ export interface RequireOptions {
 }
 
 /**
- * preValidation hook: a signed-in user (optionally of given roles), checked before the body is validated so
- * a caller without a session gets 401 whatever it sent; cookie sessions need X-Requested-With on writes.
+ * Throws unless the request has a signed-in user (of one of `roles`, when given); cookie sessions need
+ * X-Requested-With on writes.
+ */
+export function assertSignedIn(request: FastifyRequest, options: RequireOptions = {}): void {
+  const auth = request.auth;
+  if (!auth) {
+    const hadToken = readToken(request) !== null;
+    throw unauthorized(hadToken ? MESSAGES.auth.loginAgain : MESSAGES.auth.required);
+  }
+  if (auth.via === 'cookie' && !SAFE_METHODS.has(request.method) && !request.headers['x-requested-with']) {
+    throw new AppError(403, 'csrf', MESSAGES.auth.csrf);
+  }
+  if (options.roles && !options.roles.includes(auth.user.role)) throw forbidden(MESSAGES.auth.forbidden);
+}
+
+/**
+ * preValidation hook: assertSignedIn before the body is validated, so a caller without a session gets 401
+ * whatever it sent. A callback hook: it has nothing to wait for and runs on nearly every API call.
  */
 export function requireUser(options: RequireOptions = {}) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    const auth = request.auth;
-    if (!auth) {
-      const hadToken = readToken(request) !== null;
-      throw unauthorized(hadToken ? MESSAGES.auth.loginAgain : MESSAGES.auth.required);
+  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+    try {
+      assertSignedIn(request, options);
+    } catch (error) {
+      done(error as Error);
+      return;
     }
-    if (auth.via === 'cookie' && !SAFE_METHODS.has(request.method) && !request.headers['x-requested-with']) {
-      throw new AppError(403, 'csrf', MESSAGES.auth.csrf);
-    }
-    if (options.roles && !options.roles.includes(auth.user.role)) throw forbidden(MESSAGES.auth.forbidden);
+    done();
   };
 }
 

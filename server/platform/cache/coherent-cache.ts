@@ -34,7 +34,8 @@ export class CoherentCache<V> {
   private started = false;
   private stopListening: (() => Promise<void>) | undefined;
   private stopGapHandler: (() => void) | undefined;
-  private barrier: (() => Promise<void>) | undefined;
+  private barrier: ((since?: number) => Promise<void>) | undefined;
+  private barrierPassed: ((since: number) => boolean) | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -42,9 +43,10 @@ export class CoherentCache<V> {
   ) {}
 
   async start(database: Database, log: FastifyBaseLogger): Promise<void> {
-    if (this.started || !database.listen || !database.barrier) return;
+    if (this.started || !database.listen) return;
     this.started = true;
-    this.barrier = () => database.barrier?.() ?? Promise.resolve();
+    this.barrier = database.barrier?.bind(database);
+    this.barrierPassed = database.barrierPassed?.bind(database);
     this.stopGapHandler = database.onGap?.((listening) => {
       this.changes++;
       this.entries.clear();
@@ -76,14 +78,32 @@ export class CoherentCache<V> {
     return this.changes;
   }
 
-  async get(key: string): Promise<V | undefined> {
+  /**
+   * The cached value, once every change committed before `since` (a `performance.now()` reading taken when
+   * the request arrived, or now) has been heard.
+   */
+  async get(key: string, since?: number): Promise<V | undefined> {
     if (!this.listening || !this.fresh(key)) return undefined;
-    try {
-      await this.barrier?.();
-    } catch {
-      return undefined;
+    if (this.barrier) {
+      try {
+        await this.barrier(since);
+      } catch {
+        return undefined;
+      }
+      if (!this.listening) return undefined;
     }
+    return this.take(key);
+  }
+
+  /** The cached value when it can be served without waiting for a barrier (see `get`), else undefined. */
+  getNow(key: string, since: number): V | undefined {
     if (!this.listening) return undefined;
+    if (this.barrier && !this.barrierPassed?.(since)) return undefined;
+    return this.take(key);
+  }
+
+  /** The fresh value of `key`, moved to the young end of the LRU order. */
+  private take(key: string): V | undefined {
     const entry = this.fresh(key);
     if (!entry) return undefined;
     this.entries.delete(key);
@@ -117,8 +137,13 @@ export class CoherentCache<V> {
   }
 
   /** The cached value of `key`, else `load()`'s, stored under `userId` unless a change came meanwhile. */
-  async read(key: string, userId: string, load: () => Promise<V>): Promise<V> {
-    const hit = await this.get(key);
+  read(key: string, userId: string, load: () => Promise<V>, since?: number): Promise<V> {
+    const ready = since === undefined ? undefined : this.getNow(key, since);
+    return ready === undefined ? this.readThrough(key, userId, load, since) : Promise.resolve(ready);
+  }
+
+  private async readThrough(key: string, userId: string, load: () => Promise<V>, since?: number): Promise<V> {
+    const hit = await this.get(key, since);
     if (hit !== undefined) return hit;
     const generation = this.generation();
     const value = await load();

@@ -22,6 +22,17 @@ function findNul(value: unknown, path: string[] = []): string[] | null {
   return null;
 }
 
+/** Whether any string or key in `value` holds U+0000 (no paths built: this runs on every request). */
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(hasNul);
+  for (const key of Object.keys(value)) {
+    if (key.includes('\u0000') || hasNul((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
 /**
  * Wraps the route validator: PostgreSQL stores no U+0000 in text or jsonb (it fails the whole statement),
  * so a NUL anywhere in the params, query or body is refused with a 400 before the handler runs.
@@ -30,7 +41,7 @@ export function withNulGuard<S>(compiler: FastifySchemaCompiler<S>): FastifySche
   return (routeSchema) => {
     const validate = compiler(routeSchema);
     return (data: unknown) => {
-      const at = findNul(data);
+      const at = hasNul(data) ? findNul(data) : null;
       if (!at) return validate(data) as ReturnType<typeof validate>;
       const field = at.join('.') || '_';
       return {

@@ -49,7 +49,8 @@ const OTHER_POLICY = "default-src 'none'; frame-ancestors 'none'; sandbox";
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: { indexHtml: string }): void {
   const htmlCsp = htmlPolicy(inlineScriptHashes(options.indexHtml));
-  app.addHook('onSend', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every response and has nothing to wait for.
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (!reply.hasHeader('content-security-policy')) {
       const type = String(reply.getHeader('content-type') ?? '');
       reply.header('content-security-policy', type.startsWith('text/html') ? htmlCsp : OTHER_POLICY);
@@ -58,5 +59,6 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { indexHt
     if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     reply.header('x-frame-options', 'DENY');
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    done(null, payload);
   });
 }

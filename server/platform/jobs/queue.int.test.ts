@@ -55,6 +55,7 @@ describe('job queue with workers in the API process', () => {
     const user = await createTestUser(t.ctx.db);
     await grantWelcomeCredits(t.ctx.db, user.id);
     const attempts: number[] = [];
+    const startedAt: number[] = [];
     await t.ctx.jobs.register(
       defineTask({
         kind: 'test.always-fails',
@@ -63,6 +64,7 @@ describe('job queue with workers in the API process', () => {
         retryDelaySeconds: 1,
         async handler({ attempt }) {
           attempts.push(attempt);
+          startedAt.push(Date.now());
           throw new AppError(503, 'engine_unavailable', 'The engine is unavailable');
         },
       }),
@@ -90,6 +92,9 @@ describe('job queue with workers in the API process', () => {
 
     const failed = await waitForStatus(t, task.id, 'failed');
     expect(attempts).toEqual([1, 2]);
+    // The retry waits out its delay, and its worker is woken then (not at its next poll, 30 s away).
+    expect(startedAt[1] - startedAt[0]).toBeGreaterThanOrEqual(1000);
+    expect(startedAt[1] - startedAt[0]).toBeLessThan(4000);
     expect(failed.attempts).toBe(2);
     expect(failed.error).toEqual({ code: 'engine_unavailable', message: 'The engine is unavailable' });
     expect(failed.finishedAt).not.toBeNull();

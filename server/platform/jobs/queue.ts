@@ -32,8 +32,15 @@ const SCHEDULES: Record<(typeof MAINTENANCE_QUEUES)[keyof typeof MAINTENANCE_QUE
   [MAINTENANCE_QUEUES.mediaCleanup]: '7 * * * *',
   [MAINTENANCE_QUEUES.taskRecovery]: '* * * * *',
 };
-/** pg-boss refuses less than 0.5 s; sends wake the workers at once anyway (in-process, or via JOB_WAKE_CHANNEL). */
-const POLLING_INTERVAL_SECONDS = 1;
+/**
+ * How often an idle worker polls pg-boss when nothing woke it. Workers are woken at once by every send (in
+ * this process, or via JOB_WAKE_CHANNEL), by a timer when a failed attempt's retry delay runs out, and after
+ * each maintenance pass (which expires the jobs of dead workers) for any queue with a job ready; polling is
+ * only the fallback. (26 workers polling every second cost an idle PGlite studio a tenth of a core.)
+ */
+const POLLING_INTERVAL_SECONDS = 30;
+/** A retry is woken this long after its delay, so that its start_after has surely passed. */
+const RETRY_WAKE_MARGIN_MS = 250;
 /** PostgreSQL: each send NOTIFYs this channel with the queue name; worker processes LISTEN and fetch at once. */
 const JOB_WAKE_CHANNEL = 'genpro_job_wake';
 const DEFAULTS = { retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 900 };
@@ -111,7 +118,7 @@ export interface JobQueueDeps {
   concurrency?: number;
   /** How often pg-boss expires jobs of dead workers (and recovery runs after it); default 10 s. */
   maintenanceIntervalSeconds?: number;
-  /** How often idle workers poll when no wake-up arrives; default 1 s. */
+  /** How often idle workers poll when nothing woke them; default 30 s. */
   pollingIntervalSeconds?: number;
 }
 
@@ -160,6 +167,8 @@ export class JobQueue {
   private readonly running = new Set<AbortController>();
   private runWorkers = false;
   private stopListening: (() => Promise<void>) | null = null;
+  private readonly retryWakes = new Set<NodeJS.Timeout>();
+  private readyCheckRunning = false;
   private stopping = false;
   private detached = false;
 
@@ -204,10 +213,12 @@ export class JobQueue {
     boss.on('error', (error) => {
       if (!this.stopping) this.deps.log.error({ err: error }, 'job queue error');
     });
-    // Right after pg-boss expired the jobs of dead workers: fail (and refund) those that had no retry left.
+    // Right after pg-boss expired the jobs of dead workers: fail (and refund) those that had no retry left,
+    // and wake the workers of queues with a job ready (retries of expired jobs, scheduled maintenance).
     boss.on('maintenance', () => {
       if (!this.runWorkers || this.stopping) return;
       this.recover().catch((error: unknown) => this.deps.log.warn({ err: error }, 'task recovery failed'));
+      void this.wakeReadyQueues();
     });
     await boss.start();
     this.boss = boss;
@@ -232,6 +243,8 @@ export class JobQueue {
     const boss = this.boss;
     if (!boss || this.stopping) return;
     this.stopping = true;
+    for (const timer of this.retryWakes) clearTimeout(timer);
+    this.retryWakes.clear();
     try {
       await this.stopListening?.();
       this.stopListening = null;
@@ -428,7 +441,41 @@ export class JobQueue {
     return this.deps.pollingIntervalSeconds ?? POLLING_INTERVAL_SECONDS;
   }
 
-  /** PostgreSQL: tells worker processes elsewhere that `queue` has a job (they poll only every second). */
+  /** Wakes the queue's workers when pg-boss makes the retry of a failed attempt available. */
+  private wakeForRetry(queue: string, delaySeconds: number): void {
+    if (this.stopping) return;
+    const timer = setTimeout(
+      () => {
+        this.retryWakes.delete(timer);
+        this.notify(queue);
+      },
+      delaySeconds * 1000 + RETRY_WAKE_MARGIN_MS,
+    );
+    timer.unref();
+    this.retryWakes.add(timer);
+  }
+
+  /** Wakes the workers of every queue this process works that has a job ready now. */
+  private async wakeReadyQueues(): Promise<void> {
+    const queues = [...this.workerIds.keys()];
+    if (this.readyCheckRunning || this.stopping || queues.length === 0) return;
+    this.readyCheckRunning = true;
+    try {
+      // Served by pg-boss's partial index job_i5 (name, start_after) WHERE state < 'active': pending jobs only.
+      const { rows } = await this.deps.database.executeSql(
+        `SELECT DISTINCT name FROM ${BOSS_SCHEMA}.job
+          WHERE state < 'active' AND start_after < now() AND name = ANY($1::text[])`,
+        [queues],
+      );
+      for (const row of rows as Array<{ name: string }>) this.notify(row.name);
+    } catch (error) {
+      if (!this.stopping) this.deps.log.warn({ err: error }, 'ready job check failed; workers fall back to polling');
+    } finally {
+      this.readyCheckRunning = false;
+    }
+  }
+
+  /** PostgreSQL: tells worker processes elsewhere that `queue` has a job (else they would wait for polling). */
   private async wakeOtherProcesses(queue: string): Promise<void> {
     if (this.deps.database.kind !== 'postgres') return;
     try {
@@ -470,10 +517,19 @@ export class JobQueue {
     const boss = this.requireBoss();
     const ids = this.workerIds.get(queue) ?? [];
     for (let i = 0; i < concurrency; i++) {
-      const id = await boss.work<TaskJobData>(
+      let id = '';
+      id = await boss.work<TaskJobData>(
         queue,
         { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: this.pollingIntervalSeconds },
-        async ([job]) => (job ? run(job) : {}),
+        async ([job]) => {
+          if (!job) return {};
+          try {
+            return await run(job);
+          } finally {
+            // Fetch again right after this job instead of sleeping out the (long) polling interval.
+            if (this.boss && !this.stopping) this.boss.notifyWorker(id);
+          }
+        },
       );
       ids.push(id);
     }
@@ -536,6 +592,11 @@ export class JobQueue {
         { err: thrown, taskId, kind: definition.kind, attempt, final: permanent || isFinalAttempt },
         'task attempt failed',
       );
+      // pg-boss makes a retry available after the delay whenever retries are left (a permanent failure's
+      // retry finds the task finished and is skipped).
+      if (job.retryCount < job.retryLimit) {
+        this.wakeForRetry(job.name, definition.retryDelaySeconds ?? DEFAULTS.retryDelaySeconds);
+      }
       if (permanent || isFinalAttempt) {
         await this.finalizeFailure(taskId, error, attempt);
       } else {
