@@ -58,13 +58,14 @@ async function taskTimes(target: Target, since: Date): Promise<TaskTimes> {
   try {
     const { rows } = await database.executeSql(
       `SELECT extract(epoch FROM started_at - created_at) * 1000 AS pickup_ms, status,
-              created_at AS created, finished_at AS finished
+              extract(epoch FROM created_at) * 1000 AS created_ms, extract(epoch FROM finished_at) * 1000 AS finished_ms
          FROM tasks WHERE kind = 'generate.image' AND created_at >= $1`,
       [since.toISOString()],
     );
     const done = rows.filter((r) => r.status === 'completed');
-    const first = Math.min(...rows.map((r) => new Date(String(r.created)).getTime()));
-    const last = Math.max(...done.map((r) => new Date(String(r.finished)).getTime()));
+    // Milliseconds from SQL: a Date turned into a string would keep whole seconds only.
+    const first = Math.min(...rows.map((r) => Number(r.created_ms)));
+    const last = Math.max(...done.map((r) => Number(r.finished_ms)));
     return {
       pickupMs: rows.map((r) => Number(r.pickup_ms)),
       perSecond: done.length / ((last - first) / 1000),
