@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { freePort } from '../scripts/studio-process.ts';
+import { freePort, studioEnv } from '../scripts/studio-process.ts';
 
 const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -61,20 +61,17 @@ export async function startApi(options: {
 }): Promise<Child> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: baseUrl,
-    DATA_DIR: options.dataDir,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    SEED_DEMO: 'false',
-    RUN_WORKERS: String(options.runWorkers ?? true),
-    RATE_LIMIT_AUTH_PER_MINUTE: '100000',
-  };
-  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
-  else delete env.DATABASE_URL;
+  const env = studioEnv({
+    port,
+    dataDir: options.dataDir,
+    logLevel: 'warn',
+    databaseUrl: options.databaseUrl,
+    extra: {
+      SEED_DEMO: 'false',
+      RUN_WORKERS: String(options.runWorkers ?? true),
+      RATE_LIMIT_AUTH_PER_MINUTE: '100000',
+    },
+  });
   const { child, output } = spawnTracked('server/main.ts', env);
   try {
     await waitForUrl(`${baseUrl}/healthz`, child, output, 'the studio');

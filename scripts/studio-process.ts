@@ -33,6 +33,32 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
   throw new Error(`The studio did not become healthy in 90 s:\n${output()}`);
 }
 
+/**
+ * The environment of a studio child process as `npm start` runs it (production) on `port` and
+ * `dataDir`: on `databaseUrl` when given, else on its embedded database. `extra` adds or overrides.
+ */
+export function studioEnv(options: {
+  port: number;
+  dataDir: string;
+  logLevel: string;
+  databaseUrl?: string;
+  extra?: NodeJS.ProcessEnv;
+}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(options.port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${options.port}`,
+    DATA_DIR: options.dataDir,
+    LOG_LEVEL: options.logLevel,
+    NODE_ENV: 'production',
+    ...options.extra,
+  };
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  else delete env.DATABASE_URL;
+  return env;
+}
+
 export interface StudioProcess {
   baseUrl: string;
   stop(): Promise<void>;
@@ -48,17 +74,12 @@ export async function startStudio(label: string, options: { logFile?: string } =
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `genpro-${label}-`));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: baseUrl,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: options.logFile ? 'info' : 'warn',
-    NODE_ENV: 'production',
-    RATE_LIMIT_AUTH_PER_MINUTE: '1000',
-  };
-  delete env.DATABASE_URL;
+  const env = studioEnv({
+    port,
+    dataDir,
+    logLevel: options.logFile ? 'info' : 'warn',
+    extra: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
+  });
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env,

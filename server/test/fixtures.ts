@@ -3,9 +3,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import PgBoss from 'pg-boss';
 import sharp from 'sharp';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { Database, Db } from '../db/client.ts';
 import { sessions, tasks, users } from '../db/schema/index.ts';
 import { DUMMY_PASSWORD_HASH, generateToken, sha256 } from '../platform/auth/crypto.ts';
 import type { TaskRow } from '../platform/jobs/types.ts';
@@ -174,4 +175,20 @@ export function waitForTask(
     },
     { ...options, what: `task ${id}` },
   );
+}
+
+/**
+ * pg-boss as another process would run it on the test database (no supervision, no schedules): a worker
+ * that fetches a job and then dies, for the crash and lease tests. Stop it with `{ graceful: false, close: false }`.
+ */
+export async function startOtherProcessBoss(database: Database): Promise<PgBoss> {
+  const boss = new PgBoss({
+    db: { executeSql: (text, values) => database.executeSql(text, values) },
+    schema: 'pgboss',
+    supervise: false,
+    schedule: false,
+  });
+  boss.on('error', () => undefined);
+  await boss.start();
+  return boss;
 }

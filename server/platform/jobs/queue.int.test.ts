@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
-import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { creditTransactions, tasks } from '../../db/schema/index.ts';
-import { createTestUser, creditsOf, eventually } from '../../test/fixtures.ts';
+import { createTestUser, creditsOf, eventually, startOtherProcessBoss } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { grantWelcomeCredits } from '../credits/ledger.ts';
 import { AppError } from '../errors.ts';
@@ -252,14 +251,7 @@ describe('tasks survive without a running worker', () => {
     const user = await createTestUser(t.ctx.db);
     const task = await t.ctx.jobs.createTask({ userId: user.id, kind: slow.kind, input: {} });
     // A worker takes the job and dies: the job stays active in pg-boss, nobody completes it.
-    const dead = new PgBoss({
-      db: { executeSql: (text, values) => t.ctx.database.executeSql(text, values) },
-      schema: 'pgboss',
-      supervise: false,
-      schedule: false,
-    });
-    dead.on('error', () => undefined);
-    await dead.start();
+    const dead = await startOtherProcessBoss(t.ctx.database);
     const [taken] = await dead.fetch(taskQueueName(slow.kind));
     expect(taken?.id).toBe(task.id);
     await dead.stop({ graceful: false, close: false });
@@ -278,14 +270,7 @@ describe('tasks survive without a running worker', () => {
   it('when the last attempt dies, recovery fails the task and refunds it', async () => {
     const user = await createTestUser(t.ctx.db, { credits: 30 });
     const task = await t.ctx.jobs.createTask({ userId: user.id, kind: lastChance.kind, input: {}, credits: 30 });
-    const dead = new PgBoss({
-      db: { executeSql: (text, values) => t.ctx.database.executeSql(text, values) },
-      schema: 'pgboss',
-      supervise: false,
-      schedule: false,
-    });
-    dead.on('error', () => undefined);
-    await dead.start();
+    const dead = await startOtherProcessBoss(t.ctx.database);
     const [taken] = await dead.fetch(taskQueueName(lastChance.kind));
     expect(taken?.id).toBe(task.id);
     await new Promise((resolve) => setTimeout(resolve, 1100));

@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
-import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tasks } from '../../db/schema/index.ts';
 import { taskQueueName } from '../../platform/jobs/queue.ts';
 import { defineTask } from '../../platform/jobs/types.ts';
-import { createTestUser, eventually } from '../fixtures.ts';
+import { createTestUser, eventually, startOtherProcessBoss } from '../fixtures.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 
 // The job leases behind crash recovery: a worker that dies is noticed within a lease (~30 s), not within its
@@ -81,14 +80,7 @@ describe('job leases', () => {
   it('a job fetched by a worker that died before starting the attempt is retried after a lease', async () => {
     const user = await createTestUser(t.ctx.db);
     // Another process takes the job and dies before marking the task processing.
-    const dead = new PgBoss({
-      db: { executeSql: (text, values) => t.ctx.database.executeSql(text, values) },
-      schema: 'pgboss',
-      supervise: false,
-      schedule: false,
-    });
-    dead.on('error', () => undefined);
-    await dead.start();
+    const dead = await startOtherProcessBoss(t.ctx.database);
     const [task] = await t.ctx.db.insert(tasks).values({ userId: user.id, kind: quick.kind, input: {} }).returning();
     const queue = taskQueueName(quick.kind);
     await dead.send(queue, { taskId: task.id }, { id: task.id, retryLimit: 1, retryDelay: 0, expireInSeconds: 900 });
