@@ -4,7 +4,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const webRoot = fileURLToPath(new URL('./web', import.meta.url));
-const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
+// The API listens on 127.0.0.1 by default; `localhost` may resolve to ::1 first.
+const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3000';
 const proxy = Object.fromEntries(['/api', '/dev', '/healthz'].map((path) => [path, { target: apiTarget }]));
 
 export default defineConfig({

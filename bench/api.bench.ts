@@ -161,7 +161,7 @@ export async function runApiBench(): Promise<BenchSection> {
       `autocannon, ${CONNECTIONS} connections, from the bench process: ${WARMUP_SECONDS} s warm-up per target, then ${ROUNDS} rounds of ${DURATION_SECONDS} s runs of the bare route, the list and /me back to back`,
       'throughput: the median round; ratio: the median of the rounds’ ratios (each against the bare run of its round); p50: median; p99: worst round',
       `${ASSETS.toLocaleString('en')} image assets seeded for the signed-in user; bearer token from POST /api/auth/login`,
-      'studio as `npm start` runs it (NODE_ENV=production, LOG_LEVEL=warn, embedded workers on) in a child process',
+      'studio as `npm start` runs it (demo mode, LOG_LEVEL=warn, embedded workers on) in a child process',
       'baseline: GET /bare on the same Fastify version in its own child process',
       'PostgreSQL: a fresh database on DATABASE_URL (or 127.0.0.1:5432), dropped after the run',
       'every response must be 2xx within 30 s (the run fails otherwise)',

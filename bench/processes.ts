@@ -53,7 +53,7 @@ async function waitForUrl(url: string, child: ChildProcess, output: () => string
   throw new Error(`${what} did not answer ${url} in 120 s:\n${output()}`);
 }
 
-/** The studio API as `npm start` runs it (production, warn logs, no demo seed) on a free port. */
+/** The studio API as `npm start` runs it (demo mode, warn logs, no demo seed) on a free port. */
 export async function startApi(options: {
   dataDir: string;
   databaseUrl?: string;
@@ -89,7 +89,7 @@ export async function startWorker(options: { dataDir: string; databaseUrl: strin
     DATA_DIR: options.dataDir,
     DATABASE_URL: options.databaseUrl,
     LOG_LEVEL: 'info',
-    NODE_ENV: 'production',
+    NODE_ENV: 'development',
   };
   const { child, output } = spawnTracked('server/worker.ts', env);
   const deadline = Date.now() + 120_000;

@@ -30,10 +30,15 @@ export const UPLOAD = {
   defaultMaxMb: 50,
   avatarMaxMb: 5,
   maxFiles: 10,
+  /** Uploads one user may send per minute (RATE_LIMIT_UPLOADS_PER_MINUTE). */
+  perMinute: 60,
   imageTypes: ['jpeg', 'jpg', 'png', 'gif', 'webp'],
   videoTypes: ['mp4', 'mov', 'avi', 'webm'],
   audioTypes: ['mp3', 'wav', 'm4a', 'ogg'],
 } as const;
+
+/** Storage one user may fill with uploads and generated media (STORAGE_QUOTA_MB), issue 17. */
+export const STORAGE_QUOTA = { defaultMb: 5120 } as const;
 
 export const STORAGE_CLASSES = [
   'temporary',
@@ -150,11 +155,13 @@ export const TEMPORARY_MEDIA_TTL_SECONDS = 86_400;
 export const DEVICE_TYPES = ['desktop', 'mobile', 'tablet'] as const;
 export type DeviceType = (typeof DEVICE_TYPES)[number];
 
-/** Per-account limits on failed attempts (on top of the per-IP limit RATE_LIMIT_AUTH_PER_MINUTE). */
+/** Limits on failed attempts, kept in auth_attempts (on top of the per-IP request rate RATE_LIMIT_AUTH_PER_MINUTE). */
 export const AUTH_LOCKOUT = {
   windowMinutes: 15,
-  /** Failed log-ins for one email within the window before further log-ins answer 429. */
+  /** Failed log-ins for one email from one client address within the window before that address gets 429 for it. */
   maxFailedLogins: 10,
+  /** Failed log-ins from one client address, whatever the email, before that address gets 429 for every account. */
+  maxFailedLoginsPerAddress: 50,
   /** Wrong verification codes for one account within the window before further checks answer 429. */
   maxFailedCodes: 15,
 } as const;
@@ -264,6 +271,23 @@ export const PRICES = {
    * prompt image: the price of one image up to 2K. Images that end as placeholders are refunded.
    */
   personaImage: 4,
+} as const;
+
+/**
+ * The text agents: POST /api/ai/movie-agent, /api/ai/image-agent, /api/ai/film-agent and
+ * /api/campaigns/plan (issue 17). A call costs `creditsPerCall` when a vendor LLM (OpenAI-compatible or
+ * Gemini) writes the answer, refunded when that call fails; the local deterministic writer is free.
+ * The four share one per-user limit (RATE_LIMIT_TEXT_AGENTS_PER_MINUTE, default `perUserPerMinute`).
+ */
+export const TEXT_AGENTS = {
+  creditsPerCall: 1,
+  perUserPerMinute: 30,
+  /** Request bodies, in bytes. */
+  bodyLimitBytes: { movieAgent: 1_048_576, filmAgent: 1_048_576, imageAgent: 65_536, campaignPlan: 65_536 },
+  movieScriptMaxChars: 50_000,
+  movieAgentMaxImages: 100,
+  /** The movie agent reads an image's URL only to check it is the user's own: stored media URLs, not data. */
+  imageUrlMaxChars: 2048,
 } as const;
 
 // ---- Uploads and upscale (issue 3) ----

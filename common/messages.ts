@@ -44,6 +44,8 @@ export const MESSAGES = {
     unknown: 'Your creator status is unknown.',
     gateTitle: 'Approval required',
     gateBody: 'This area opens once an admin approves your creator account.',
+    brandRejected:
+      'Your brand was not verified, so campaigns and the creator directory are closed to it. Contact support if you think this is a mistake.',
   },
   subscription: {
     required: 'An active subscription is required to use the dashboard.',
@@ -57,6 +59,9 @@ export const MESSAGES = {
     tooManyFiles: (max: number) => `You can upload at most ${max} files at a time`,
     invalidBase64: 'The file data is not valid base64',
     malformedForm: 'The upload form data is malformed',
+    /** Build it with storageFullMessage (common/rules/storage.ts), which formats the sizes. */
+    storageFull: (used: string, limit: string) =>
+      `Storage full: ${used} of ${limit} used. Delete assets to free space.`,
   },
   credits: {
     insufficient: 'Insufficient credits',
@@ -73,6 +78,7 @@ export const MESSAGES = {
   },
   payments: {
     startFailed: 'Failed to start purchase. Please try again.',
+    notConfigured: 'Payments are not configured',
     genericError: 'An error occurred. Please try again.',
     walletLoadFailed: 'Failed to load wallet balance',
     walletConnectFailed: 'Failed to connect to wallet',
@@ -103,7 +109,12 @@ export const MESSAGES = {
     internal: 'Something went wrong. Please try again.',
     validation: 'Validation failed',
     rateLimited: 'Too many requests. Please slow down.',
+    bodyTooLarge: (limit: string) => `The request is too large (at most ${limit} for this call)`,
     nulCharacter: 'Text cannot contain the NUL character (\\u0000)',
+    invalidUnicode: 'Text contains an invalid character (an unpaired UTF-16 surrogate)',
+    tooDeep: (levels: number) => `The request is nested too deeply (at most ${levels} levels)`,
+    textTooLong: (what: string, max: number) => `${what} can be at most ${max.toLocaleString('en')} characters`,
+    tooManyItems: (what: string, max: number) => `At most ${max.toLocaleString('en')} ${what}`,
   },
   generation: {
     imageLimitExceeded: (model: string, max: number, have: number, remove: number) =>
@@ -196,6 +207,8 @@ export const MESSAGES = {
     oneFile: 'Please drop one image',
   },
   account: {
+    startingRateInvalid: (max: number) =>
+      `The starting rate must be an amount in euros from 0 to ${max.toLocaleString('en')} with at most 2 decimals`,
     avatarFailed: 'Failed to update avatar',
     avatarNotImage: 'Only JPEG, PNG, GIF or WebP images can be used as an avatar',
     avatarOneFile: 'Please upload a single image',
@@ -419,6 +432,12 @@ export const MESSAGES = {
     connectDenied: 'The connection was not approved.',
     connectExpired: 'This connection link has expired. Please start again from the studio.',
     connectedCloseTab: 'Account connected. You can close this tab.',
+    connectOtherBrowser:
+      'This connection was not started in this browser, so nothing was connected. Please start again from the studio.',
+    connectOtherAccount:
+      'This connection was started by another GenPro Studio account than the one signed in here, so nothing was connected. Please start again from the studio.',
+    mediaUrlInvalid: (field: string) =>
+      `${field}: each item must be one of your media or a public http(s) URL (no private or local addresses)`,
     brandsNoCollaboration: 'Brand accounts publish materials only',
     tokenExpired: 'The connection to this account has expired. Please reconnect it.',
     publishFailed: 'The post could not be published',

@@ -1,6 +1,9 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { describe, it } from 'vitest';
+import type { StorageUsage } from '../common/api/uploads.ts';
+import { storageSize } from '../common/rules/storage.ts';
 import { baseUrl, expect, latestCode, logIn, openBrowser, uniqueEmail } from './browser.ts';
 
 const PASSWORD = 'account-pass-1';
@@ -26,6 +29,39 @@ async function registerAndLogIn(page: Page, prefix: string): Promise<string> {
   return email;
 }
 
+/**
+ * Uploads a noisy PNG as the signed-in user and waits for its thumbnail, so that the storage figure
+ * is settled; answers the server's figure as the Billing tab should show it ("24.1 kB of 5 GB used").
+ */
+async function uploadAndStorageText(page: Page): Promise<string> {
+  const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+  const auth = { authorization: `Bearer ${token}` };
+  const side = 96;
+  const noise = Buffer.from(Array.from({ length: side * side * 3 }, (_, i) => (i * 7919) % 251));
+  const png = await sharp(noise, { raw: { width: side, height: side, channels: 3 } })
+    .png()
+    .toBuffer();
+  const form = new FormData();
+  form.append('file', new Blob([png], { type: 'image/png' }), 'noise.png');
+  const uploaded = await fetch(`${baseUrl()}/api/upload`, { method: 'POST', headers: auth, body: form });
+  expect(uploaded.status).toBe(200);
+  const { data } = (await uploaded.json()) as { data: { id: string } };
+  await expect
+    .poll(async () => {
+      const res = await fetch(`${baseUrl()}/api/upload/${data.id}`, { headers: auth });
+      return ((await res.json()) as { data: { status: string } }).data.status;
+    })
+    .toBe('ready');
+  const res = await fetch(`${baseUrl()}/api/account/storage`, { headers: auth });
+  const usage = ((await res.json()) as { data: StorageUsage }).data;
+  expect(usage.usedBytes).toBeGreaterThan(png.length);
+  const format = (bytes: number) => {
+    const { value, unit } = storageSize(bytes);
+    return new Intl.NumberFormat('en', { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
+  };
+  return `${format(usage.usedBytes)} of ${format(usage.limitBytes)} used`;
+}
+
 async function openAccount(page: Page, tab: string): Promise<void> {
   await page.goto(`${baseUrl()}/dashboard?account=${tab}`);
   await page.getByTestId('account-dialog').waitFor();
@@ -47,6 +83,7 @@ describe('account and billing', () => {
       await registerAndLogIn(page, 'topup');
       const balance = page.getByTestId('credit-balance');
       await expect.poll(() => balance.textContent()).toBe('200');
+      const storageText = await uploadAndStorageText(page);
 
       // The sidebar balance opens Billing; the URL keeps the tab.
       await page.getByTestId('credit-balance-button').click();
@@ -54,6 +91,12 @@ describe('account and billing', () => {
       expect(new URL(page.url()).searchParams.get('account')).toBe('billing');
       expect(await page.getByTestId('billing-balance').textContent()).toBe('200');
       expect(await page.getByTestId('credit-badge').getAttribute('data-badge')).toBe('good');
+      // Storage used against the quota (issue 17): the upload and its thumbnail, of the 5 GB default.
+      await expect.poll(() => page.getByTestId('billing-storage-used').textContent()).toBe(storageText);
+      expect(storageText).toMatch(/ of 5 GB used$/);
+      expect(
+        Number(await page.getByTestId('billing-storage').getByRole('progressbar').getAttribute('aria-valuenow')),
+      ).toBe(0);
 
       await page.getByTestId('billing-topup').click();
       const dialog = page.getByTestId('topup-dialog');

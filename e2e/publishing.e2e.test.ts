@@ -51,8 +51,16 @@ async function connectInstagram(page: Page): Promise<void> {
     page.getByTestId('social-instagram-connect').click(),
   ]);
   await expect.poll(() => row.getAttribute('data-status')).toBe('connecting');
+  // The flow is bound to this browser by an HttpOnly cookie only the callback receives (issue 17).
+  const connectCookie = async () =>
+    (await page.context().cookies()).find((c) => c.name === 'genpro_social_connect') ?? null;
+  expect(await connectCookie()).toMatchObject({ path: '/api/social/oauth/instagram', httpOnly: true, sameSite: 'Lax' });
+  const closed = consent.waitForEvent('close', { timeout: 20_000 });
   await consent.getByTestId('sandbox-approve').click();
   await expect.poll(() => row.getAttribute('data-status'), { timeout: 20_000 }).toBe('connected');
+  // The callback page closes itself (its script is allowed by its policy) and the cookie is gone.
+  await closed;
+  expect(await connectCookie()).toBeNull();
 }
 
 describe('publishing and scheduling', () => {

@@ -101,3 +101,44 @@ describe('dashboard shell', () => {
     }
   });
 });
+
+describe('a page revalidated by the browser', () => {
+  // The 304 of a revalidated page once carried the API's `sandbox` policy: on reload the app was blank.
+  it('still runs after reloads and second visits of the home page and the dashboard', async () => {
+    const browser = await openBrowser();
+    const { page } = browser;
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|sandbox/i.test(message.text())) blocked.push(message.text());
+    });
+    const revalidated: number[] = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'document') revalidated.push(response.status());
+    });
+    try {
+      await page.goto(`${baseUrl()}/`);
+      await page.getByTestId('home-cta-login').waitFor();
+      await page.reload();
+      await page.getByTestId('home-cta-login').waitFor();
+
+      await logIn(page, 'creator@genpro.local', 'genpro-creator');
+      await page.reload();
+      await page.getByTestId('dashboard-shell').waitFor();
+      await page.getByTestId('sidebar').waitFor();
+
+      // A second visit of each, then a reload of the dashboard again.
+      await page.goto(`${baseUrl()}/`);
+      await page.getByTestId('home-cta-dashboard').waitFor();
+      await page.goto(`${baseUrl()}/dashboard?view=creators`);
+      await page.getByTestId('dashboard-shell').waitFor();
+      await page.reload();
+      await page.getByTestId('dashboard-shell').waitFor();
+
+      // The browser did revalidate (a 304 reached it), and nothing was blocked by a policy.
+      expect(revalidated).toContain(304);
+      expect(blocked).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});

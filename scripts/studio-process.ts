@@ -34,7 +34,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 }
 
 /**
- * The environment of a studio child process as `npm start` runs it (production) on `port` and
+ * The environment of a studio child process as `npm start` runs it (demo mode) on `port` and
  * `dataDir`: on `databaseUrl` when given, else on its embedded database. `extra` adds or overrides.
  */
 export function studioEnv(options: {
@@ -51,7 +51,7 @@ export function studioEnv(options: {
     PUBLIC_URL: `http://127.0.0.1:${options.port}`,
     DATA_DIR: options.dataDir,
     LOG_LEVEL: options.logLevel,
-    NODE_ENV: 'production',
+    NODE_ENV: 'development',
     ...options.extra,
   };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;

@@ -16,6 +16,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { ZodError } from 'zod';
 import { MESSAGES } from '../common/messages.ts';
 import type { AppContext } from './context.ts';
 import { accountRoutes } from './features/account/routes.ts';
@@ -47,7 +48,9 @@ import { upscaleRoutes } from './features/upscale/routes.ts';
 import { workspaceRoutes } from './features/workspace/routes.ts';
 import { authenticateRequest, startSessionCache } from './platform/auth/session.ts';
 import { AppError } from './platform/errors.ts';
-import { withNulGuard } from './platform/http/nul-guard.ts';
+import { BODY_LIMITS, formatBodyLimit } from './platform/http/body-limits.ts';
+import { withInputGuard } from './platform/http/input-guard.ts';
+import { parseQueryString } from './platform/http/query-string.ts';
 import { lazyChildLoggerFactory } from './platform/http/request-logger.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 
@@ -58,14 +61,15 @@ const WEB_DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app = Fastify({
     loggerInstance: ctx.log,
-    trustProxy: ctx.config.TRUST_PROXY,
-    bodyLimit: 12 * 1024 * 1024,
+    trustProxy: trustProxyOption(ctx.config.TRUST_PROXY),
+    bodyLimit: BODY_LIMITS.default,
     genReqId: () => crypto.randomUUID(),
+    routerOptions: { querystringParser: parseQueryString },
     childLoggerFactory: lazyChildLoggerFactory,
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(withNulGuard(validatorCompiler));
+  app.setValidatorCompiler(withInputGuard(validatorCompiler));
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
 
@@ -112,7 +116,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     done(null, payload);
   });
-  registerSecurityHeaders(app, { indexHtml: path.join(WEB_DIST, 'index.html') });
+  const { htmlCsp } = registerSecurityHeaders(app, { indexHtml: path.join(WEB_DIST, 'index.html') });
 
   await app.register(healthRoutes(ctx));
   await app.register(authRoutes(ctx));
@@ -140,29 +144,43 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(directoryRoutes(ctx));
   await app.register(adminRoutes(ctx));
   await app.register(socialRoutes(ctx));
-  if (ctx.config.embedded.mail) await app.register(devMailRoutes(ctx));
+  if (ctx.config.embedded.mail && !ctx.config.production) await app.register(devMailRoutes(ctx));
 
-  await registerWeb(app);
+  await registerWeb(app, { root: WEB_DIST, htmlCsp });
   return app;
 }
 
-async function registerWeb(app: FastifyInstance): Promise<void> {
-  const hasWeb = existsSync(path.join(WEB_DIST, 'index.html'));
+/** TRUST_PROXY as Fastify takes it: a hop count becomes proxy-addr's trust function. */
+function trustProxyOption(value: boolean | number | string[]) {
+  return typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
+}
+
+/** Paths the server answers itself: never the web app's page, so a route that is off answers 404. */
+const SERVER_PREFIXES = ['/api/', '/dev/', '/checkout/', '/social/sandbox/'];
+
+/**
+ * The built web app: hashed assets cached for good, the rest revalidated. Headers that depend on the file
+ * are set here, where a 304 gets them too: its reply has no content type, and a page revalidated without
+ * its HTML policy would take the API's `sandbox` policy into the browser's cache (a blank app on reload).
+ */
+export async function registerWeb(app: FastifyInstance, web: { root: string; htmlCsp: string }): Promise<void> {
+  const hasWeb = existsSync(path.join(web.root, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
-      root: WEB_DIST,
+      root: web.root,
       wildcard: false,
       setHeaders: (res, filePath) => {
         res.header(
           'cache-control',
           filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
         );
+        if (filePath.endsWith('.html')) res.header('content-security-policy', web.htmlCsp);
       },
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url.startsWith('/api/') || request.url === '/api';
-    if (isApi || request.method !== 'GET') {
+    const serverOwned = request.url === '/api' || SERVER_PREFIXES.some((prefix) => request.url.startsWith(prefix));
+    if (serverOwned || request.method !== 'GET') {
       return reply.code(404).send({ success: false, error: MESSAGES.generic.notFound, code: 'not_found' });
     }
     if (!hasWeb) {
@@ -214,6 +232,19 @@ function errorHandler(
       details: { fieldErrors },
     });
   }
+  // A service re-parsing user input with a stricter schema (a canvas call made into a generation request):
+  // the input is what is wrong, so it is a 400 naming the field, not a 500.
+  if (error instanceof ZodError) {
+    const first = error.issues[0];
+    const field = first?.path.join('.') || '_';
+    request.log.warn({ field, issue: first?.code }, 'input refused by a service schema');
+    return reply.code(400).send({
+      success: false,
+      error: first?.message ?? MESSAGES.generic.validation,
+      code: 'validation',
+      details: { fieldErrors: { [field]: [first?.message ?? MESSAGES.generic.validation] } },
+    });
+  }
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
     return reply.code(500).send({ success: false, error: MESSAGES.generic.internal, code: 'internal' });
@@ -226,6 +257,12 @@ function errorHandler(
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ success: false, error: MESSAGES.generic.internal, code: 'internal' });
+  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    const limit = formatBodyLimit(request.routeOptions.bodyLimit ?? BODY_LIMITS.default);
+    return reply
+      .code(413)
+      .send({ success: false, error: MESSAGES.generic.bodyTooLarge(limit), code: 'body_too_large' });
   }
   if (error.code === 'FST_REQ_FILE_TOO_LARGE' || status === 413) {
     return reply.code(413).send({ success: false, error: error.message, code: 'too_large' });

@@ -51,3 +51,55 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('the two modes', () => {
+  it('demo mode (npm start): loopback only, demo accounts, the local checkout, the outbox', () => {
+    const config = loadConfig({});
+    expect(config.production).toBe(false);
+    expect(config.HOST).toBe('127.0.0.1');
+    expect(config.hostSet).toBe(false);
+    expect(config.SEED_DEMO).toBe(true);
+    expect(config.PAYMENTS).toBe('local');
+    expect(config.embedded.mail).toBe(true);
+  });
+
+  it('production refuses to start without SMTP_URL, naming it', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SMTP_URL: required when NODE_ENV=production/);
+  });
+
+  it('production with nothing but SMTP_URL: no demo accounts, no payments, loopback only', () => {
+    const config = loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' });
+    expect(config.production).toBe(true);
+    expect(config.SEED_DEMO).toBe(false);
+    expect(config.PAYMENTS).toBe('off');
+    expect(config.HOST).toBe('127.0.0.1');
+    expect(config.embedded.mail).toBe(false);
+  });
+
+  it('production takes explicit choices: demo seed, a staging checkout, Stripe, an open HOST', () => {
+    const base = { NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' };
+    expect(loadConfig({ ...base, SEED_DEMO: 'true' }).SEED_DEMO).toBe(true);
+    expect(loadConfig({ ...base, PAYMENTS: 'local' }).PAYMENTS).toBe('local');
+    expect(loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_x' }).PAYMENTS).toBe('stripe');
+    const open = loadConfig({ ...base, HOST: '0.0.0.0' });
+    expect(open.HOST).toBe('0.0.0.0');
+    expect(open.hostSet).toBe(true);
+    expect(() => loadConfig({ ...base, PAYMENTS: 'stripe' })).toThrow(/PAYMENTS: "stripe" needs STRIPE_SECRET_KEY/);
+    expect(() => loadConfig({ PAYMENTS: 'free' })).toThrow(/PAYMENTS/);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    ['false', false],
+    ['true', true],
+    ['2', 2],
+    ['10.0.0.0/8, 127.0.0.1', ['10.0.0.0/8', '127.0.0.1']],
+  ])('%s', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it('refuses anything else, naming it', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
+  });
+});

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_STORAGE_REGION, DEFAULT_TOPUP_PACKAGES, SUBSCRIPTION_PLAN, UPLOAD } from '../common/constants.ts';
+import {
+  DEFAULT_STORAGE_REGION,
+  DEFAULT_TOPUP_PACKAGES,
+  STORAGE_QUOTA,
+  SUBSCRIPTION_PLAN,
+  TEXT_AGENTS,
+  UPLOAD,
+} from '../common/constants.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -72,7 +79,8 @@ function parseTopupPackages(value: string | undefined, ctx: z.RefinementCtx): To
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  /** Where to listen. Unset: loopback only (127.0.0.1), since the demo accounts' passwords are published. */
+  HOST: optionalString,
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z
@@ -83,13 +91,37 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RUN_WORKERS: bool.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
-  SEED_DEMO: bool.default(true),
-  TRUST_PROXY: bool.default(false),
+  /** Demo accounts on an empty database: on by default, off by default in production. */
+  SEED_DEMO: bool.optional(),
+  /**
+   * Whom to believe in X-Forwarded-For: `false` (nobody), `true` (every hop: only behind a proxy that
+   * overwrites the header), a number of proxy hops, or a comma-separated list of proxy addresses/CIDRs.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('false')
+    .transform((v, ctx): boolean | number | string[] => {
+      if (['true', '1', 'yes'].includes(v)) return true;
+      if (['false', '0', 'no', ''].includes(v)) return false;
+      if (/^\d+$/.test(v)) return Number(v);
+      const list = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      if (list.every((entry) => /^[0-9a-f.:]+(\/\d{1,3})?$/i.test(entry))) return list;
+      ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count or a list of proxy addresses' });
+      return z.NEVER;
+    }),
   SECURE_COOKIES: bool.optional(),
   MEDIA_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Encrypts secrets at rest (two-factor TOTP secrets); generated into DATA_DIR/secrets when unset. */
   APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(2048).default(UPLOAD.defaultMaxMb),
+  /** Most bytes one user may keep in storage (uploads and generated media), in MB. */
+  STORAGE_QUOTA_MB: z.coerce.number().int().min(1).default(STORAGE_QUOTA.defaultMb),
+  /** Uploads one user may send per minute, across every upload route. */
+  RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(UPLOAD.perMinute),
   S3_BUCKET: optionalString,
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default(DEFAULT_STORAGE_REGION),
@@ -104,6 +136,14 @@ const configSchema = z.object({
   FFMPEG_PATH: optionalString,
   FFPROBE_PATH: optionalString,
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** Calls one user may make per minute across the text agents (movie, image and film agent, campaign plan). */
+  RATE_LIMIT_TEXT_AGENTS_PER_MINUTE: z.coerce.number().int().min(1).default(TEXT_AGENTS.perUserPerMinute),
+  /**
+   * How payments are taken: `stripe` (the default when STRIPE_SECRET_KEY is set), `local` (the local checkout:
+   * the default outside production, an explicit choice for a staging site in production) or `off`
+   * (the default in production without Stripe: paying answers 503).
+   */
+  PAYMENTS: z.enum(['stripe', 'local', 'off']).optional(),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   /** Another Stripe API origin (a local fake in tests), e.g. http://127.0.0.1:12111. */
@@ -183,7 +223,19 @@ const configSchema = z.object({
   A1111_MODELS: z.string().default('stability').transform(list),
 });
 
-export type Config = z.output<typeof configSchema> & {
+type ParsedConfig = z.output<typeof configSchema>;
+
+type PaymentsMode = 'stripe' | 'local' | 'off';
+
+export type Config = Omit<ParsedConfig, 'HOST' | 'SEED_DEMO' | 'PAYMENTS'> & {
+  /** HOST, or 127.0.0.1 when unset. */
+  HOST: string;
+  SEED_DEMO: boolean;
+  PAYMENTS: PaymentsMode;
+  /** NODE_ENV=production: no demo doors (see docs/configuration.md, "Going to production"). */
+  production: boolean;
+  /** HOST was set, so the studio may be reachable from other machines. */
+  hostSet: boolean;
   publicUrl: string;
   dataDir: string;
   embedded: { database: boolean; storage: boolean; mail: boolean };
@@ -207,8 +259,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const c = parsed.data;
+  const production = c.NODE_ENV === 'production';
+  const payments = c.PAYMENTS ?? (c.STRIPE_SECRET_KEY ? 'stripe' : production ? 'off' : 'local');
+  const problems: string[] = [];
+  if (production && !c.SMTP_URL)
+    problems.push(
+      'SMTP_URL: required when NODE_ENV=production (verification codes must reach people by mail; the /dev/mail outbox is off in production)',
+    );
+  if (payments === 'stripe' && !c.STRIPE_SECRET_KEY) problems.push('PAYMENTS: "stripe" needs STRIPE_SECRET_KEY');
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     ...c,
+    HOST: c.HOST ?? '127.0.0.1',
+    hostSet: c.HOST !== undefined,
+    SEED_DEMO: c.SEED_DEMO ?? !production,
+    PAYMENTS: payments,
+    production,
     dataDir: path.resolve(c.DATA_DIR),
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
     embedded: { database: !c.DATABASE_URL, storage: !c.S3_BUCKET, mail: !c.SMTP_URL },

@@ -34,9 +34,11 @@ const LOG_REDACT_PATHS = [
   '*.code',
 ];
 
-/** Query parameters that are credentials (OAuth codes, signed-media signatures, tokens): logged as [Redacted]. */
+/** Query parameters that are credentials (OAuth codes and states, signed-media signatures, tokens): logged as [Redacted]. */
 const SECRET_QUERY_PARAMS = new Set([
   'code',
+  'state',
+  'nonce',
   'sig',
   'signature',
   'token',

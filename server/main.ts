@@ -1,7 +1,15 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { closeContext, createContext } from './context.ts';
-import { formatDemoAccounts, seedDemoIfEmpty } from './features/auth/seed.ts';
+import { formatDemoAccounts, presentDemoAccounts, seedDemoIfEmpty } from './features/auth/seed.ts';
+import { sweepDeadWorkDirs } from './platform/media/work-dir.ts';
+import { isLoopbackHost, startupWarnings } from './startup.ts';
+
+const PAYMENTS_LINE = {
+  stripe: 'Stripe',
+  local: 'local checkout (no money is taken)',
+  off: 'off (set STRIPE_SECRET_KEY)',
+} as const;
 
 /** Process entry: config, database, storage, jobs, engines, then listen. */
 async function main(): Promise<void> {
@@ -17,7 +25,11 @@ async function main(): Promise<void> {
   }
 
   const ctx = await createContext(config);
+  const swept = await sweepDeadWorkDirs();
+  if (swept > 0) ctx.log.info({ swept }, 'scratch folders of stopped processes removed');
   const demo = config.SEED_DEMO ? await seedDemoIfEmpty(ctx) : null;
+  const warnings = startupWarnings(config, await presentDemoAccounts(ctx));
+  for (const warning of warnings) ctx.log.warn(warning);
   const app = await buildApp(ctx);
 
   let closing = false;
@@ -36,13 +48,17 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `  GenPro Studio is running at ${config.publicUrl}`,
+    `  listening on ${config.HOST}:${config.PORT}${isLoopbackHost(config.HOST) ? ' (this machine only; set HOST to open it)' : ''}`,
+    `  mode: ${config.production ? 'production' : 'demo'}`,
     `  database: ${ctx.database.kind === 'pglite' ? `PGlite (${config.dataDir}/pg)` : 'PostgreSQL (DATABASE_URL)'}`,
     `  media: ${ctx.storage.kind === 'local' ? `local disk (${config.dataDir}/media)` : `S3 bucket ${config.S3_BUCKET}`}`,
     `  workers: ${config.RUN_WORKERS ? 'in this process' : 'off (run `npm run worker`)'}`,
     `  mail: ${config.embedded.mail ? `outbox, readable at ${config.publicUrl}/dev/mail` : 'SMTP'}`,
+    `  payments: ${PAYMENTS_LINE[config.PAYMENTS]}`,
     `  API docs: ${config.publicUrl}/api/docs`,
   ];
   if (demo && demo.length > 0) lines.push('', formatDemoAccounts(demo));
+  for (const warning of warnings) lines.push('', `  Warning: ${warning}`);
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 

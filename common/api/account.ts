@@ -19,6 +19,7 @@ import {
 import { MESSAGES } from '../messages.ts';
 import { passwordField, sessionInfo, sessionReply, userSchema } from './auth.ts';
 import { ok } from './envelope.ts';
+import { euroAmount } from './money.ts';
 
 const m = MESSAGES.account;
 
@@ -111,7 +112,17 @@ export const updateCreatorProfileBody = z.object({
         .refine((v) => v === '' || isHttpUrl(v), m.urlInvalid),
     )
     .optional(),
-  startingRate: z.number().min(0).max(PROFILE_LIMITS.maxStartingRateEuros).nullable().optional(),
+  startingRate: euroAmount(
+    {
+      invalid: m.startingRateInvalid(PROFILE_LIMITS.maxStartingRateEuros),
+      min: m.startingRateInvalid(PROFILE_LIMITS.maxStartingRateEuros),
+      max: m.startingRateInvalid(PROFILE_LIMITS.maxStartingRateEuros),
+      decimals: m.startingRateInvalid(PROFILE_LIMITS.maxStartingRateEuros),
+    },
+    { minCents: 0, maxCents: PROFILE_LIMITS.maxStartingRateEuros * 100 },
+  )
+    .nullable()
+    .optional(),
 });
 export type UpdateCreatorProfileBody = z.input<typeof updateCreatorProfileBody>;
 

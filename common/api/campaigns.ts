@@ -10,8 +10,8 @@ import {
   COLLABORATION_STATUSES,
 } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
-import { hasAtMostTwoDecimals } from '../rules/campaigns.ts';
 import { ok } from './envelope.ts';
+import { euroAmount } from './money.ts';
 
 // Campaigns, applications and collaborations (accounts spec 2.2, 2.7, 3, 5, 7). Request bodies use the
 // plan form's camelCase names; campaign replies use the spec's Campaign field names. Money is euros
@@ -22,15 +22,14 @@ const L = CAMPAIGN_LIMITS;
 
 const uuid = z.uuid();
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, M.dateInvalid);
-const euros = (min: string, max: number, maxMessage: string) =>
-  z
-    .number(min)
-    .refine(hasAtMostTwoDecimals, M.amountDecimals)
-    .refine((v) => v <= max, maxMessage);
-
-const budgetEuros = euros(M.budgetMin(L.minBudgetEuros), L.maxBudgetEuros, M.budgetMax(L.maxBudgetEuros)).refine(
-  (v) => v >= L.minBudgetEuros,
-  M.budgetMin(L.minBudgetEuros),
+const budgetEuros = euroAmount(
+  {
+    invalid: M.budgetMin(L.minBudgetEuros),
+    min: M.budgetMin(L.minBudgetEuros),
+    max: M.budgetMax(L.maxBudgetEuros),
+    decimals: M.amountDecimals,
+  },
+  { minCents: L.minBudgetEuros * 100, maxCents: L.maxBudgetEuros * 100 },
 );
 
 const age = z
@@ -44,7 +43,14 @@ const targetAudience = z
   .object({
     ageMin: age,
     ageMax: age,
-    description: z.string().trim().max(L.audienceDescriptionLength).default(''),
+    description: z
+      .string()
+      .trim()
+      .max(
+        L.audienceDescriptionLength,
+        MESSAGES.generic.textTooLong('The audience description', L.audienceDescriptionLength),
+      )
+      .default(''),
   })
   .refine((a) => a.ageMin <= a.ageMax, { message: M.ageOrder, path: ['ageMin'] });
 
@@ -67,7 +73,11 @@ const durationDays = z
   .int(M.durationRange(L.minDurationDays, L.maxDurationDays))
   .min(L.minDurationDays, M.durationRange(L.minDurationDays, L.maxDurationDays))
   .max(L.maxDurationDays, M.durationRange(L.minDurationDays, L.maxDurationDays));
-const objective = z.string(M.objectiveRequired).trim().min(1, M.objectiveRequired).max(L.objectiveLength);
+const objective = z
+  .string(M.objectiveRequired)
+  .trim()
+  .min(1, M.objectiveRequired)
+  .max(L.objectiveLength, MESSAGES.generic.textTooLong('The objective', L.objectiveLength));
 
 /** A deliverable: `type` is what the card shows; platform and contentType say which posts count for it. */
 const deliverable = z.object({
@@ -82,7 +92,7 @@ export type Deliverable = z.infer<typeof deliverable>;
 
 /** Spec 3 Campaign parameters. `budget` in euros (at most the wallet); `duration` in days. */
 export const campaignPlanBody = z.object({
-  name: z.string().trim().max(L.titleLength).default(''),
+  name: z.string().trim().max(L.titleLength, MESSAGES.generic.textTooLong('The name', L.titleLength)).default(''),
   objective,
   targetAudience,
   budget: budgetEuros,
@@ -354,7 +364,10 @@ export type CampaignAssetsReply = z.infer<typeof campaignAssetsReply>;
 /** POST /api/campaigns/{id}/applications (approved creator, open campaign, once). `rate` in euros. */
 export const applyBody = z.object({
   message: z.string(M.messageRequired).trim().min(1, M.messageRequired).max(L.applicationMessageLength),
-  rate: euros(M.rateRequired, L.maxRateEuros, M.rateMax(L.maxRateEuros)).refine((v) => v > 0, M.ratePositive),
+  rate: euroAmount(
+    { invalid: M.rateRequired, min: M.ratePositive, max: M.rateMax(L.maxRateEuros), decimals: M.amountDecimals },
+    { minCents: 1, maxCents: L.maxRateEuros * 100 },
+  ),
 });
 export type ApplyBody = z.input<typeof applyBody>;
 

@@ -30,6 +30,7 @@ const quality = z
 const aspectRatio = z
   .string()
   .trim()
+  .max(10, 'Aspect ratio must look like 16:9')
   .regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'Aspect ratio must look like 16:9');
 const personaId = z.uuid().optional();
 const imageList = z

@@ -1,27 +1,34 @@
 import { z } from 'zod';
+import { MESSAGES } from '../messages.ts';
 import { FILM_AGE_GROUPS, FILM_DEFAULTS, FILM_MESSAGES, FILM_ROLES } from '../rules/film.ts';
 
-const conceptText = (max: number) =>
-  z.string({ error: FILM_MESSAGES.conceptRequired }).trim().min(1, FILM_MESSAGES.conceptRequired).max(max);
+/** A text of at most `max` characters, named `what` in the message when it is longer. */
+const capped = (what: string, max: number) => z.string().max(max, MESSAGES.generic.textTooLong(what, max));
+const conceptText = (what: string, max: number) =>
+  z
+    .string({ error: FILM_MESSAGES.conceptRequired })
+    .trim()
+    .min(1, FILM_MESSAGES.conceptRequired)
+    .max(max, MESSAGES.generic.textTooLong(what, max));
 
 const filmConcept = z.object(
   {
-    title: conceptText(200),
-    description: conceptText(5000),
-    genre: z.string().trim().max(50).default(FILM_DEFAULTS.genre),
-    tone: z.string().trim().max(50).default(FILM_DEFAULTS.tone),
+    title: conceptText('The film title', 200),
+    description: conceptText('The film description', 5000),
+    genre: z.string().trim().max(50, MESSAGES.generic.textTooLong('The genre', 50)).default(FILM_DEFAULTS.genre),
+    tone: z.string().trim().max(50, MESSAGES.generic.textTooLong('The tone', 50)).default(FILM_DEFAULTS.tone),
     targetDuration: z
       .number({ error: FILM_MESSAGES.targetDurationRange })
       .min(FILM_DEFAULTS.minTargetDuration, FILM_MESSAGES.targetDurationRange)
       .max(FILM_DEFAULTS.maxTargetDuration, FILM_MESSAGES.targetDurationRange)
       .default(FILM_DEFAULTS.targetDuration),
-    theme: z.string().max(500).optional(),
-    logline: z.string().max(1000).optional(),
+    theme: capped('The theme', 500).optional(),
+    logline: capped('The logline', 1000).optional(),
     setting: z
       .object({
-        timeperiod: z.string().max(200).optional(),
-        location: z.string().max(200).optional(),
-        world: z.string().max(1000).optional(),
+        timeperiod: capped('The time period', 200).optional(),
+        location: capped('The location', 200).optional(),
+        world: capped('The world', 1000).optional(),
       })
       .optional(),
   },
@@ -29,39 +36,43 @@ const filmConcept = z.object(
 );
 
 const filmCharacter = z.object({
-  id: z.string().max(100).optional(),
-  name: z.string().trim().min(1, 'Character name is required').max(100),
+  id: capped('A character id', 100).optional(),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Character name is required')
+    .max(100, MESSAGES.generic.textTooLong('A character name', 100)),
   role: z.enum(FILM_ROLES).default(FILM_DEFAULTS.role),
   ageGroup: z.enum(FILM_AGE_GROUPS).optional(),
   demographics: z
     .object({
-      age: z.union([z.string().max(50), z.number()]).optional(),
-      gender: z.string().max(50).optional(),
-      ethnicity: z.string().max(100).optional(),
-      occupation: z.string().max(100).optional(),
+      age: z.union([capped('An age', 50), z.number()]).optional(),
+      gender: capped('A gender', 50).optional(),
+      ethnicity: capped('An ethnicity', 100).optional(),
+      occupation: capped('An occupation', 100).optional(),
     })
     .optional(),
-  description: z.string().max(2000).optional(),
-  personality: z.string().max(2000).optional(),
-  motivation: z.string().max(2000).optional(),
-  goal: z.string().max(2000).optional(),
-  conflict: z.string().max(2000).optional(),
-  arc: z.string().max(2000).optional(),
+  description: capped('A character description', 2000).optional(),
+  personality: capped('A personality', 2000).optional(),
+  motivation: capped('A motivation', 2000).optional(),
+  goal: capped('A goal', 2000).optional(),
+  conflict: capped('A conflict', 2000).optional(),
+  arc: capped('An arc', 2000).optional(),
   relationships: z
-    .array(z.object({ characterId: z.string().max(100), relationship: z.string().max(200) }))
-    .max(50)
+    .array(z.object({ characterId: capped('A character id', 100), relationship: capped('A relationship', 200) }))
+    .max(50, MESSAGES.generic.tooManyItems('relationships per character', 50))
     .default([]),
-  voiceStyle: z.string().max(200).optional(),
-  backstory: z.string().max(5000).optional(),
+  voiceStyle: capped('A voice style', 200).optional(),
+  backstory: capped('A backstory', 5000).optional(),
 });
 
-/** POST /api/ai/film-agent: free of charge, session required. */
+/** POST /api/ai/film-agent: session required; 1 credit with a vendor LLM (TEXT_AGENTS). */
 export const filmAgentBody = z.object({
   concept: filmConcept,
   characters: z
     .array(filmCharacter, { error: FILM_MESSAGES.charactersRequired })
     .min(1, FILM_MESSAGES.charactersRequired)
-    .max(30),
+    .max(30, MESSAGES.generic.tooManyItems('characters', 30)),
   generationType: z.literal('screenplay', { error: FILM_MESSAGES.generationTypeUnsupported }).default('screenplay'),
 });
 export type FilmAgentInput = z.output<typeof filmAgentBody>;

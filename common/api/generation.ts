@@ -7,13 +7,18 @@ import {
   TASK_STATUSES,
   VIDEO_DEFAULTS,
 } from '../constants.ts';
+import { MESSAGES } from '../messages.ts';
 
 /**
  * A media input: one of the user's own media URLs (`/api/images/…`, `/api/videos/…`, also absolute on
  * this host), a `data:` URI, or a public http(s) URL (fetched server-side; private addresses refused).
  */
 const mediaRef = z.string().trim().min(1).max(15_000_000);
-const prompt = z.string().trim().min(1, 'Prompt is required').max(4000);
+const prompt = z
+  .string()
+  .trim()
+  .min(1, 'Prompt is required')
+  .max(4000, MESSAGES.generic.textTooLong('The prompt', 4000));
 
 /** POST /api/ai/generate/image (spec 3, Generation parameters: image; canvas seedream/nanobana fields). */
 export const generateImageBody = z.object({
@@ -176,11 +181,11 @@ export const runwayTaskReply = z.object({
   createdAt: z.string(),
 });
 
-/** POST /api/ai/image-agent */
+/** POST /api/ai/image-agent (a text agent: TEXT_AGENTS limits and price). */
 export const imageAgentBody = z.object({
   prompt,
-  style: z.string().max(100).optional(),
-  context: z.string().max(2000).optional(),
+  style: z.string().max(100, MESSAGES.generic.textTooLong('The style', 100)).optional(),
+  context: z.string().max(2000, MESSAGES.generic.textTooLong('The context', 2000)).optional(),
 });
 export const imageAgentReply = z.object({
   success: z.literal(true),

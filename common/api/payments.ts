@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CREDITS_HISTORY_PAGE, SUBSCRIPTION_STATUSES, WALLET_TOPUP } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
 import { ok } from './envelope.ts';
+import { euroAmount } from './money.ts';
 
 // Payments, credit top-ups, subscriptions, the brand wallet and creator earnings (accounts spec 2.5,
 // 3, 4, 7). Money is kept in integer cents; every euro figure is also given in cents (`…Cents`).
@@ -160,11 +161,15 @@ export type WalletReply = z.infer<typeof walletReply>;
 
 /** POST /api/brands/wallet/topup: `amount` in euros, 1–10000, at most 2 decimals. Brands only. */
 export const walletTopupBody = z.object({
-  amount: z
-    .number({ error: M.amountRequired })
-    .min(WALLET_TOPUP.minEuros, M.amountMin(WALLET_TOPUP.minEuros))
-    .max(WALLET_TOPUP.maxEuros, M.amountMax(WALLET_TOPUP.maxEuros))
-    .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, M.amountDecimals),
+  amount: euroAmount(
+    {
+      invalid: M.amountRequired,
+      min: M.amountMin(WALLET_TOPUP.minEuros),
+      max: M.amountMax(WALLET_TOPUP.maxEuros),
+      decimals: M.amountDecimals,
+    },
+    { minCents: WALLET_TOPUP.minEuros * 100, maxCents: WALLET_TOPUP.maxEuros * 100 },
+  ),
   successUrl: returnUrl.optional(),
   cancelUrl: returnUrl.optional(),
 });

@@ -16,6 +16,7 @@ import {
   PERSONALITY_OPTIONS,
 } from '../rules/personas.ts';
 import { generatedMedia } from './generation.ts';
+import { euroAmount } from './money.ts';
 
 // AI personas (accounts spec 3 Persona, 7 Personas and workspace, 9). Field names are the spec's;
 // where the spec's clients spell a field two ways (target_audience / targetAudience, custom_images /
@@ -72,12 +73,16 @@ export const createPersonaBody = z.object({
   isPublic: z.boolean().default(false),
   license_type: z.enum(LICENSE_TYPES, { error: M.licenseTypeUnknown }).default(DEFAULT_LICENSE_TYPE),
   /** Euros, at most 2 decimals; a free license is stored with price 0. */
-  license_price: z.coerce
-    .number({ error: M.licensePriceInvalid })
-    .min(0, M.licensePriceInvalid)
-    .max(MAX_LICENSE_PRICE_EUROS, M.licensePriceInvalid)
-    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, M.licensePriceInvalid)
-    .default(0),
+  license_price: euroAmount(
+    {
+      invalid: M.licensePriceInvalid,
+      min: M.licensePriceInvalid,
+      max: M.licensePriceInvalid,
+      decimals: M.licensePriceInvalid,
+    },
+    { minCents: 0, maxCents: MAX_LICENSE_PRICE_EUROS * 100 },
+    { coerce: true },
+  ).default(0),
 });
 export type CreatePersonaBody = z.input<typeof createPersonaBody>;
 

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { TEXT_AGENTS } from '../constants.ts';
+import { MESSAGES } from '../messages.ts';
 import { SEQUENCE_LIMITS, SEQUENCE_MESSAGES, SEQUENCE_VIDEO_MODES } from '../rules/sequences.ts';
 
 // Cinema sequences (canvas spec 7): one video per sequence item, the movie agent, the master video.
 
 const mediaRef = z.string().trim().min(1).max(15_000_000);
-const itemId = z.string().trim().min(1).max(100);
+const itemId = z.string().trim().min(1).max(100, MESSAGES.generic.textTooLong('An item id', 100));
 
 /** POST /api/ai/generate-video-sequence: pro (veo-3.0-generate-001, with audio) or dream (seedance, 12 s). */
 export const generateVideoSequenceBody = z.object({
@@ -40,24 +42,31 @@ export const generateVideoSequenceReply = z.object({
 });
 export type GenerateVideoSequenceReply = z.infer<typeof generateVideoSequenceReply>;
 
-/** POST /api/ai/movie-agent. */
+const A = TEXT_AGENTS;
+
+/** POST /api/ai/movie-agent (a text agent: TEXT_AGENTS limits and price). */
 export const movieAgentBody = z.object({
   movieScript: z
     .string({ error: SEQUENCE_MESSAGES.movieScriptRequired })
     .trim()
     .min(1, SEQUENCE_MESSAGES.movieScriptRequired)
-    .max(50_000),
+    .max(A.movieScriptMaxChars, MESSAGES.generic.textTooLong('The movie script', A.movieScriptMaxChars)),
   images: z
     .array(
       z.object({
         id: itemId,
-        imageUrl: mediaRef.optional(),
-        prompt: z.string().max(4000).optional(),
+        imageUrl: z
+          .string()
+          .trim()
+          .min(1)
+          .max(A.imageUrlMaxChars, MESSAGES.generic.textTooLong('An image URL', A.imageUrlMaxChars))
+          .optional(),
+        prompt: z.string().max(4000, MESSAGES.generic.textTooLong('An image prompt', 4000)).optional(),
       }),
     )
-    .max(200)
+    .max(A.movieAgentMaxImages, MESSAGES.generic.tooManyItems('images', A.movieAgentMaxImages))
     .default([]),
-  projectId: z.string().max(100).optional(),
+  projectId: z.string().max(100, MESSAGES.generic.textTooLong('The project id', 100)).optional(),
 });
 export type MovieAgentBody = z.input<typeof movieAgentBody>;
 

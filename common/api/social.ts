@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
 import { isValidTimeZone } from '../rules/scheduling.ts';
+import { isHttpUrl } from './account.ts';
 import { ok } from './envelope.ts';
 
 // Publishing and scheduling (accounts spec 2.2, 2.3, 3, 4, 5, 7). Field names are the spec's
@@ -52,7 +53,15 @@ export const connectParams = z.object({ platformId: socialPlatform });
 export const connectReply = z.object({ success: z.literal(true), authUrl: z.string() });
 
 const message = z.string(M.messageRequired).trim().min(1, M.messageRequired).max(5000);
-const mediaUrls = z.array(z.string().trim().min(1).max(2048)).max(10).default([]);
+/**
+ * A post's media: one of the studio's own media paths (`/api/images/…`) or an http(s) URL; javascript:, file: and
+ * data: are refused here, and the server also refuses other paths and private or local hosts.
+ */
+const isMediaUrlForm = (value: string) => (value.startsWith('/') && !/^[/\\]{2}/.test(value)) || isHttpUrl(value);
+const mediaUrls = z
+  .array(z.string().trim().min(1).max(2048).refine(isMediaUrlForm, M.mediaUrlInvalid('media_urls')))
+  .max(10)
+  .default([]);
 const timezone = z.string().trim().min(1).max(64).refine(isValidTimeZone, M.timezoneInvalid);
 const platforms = z.array(socialPlatform).min(1, M.platformsRequired).max(SOCIAL_PLATFORMS.length);
 /**

@@ -44,6 +44,12 @@ const uploadStatus = uploadedFile.extend({
 export const uploadStatusReply = ok(uploadStatus);
 export type UploadStatus = z.infer<typeof uploadStatus>;
 
+/** GET /api/account/storage: the bytes the user stores (uploads and generated media) and the quota. */
+const storageUsage = z.object({ usedBytes: z.number().int().min(0), limitBytes: z.number().int().min(0) });
+export const storageUsageReply = ok(storageUsage);
+export type StorageUsage = z.infer<typeof storageUsage>;
+export type StorageUsageReply = z.infer<typeof storageUsageReply>;
+
 /** GET /api/tasks/{id}: the state of any long-running task. */
 export const taskParams = z.object({ id: z.string().max(64) });
 const taskStatus = z.object({

@@ -5,9 +5,11 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import sharp from 'sharp';
+import { TRIAL_DAYS, TRIAL_PLAN } from '../../common/constants.ts';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
-import { sessions, tasks, users } from '../db/schema/index.ts';
+import { personas, sessions, subscriptions, tasks, users } from '../db/schema/index.ts';
+import type { PersonaImages } from '../db/schema/personas.ts';
 import { DUMMY_PASSWORD_HASH, generateToken, sha256 } from '../platform/auth/crypto.ts';
 import type { TaskRow } from '../platform/jobs/types.ts';
 import { MediaStore, type MediaStoreDeps, type StoredMedia } from '../platform/media/store.ts';
@@ -20,10 +22,14 @@ export interface TestUser {
   token: string;
 }
 
-/** Inserts a verified user (with `credits` on the balance, no ledger row) and a session for it. */
+/**
+ * Inserts a verified user (with `credits` on the balance, no ledger row) and a session for it. Like a
+ * registration, the user has a running free trial (spending credits needs subscription access);
+ * `subscription: false` leaves the user without a subscription row.
+ */
 export async function createTestUser(
   db: Db,
-  options: { credits?: number; role?: 'creator' | 'brand' | 'admin' } = {},
+  options: { credits?: number; role?: 'creator' | 'brand' | 'admin'; subscription?: false } = {},
 ): Promise<TestUser> {
   const id = randomUUID();
   const email = `test-${id}@example.com`;
@@ -39,6 +45,14 @@ export async function createTestUser(
     isVerified: true,
     credits: options.credits ?? 0,
   });
+  if (options.subscription !== false) {
+    await db.insert(subscriptions).values({
+      userId: id,
+      planType: TRIAL_PLAN,
+      status: 'trialing',
+      trialEnd: new Date(Date.now() + TRIAL_DAYS * 86_400_000),
+    });
+  }
   const token = generateToken();
   await db.insert(sessions).values({
     userId: id,
@@ -49,6 +63,24 @@ export async function createTestUser(
     expiresAt: new Date(Date.now() + 86_400_000),
   });
   return { id, email, token };
+}
+
+/** Inserts a ready persona of the user (private unless `isPublic`), without images; returns its id. */
+export async function createTestPersona(db: Db, userId: string, options: { isPublic?: boolean } = {}): Promise<string> {
+  const [row] = await db
+    .insert(personas)
+    .values({
+      userId,
+      name: 'Nova',
+      description: 'A cheerful fitness coach',
+      personality: 'friendly',
+      language: 'en',
+      isPublic: options.isPublic ?? false,
+      status: 'ready',
+      images: {} as PersonaImages,
+    })
+    .returning({ id: personas.id });
+  return row.id;
 }
 
 /** The balance stored on the user. */

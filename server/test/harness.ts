@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { inject } from 'vitest';
@@ -56,6 +57,8 @@ export async function createTestApp(
     engines?: (config: Config) => EngineRegistry;
     /** Wraps or replaces the storage the studio would make from its config (e.g. to inject faults). */
     storage?: (config: Config) => ObjectStorage;
+    /** Every log line at LOG_LEVEL (production redaction) goes here instead. */
+    logTo?: Writable;
   } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'genpro-test-'));
@@ -70,7 +73,11 @@ export async function createTestApp(
   const ctx = await createContext(config, {
     database,
     // A test that sets LOG_LEVEL itself gets the ordinary logger.
-    log: options.env?.LOG_LEVEL ? undefined : testLogger(),
+    log: options.logTo
+      ? createLogger(config.LOG_LEVEL, options.logTo)
+      : options.env?.LOG_LEVEL
+        ? undefined
+        : testLogger(),
     clock: options.clock,
     engines: options.engines?.(config),
     storage: options.storage?.(config),

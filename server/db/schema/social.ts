@@ -30,7 +30,10 @@ export const socialAccounts = pgTable(
   (t) => [uniqueIndex('social_accounts_user_platform_idx').on(t.userId, t.platform)],
 );
 
-/** An authorization in progress: the state sent to the provider and the PKCE verifier (sealed). */
+/**
+ * An authorization in progress: the state sent to the provider, the PKCE verifier (sealed), and the SHA-256 of the
+ * nonce in the cookie of the browser that started it (the callback must come from that browser).
+ */
 export const socialOauthStates = pgTable('social_oauth_states', {
   state: text('state').primaryKey(),
   userId: uuid('user_id')
@@ -38,6 +41,7 @@ export const socialOauthStates = pgTable('social_oauth_states', {
     .references(() => users.id, { onDelete: 'cascade' }),
   platform: text('platform').notNull(),
   codeVerifierSealed: text('code_verifier_sealed').notNull(),
+  browserNonceHash: text('browser_nonce_hash').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -1,11 +1,11 @@
 // Veo 3 through the Gemini API's long-running operation: predictLongRunning → poll operations/{name}
 // (every 10 s, as Google's own samples do) → download the video URI with the API key, then read what
 // came back with ffprobe. A finished operation without samples is a safety block, not a success.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import { probeMedia } from '../../platform/media/probe.ts';
+import { makeWorkDir } from '../../platform/media/work-dir.ts';
 import type {
   CharacterPerformanceRequest,
   EngineCallOptions,
@@ -209,7 +209,7 @@ export class VeoVideoEngine implements VideoEngine {
 
   /** Size, length and streams of the downloaded clip; a clip ffprobe cannot read is a vendor failure. */
   private async probe(media: MediaBuffer, signal?: AbortSignal) {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'genpro-veo-'));
+    const dir = await makeWorkDir('veo');
     try {
       const file = path.join(dir, 'output.mp4');
       await writeFile(file, media.data);

@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm, writeFile } from 'node:fs/promises';
 import type { Config } from '../../config.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { type MediaProbe, probeMedia } from '../../platform/media/probe.ts';
 import { ffmpegPath } from '../../platform/media/tools.ts';
+import { makeWorkDir } from '../../platform/media/work-dir.ts';
 import type { EngineCallOptions, ProgressCallback } from '../types.ts';
 
 export type ToolConfig = Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'>;
@@ -133,7 +132,7 @@ export async function runFinalFfmpeg(
 
 /** Runs `fn` with a fresh temporary directory, removed afterwards whatever happens. */
 export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'genpro-engine-'));
+  const dir = await makeWorkDir('engine');
   try {
     return await fn(dir);
   } finally {

@@ -1,11 +1,11 @@
 // Helpers the vendor video adapters share (Runway, BytePlus Seedance): inputs as data URIs, and the
 // facts of a downloaded output (size, length, frame rate, audio) read with ffprobe.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Config } from '../../config.ts';
 import { probeMedia } from '../../platform/media/probe.ts';
+import { makeWorkDir } from '../../platform/media/work-dir.ts';
 import type { MediaBuffer } from '../types.ts';
 import { VendorError } from '../vendor/http.ts';
 
@@ -53,7 +53,7 @@ export async function videoFacts(
   data: Buffer,
   signal?: AbortSignal,
 ): Promise<VideoFacts> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'genpro-vendor-'));
+  const dir = await makeWorkDir('vendor');
   try {
     const file = path.join(dir, 'output.mp4');
     await writeFile(file, data);

@@ -10,6 +10,7 @@ import { users } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, badRequest, tooLarge } from '../../platform/errors.ts';
 import { storedKeyOf } from '../../platform/media/inputs.ts';
+import { storageLimitBytes } from '../../platform/media/quota.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { loadUserDto } from '../auth/users.ts';
 import { assertCleanMedia } from '../uploads/integrity.ts';
@@ -115,6 +116,7 @@ export async function setAvatar(deps: Deps, user: UserRow, image: Buffer): Promi
       userId: user.id,
       isPublic: true,
       source: AVATAR_SOURCE,
+      quotaBytes: storageLimitBytes(deps.config),
     });
     const now = deps.clock.now();
     const [before] = await deps.db.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, user.id));

@@ -20,8 +20,13 @@ type Deps = Pick<AppContext, 'db' | 'clock' | 'storage' | 'log'>;
  * serves them). A file stored concurrently after the read cannot get a row any more (the owner is
  * gone), and MediaStore.put removes such bytes itself.
  */
-export async function deleteAccount(deps: Deps, user: UserRow, password: string): Promise<{ files: number }> {
-  await confirmPassword(deps, user, password, MESSAGES.account.passwordWrong);
+export async function deleteAccount(
+  deps: Deps,
+  user: UserRow,
+  password: string,
+  ip: string,
+): Promise<{ files: number }> {
+  await confirmPassword(deps, user, password, MESSAGES.account.passwordWrong, ip);
   if (user.role === 'admin') {
     const [admins] = await deps.db.select({ n: count() }).from(users).where(eq(users.role, 'admin'));
     if (Number(admins?.n ?? 0) <= 1) throw conflict(MESSAGES.account.lastAdmin);

@@ -13,7 +13,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { brandProfiles, creatorProfiles, users } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
-import { badRequest } from '../../platform/errors.ts';
+import { badRequest, forbidden } from '../../platform/errors.ts';
 import { ownedMediaObject, storedKeyOf } from '../../platform/media/inputs.ts';
 import { mediaUrl } from '../../platform/media/store.ts';
 import { loadUserDto } from '../auth/users.ts';
@@ -132,6 +132,23 @@ async function ensureBrandRow(deps: Deps, user: UserRow): Promise<BrandRow> {
     .onConflictDoNothing();
   const [row] = await deps.db.select().from(brandProfiles).where(eq(brandProfiles.userId, user.id)).limit(1);
   return row;
+}
+
+/**
+ * A brand an admin rejected may not create or publish campaigns nor browse the creator directory:
+ * 403 `approval_required`. Pending brands (and every other role) pass.
+ */
+export async function assertBrandNotRejected(
+  deps: Pick<AppContext, 'db'>,
+  user: Pick<UserRow, 'id' | 'role'>,
+): Promise<void> {
+  if (user.role !== 'brand') return;
+  const [row] = await deps.db
+    .select({ status: brandProfiles.verificationStatus })
+    .from(brandProfiles)
+    .where(eq(brandProfiles.userId, user.id))
+    .limit(1);
+  if (row?.status === 'rejected') throw forbidden(MESSAGES.approval.brandRejected, 'approval_required');
 }
 
 export async function getBrandProfile(deps: Deps, user: UserRow): Promise<BrandProfile> {

@@ -25,6 +25,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser, SESSION_COOKIE } from '../../platform/auth/session.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
+import { uploadRateLimit } from '../uploads/rate-limit.ts';
 import { MB } from '../uploads/sniff.ts';
 import { readOwnImage, receiveAvatar, setAvatar } from './avatar.ts';
 import { addBankAccount, deleteBankAccount, listBankAccounts, makePrimary } from './bank-accounts.ts';
@@ -135,6 +136,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/users/avatar',
       {
+        onRequest: uploadRateLimit(ctx, app),
         preValidation: signedIn,
         schema: {
           tags: ['account'],
@@ -282,7 +284,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await deleteAccount(ctx, currentUser(request), request.body.password);
+        await deleteAccount(ctx, currentUser(request), request.body.password, request.ip);
         clearSessionCookie(reply);
         return { success: true as const, message: m.deleted };
       },

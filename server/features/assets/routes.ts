@@ -12,6 +12,7 @@ import {
 import { errorReply } from '../../../common/api/envelope.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { visiblePersona } from '../personas/service.ts';
 import { assetListCache } from './list-cache.ts';
 import { deleteAsset, getAsset, listAssets, parseAssetTypes, registerAsset, toAssetDto } from './service.ts';
 
@@ -125,10 +126,11 @@ export function assetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: assetReply, ...errors },
         },
       },
-      async (request) => ({
-        success: true as const,
-        data: toAssetDto(await registerAsset(ctx, currentUser(request).id, request.body)),
-      }),
+      async (request) => {
+        const userId = currentUser(request).id;
+        if (request.body.persona_id) await visiblePersona(ctx, userId, request.body.persona_id);
+        return { success: true as const, data: toAssetDto(await registerAsset(ctx, userId, request.body)) };
+      },
     );
   };
 }

@@ -74,11 +74,13 @@ describe('createAdmin', () => {
       is_verified: true,
       user_status: null,
       first_name: 'Admin',
+      credits: WELCOME_CREDITS,
     });
     expect((await login('boss@example.com', 'admin-password-1')).statusCode).toBe(200);
   });
 
   it('promotes an existing account, sets its password and signs its sessions out', async () => {
+    // Unverified, so without the welcome credits until the promotion verifies it.
     const reg = await register(t.app, { role: 'creator' });
     const { user, created } = await createAdmin(t.ctx, {
       email: reg.email,
@@ -92,7 +94,11 @@ describe('createAdmin', () => {
       user_status: null,
       first_name: 'Promoted',
       last_name: 'Tester',
+      credits: WELCOME_CREDITS,
     });
+    await createAdmin(t.ctx, { email: reg.email, password: 'new-admin-password' });
+    const welcome = await t.ctx.db.select().from(creditTransactions).where(eq(creditTransactions.userId, reg.userId));
+    expect(welcome.map((row) => row.source)).toEqual(['welcome']);
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(reg.token) })).statusCode).toBe(
       401,
     );

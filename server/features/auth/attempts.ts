@@ -1,4 +1,5 @@
-import { and, count, desc, eq, gte, lt } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt } from 'drizzle-orm';
+import ipaddr from 'ipaddr.js';
 import { AUTH_LOCKOUT } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { authAttempts } from '../../db/schema/index.ts';
@@ -8,24 +9,58 @@ import type { DbOrTx } from './users.ts';
 type AttemptKind = (typeof authAttempts.$inferInsert)['kind'];
 
 const WINDOW_MS = AUTH_LOCKOUT.windowMinutes * 60_000;
-const LIMITS: Record<AttemptKind, number> = {
-  login: AUTH_LOCKOUT.maxFailedLogins,
-  verify: AUTH_LOCKOUT.maxFailedCodes,
+
+/**
+ * The client address as counted: IPv4 as it is (also when IPv4-mapped), IPv6 by its /64 prefix, since
+ * one host usually holds a whole /64 and could otherwise take a fresh address for every guess.
+ */
+export function addressKey(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  const prefix = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${prefix.join(':')}::/64`;
+}
+
+/**
+ * What failures are counted under. Log-ins are refused per client address and per address and account,
+ * never per account alone: anyone can fail an account's log-in, so a lock on the account would let anyone
+ * lock its owner out. The per-account count of failed log-ins only feeds the suspicious-activity alert.
+ */
+const subjects = {
+  account: (account: string) => `account:${account}`,
+  address: (ip: string) => `ip:${addressKey(ip)}`,
+  addressAndAccount: (ip: string, account: string) => `ip+account:${addressKey(ip)}|${account}`,
 };
 
-const ofSubject = (kind: AttemptKind, subject: string) =>
-  and(eq(authAttempts.kind, kind), eq(authAttempts.subject, subject));
+/** A log-in attempt (or a password check of a signed-in user): where it came from and the email it was for. */
+export interface LoginOrigin {
+  ip: string;
+  email: string;
+}
+
+const ofSubjects = (kind: AttemptKind, list: string[]) =>
+  and(eq(authAttempts.kind, kind), inArray(authAttempts.subject, list));
 
 /** This subject's failures inside the sliding window that ends `now`. */
 const inWindow = (now: Date, kind: AttemptKind, subject: string) =>
-  and(ofSubject(kind, subject), gte(authAttempts.createdAt, new Date(now.getTime() - WINDOW_MS)));
+  and(
+    eq(authAttempts.kind, kind),
+    eq(authAttempts.subject, subject),
+    gte(authAttempts.createdAt, new Date(now.getTime() - WINDOW_MS)),
+  );
 
 /**
- * Per-account lockout: with `limit` failures for this subject inside the sliding window, answer 429
- * until the oldest of them leaves the window. Works across IPs and API processes (it is a table).
+ * With `limit` failures for this subject inside the sliding window, answer 429 until the oldest of them
+ * leaves the window. Works across API processes (it is a table).
  */
-export async function assertNotLocked(db: DbOrTx, now: Date, kind: AttemptKind, subject: string): Promise<void> {
-  const limit = LIMITS[kind];
+async function assertUnderLimit(
+  db: DbOrTx,
+  now: Date,
+  kind: AttemptKind,
+  subject: string,
+  limit: number,
+): Promise<void> {
   const recent = await db
     .select({ createdAt: authAttempts.createdAt })
     .from(authAttempts)
@@ -37,23 +72,65 @@ export async function assertNotLocked(db: DbOrTx, now: Date, kind: AttemptKind, 
   throw tooManyRequests(MESSAGES.auth.tooManyAttempts, Math.max(1, Math.ceil((unlocksAt - now.getTime()) / 1000)));
 }
 
-/** Records one failure and drops this subject's failures that have left the window. */
-export async function recordFailure(db: DbOrTx, now: Date, kind: AttemptKind, subject: string): Promise<void> {
-  await db.insert(authAttempts).values({ kind, subject, createdAt: now });
+/** Records one failure under each subject and drops their failures that have left the window. */
+async function recordFailure(db: DbOrTx, now: Date, kind: AttemptKind, list: string[]): Promise<void> {
+  await db.insert(authAttempts).values(list.map((subject) => ({ kind, subject, createdAt: now })));
   await db
     .delete(authAttempts)
-    .where(and(ofSubject(kind, subject), lt(authAttempts.createdAt, new Date(now.getTime() - WINDOW_MS))));
+    .where(and(ofSubjects(kind, list), lt(authAttempts.createdAt, new Date(now.getTime() - WINDOW_MS))));
 }
 
-export async function clearFailures(db: DbOrTx, kind: AttemptKind, subject: string): Promise<void> {
-  await db.delete(authAttempts).where(ofSubject(kind, subject));
-}
-
-/** Failures recorded for this subject inside the sliding window. */
-export async function countFailures(db: DbOrTx, now: Date, kind: AttemptKind, subject: string): Promise<number> {
+async function countFailures(db: DbOrTx, now: Date, kind: AttemptKind, subject: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(authAttempts)
     .where(inWindow(now, kind, subject));
   return Number(row?.n ?? 0);
+}
+
+/**
+ * 429 for an address that has failed AUTH_LOCKOUT.maxFailedLogins times for this email, or
+ * maxFailedLoginsPerAddress times for any emails. An address that has not been failing always gets its
+ * password checked, whatever others did to the account.
+ */
+export async function assertLoginAllowed(db: DbOrTx, now: Date, origin: LoginOrigin): Promise<void> {
+  const { ip, email } = origin;
+  await assertUnderLimit(db, now, 'login', subjects.addressAndAccount(ip, email), AUTH_LOCKOUT.maxFailedLogins);
+  await assertUnderLimit(db, now, 'login', subjects.address(ip), AUTH_LOCKOUT.maxFailedLoginsPerAddress);
+}
+
+export async function recordLoginFailure(db: DbOrTx, now: Date, origin: LoginOrigin): Promise<void> {
+  const { ip, email } = origin;
+  await recordFailure(db, now, 'login', [
+    subjects.addressAndAccount(ip, email),
+    subjects.address(ip),
+    subjects.account(email),
+  ]);
+}
+
+/**
+ * After a right password: this address's count for the account and the account's alert count start over.
+ * The address's own count stays, or an attacker could reset it by signing in to an account of their own.
+ */
+export async function clearLoginFailures(db: DbOrTx, origin: LoginOrigin): Promise<void> {
+  await db
+    .delete(authAttempts)
+    .where(ofSubjects('login', [subjects.addressAndAccount(origin.ip, origin.email), subjects.account(origin.email)]));
+}
+
+/** Failed log-ins for this account from any address inside the window (for the suspicious-activity alert). */
+export function countLoginFailures(db: DbOrTx, now: Date, email: string): Promise<number> {
+  return countFailures(db, now, 'login', subjects.account(email));
+}
+
+// Code checks need a session of the account itself, so only the account's own sessions can fail them:
+// counting them per account stops a brute force from many addresses without letting strangers lock it.
+
+/** 429 once the account has had AUTH_LOCKOUT.maxFailedCodes wrong email codes inside the window. */
+export function assertCodeChecksAllowed(db: DbOrTx, now: Date, userId: string): Promise<void> {
+  return assertUnderLimit(db, now, 'verify', subjects.account(userId), AUTH_LOCKOUT.maxFailedCodes);
+}
+
+export function recordCodeFailure(db: DbOrTx, now: Date, userId: string): Promise<void> {
+  return recordFailure(db, now, 'verify', [subjects.account(userId)]);
 }

@@ -35,8 +35,12 @@ describe('register → code → verify → me', () => {
       role: 'creator',
       user_status: 'pending',
       is_verified: false,
-      credits: WELCOME_CREDITS,
+      credits: 0,
     });
+    // The welcome credits wait for a verified email.
+    const welcomeRows = () =>
+      t.ctx.db.select().from(creditTransactions).where(eq(creditTransactions.userId, reg.data.user.id));
+    expect(await welcomeRows()).toEqual([]);
     const setCookie = String(res.headers['set-cookie']);
     expect(setCookie).toContain('genpro_session=');
     expect(setCookie).toMatch(/HttpOnly/i);
@@ -84,10 +88,7 @@ describe('register → code → verify → me', () => {
       cancelAtPeriodEnd: false,
     });
 
-    const ledger = await t.ctx.db
-      .select()
-      .from(creditTransactions)
-      .where(eq(creditTransactions.userId, reg.data.user.id));
+    const ledger = await welcomeRows();
     expect(ledger).toHaveLength(1);
     expect(ledger[0]).toMatchObject({
       type: 'addition',
@@ -100,6 +101,41 @@ describe('register → code → verify → me', () => {
     const again = await post('/api/auth/verify-code', { code }, bearer(v.token));
     expect(again.statusCode).toBe(200);
     expect((again.json() as VerifyCodeReply).message).toBe(MESSAGES.verification.alreadyVerified);
+    expect(await welcomeRows()).toHaveLength(1);
+  });
+
+  it('grants the welcome credits once, however often and however concurrently the email is verified', async () => {
+    const reg = await register(t.app);
+    const unverified = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(reg.token) });
+    expect((unverified.json() as MeReply).data.credits).toBe(0);
+    const second = (
+      (await post('/api/auth/login', { email: reg.email, password: reg.password })).json() as SessionReply
+    ).data.token;
+    const code = await latestCode(t.app, reg.email);
+    const both = await Promise.all([
+      post('/api/auth/verify-code', { code }, bearer(reg.token)),
+      post('/api/auth/verify-code', { code }, bearer(second)),
+    ]);
+    const winner = both.find((r) => r.statusCode === 200);
+    if (!winner) throw new Error(`no verification succeeded: ${both.map((r) => r.body).join(' ')}`);
+    const token = (winner.json() as VerifyCodeReply).token;
+    const credits = async () =>
+      ((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) })).json() as MeReply).data
+        .credits;
+    expect(await credits()).toBe(WELCOME_CREDITS);
+
+    // Verifying again (as after an email change) verifies, and grants nothing more.
+    await t.ctx.db.update(users).set({ isVerified: false }).where(eq(users.id, reg.userId));
+    clock.advance(EMAIL_CODE.resendCooldownSeconds * 1000);
+    expect((await post('/api/auth/resend-verification', { email: reg.email })).statusCode).toBe(200);
+    const again = await post('/api/auth/verify-code', { code: await latestCode(t.app, reg.email) }, bearer(token));
+    expect(again.statusCode).toBe(200);
+    expect((again.json() as VerifyCodeReply).message).toBe(MESSAGES.verification.verified);
+    const rotated = (again.json() as VerifyCodeReply).token;
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(rotated) });
+    expect((me.json() as MeReply).data.credits).toBe(WELCOME_CREDITS);
+    const ledger = await t.ctx.db.select().from(creditTransactions).where(eq(creditTransactions.userId, reg.userId));
+    expect(ledger.map((row) => row.source)).toEqual(['welcome']);
   });
 
   it('brands have no user_status', async () => {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Role } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import { users } from '../../db/schema/index.ts';
@@ -95,4 +95,18 @@ export function formatDemoAccounts(list: readonly DemoAccount[]): string {
       .join('  ')
       .trimEnd()}`;
   return ['Demo accounts (change or remove them before going public):', ...rows.map(line)].join('\n');
+}
+
+/** The demo accounts (published passwords) that exist in the database, by email. */
+export async function presentDemoAccounts(ctx: Pick<AppContext, 'db'>): Promise<string[]> {
+  const rows = await ctx.db
+    .select({ email: users.email })
+    .from(users)
+    .where(
+      inArray(
+        users.email,
+        DEMO_ACCOUNTS.map((a) => a.email),
+      ),
+    );
+  return rows.map((r) => r.email).sort();
 }

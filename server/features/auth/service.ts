@@ -9,9 +9,9 @@ import type { UserRow } from '../../platform/auth/session.ts';
 import { cachePerDatabase } from '../../platform/cache/coherent-cache.ts';
 import { grantWelcomeCredits } from '../../platform/credits/ledger.ts';
 import { conflict, unauthorized } from '../../platform/errors.ts';
-import { sendLoginAlerts } from '../security/alerts.ts';
+import { mailFailureForLog, sendLoginAlerts } from '../security/alerts.ts';
 import { completeLoginChallenge, createLoginChallenge, isTwoFactorEnabled } from '../security/two-factor.ts';
-import { assertNotLocked, clearFailures, countFailures, recordFailure } from './attempts.ts';
+import { assertLoginAllowed, clearLoginFailures, countLoginFailures, recordLoginFailure } from './attempts.ts';
 import { createSession, isKnownDevice, type RequestMeta, revokeAllSessions } from './sessions.ts';
 import { findUserByEmail, loadUserDto, type SubscriptionRow, type Tx, toUserDto } from './users.ts';
 import { issueVerificationCode, sendVerificationMail } from './verification.ts';
@@ -35,8 +35,9 @@ export interface NewAccount {
 }
 
 /**
- * Inserts a user with what every new account starts with: the welcome credit grant (a ledger
- * `addition`) and a TRIAL_DAYS trial subscription. Call inside a transaction.
+ * Inserts a user with a TRIAL_DAYS trial subscription, and the welcome credit grant (a ledger `addition`)
+ * when the account is created verified; others get it when they verify their email (verifyCode), so
+ * unverified sign-ups cannot farm credits. Call inside a transaction.
  */
 export async function insertAccount(tx: Tx, now: Date, account: NewAccount): Promise<UserRow> {
   const [user] = await tx
@@ -64,7 +65,7 @@ export async function insertAccount(tx: Tx, now: Date, account: NewAccount): Pro
     createdAt: now,
     updatedAt: now,
   });
-  await grantWelcomeCredits(tx, user.id);
+  if (account.isVerified) await grantWelcomeCredits(tx, user.id);
   return user;
 }
 
@@ -97,7 +98,10 @@ export async function registerUser(deps: Deps, input: RegisterBody, meta: Reques
     await sendVerificationMail(deps, created.user, created.code);
   } catch (error) {
     // The account exists; the verification page offers "resend", so registration still succeeds.
-    deps.log.warn({ err: error, userId: created.user.id }, 'verification mail could not be sent at registration');
+    deps.log.warn(
+      { ...mailFailureForLog(error), userId: created.user.id },
+      'verification mail could not be sent at registration',
+    );
   }
   return { token: created.token, user: await loadUserDto(deps.db, created.user.id, now) };
 }
@@ -111,15 +115,17 @@ export type LoginResult =
  * POST /api/auth/login. Unknown emails cost the same scrypt work as wrong passwords and get the same
  * 401. Unverified users are signed in too (the web routes them to the verification page). With
  * two-factor on, a correct password only opens a challenge: no session until the code is given, and
- * the failed attempts stay counted until then (they feed the suspicious-activity alert).
+ * the failed attempts stay counted until then (they feed the suspicious-activity alert). Failures are
+ * limited per client address (see assertLoginAllowed), so strangers cannot lock the owner out.
  */
 export async function loginUser(deps: Deps, input: LoginBody, meta: RequestMeta): Promise<LoginResult> {
   const now = deps.clock.now();
-  await assertNotLocked(deps.db, now, 'login', input.email);
+  const origin = { ip: meta.ip, email: input.email };
+  await assertLoginAllowed(deps.db, now, origin);
   const user = await findUserByEmail(deps.db, input.email);
   const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!user || !passwordOk) {
-    await recordFailure(deps.db, now, 'login', input.email);
+    await recordLoginFailure(deps.db, now, origin);
     throw unauthorized(MESSAGES.auth.invalidCredentials);
   }
   if (await isTwoFactorEnabled(deps.db, user.id)) {
@@ -143,8 +149,8 @@ export async function loginWithSecondFactor(
 /** Opens the session, clears the failure count and sends the new-device and suspicious-activity mails. */
 async function finishLogin(deps: Deps, user: UserRow, meta: RequestMeta): Promise<SignedIn> {
   const now = deps.clock.now();
-  const failedAttempts = await countFailures(deps.db, now, 'login', user.email);
-  await clearFailures(deps.db, 'login', user.email);
+  const failedAttempts = await countLoginFailures(deps.db, now, user.email);
+  await clearLoginFailures(deps.db, { ip: meta.ip, email: user.email });
   const newDevice = !(await isKnownDevice(deps.db, user.id, meta));
   const { token } = await createSession(deps.db, now, user.id, meta);
   await sendLoginAlerts(deps, user, meta, { newDevice, failedAttempts });
@@ -193,7 +199,7 @@ export interface AdminInput {
 /**
  * Creates a verified admin, or promotes an existing account to admin (verified, user_status cleared,
  * password set to the one given, its other sessions revoked). New admins get the same welcome credits
- * and trial row as any account.
+ * and trial row as any verified account; a promoted one gets the welcome credits if it never had them.
  */
 export async function createAdmin(
   deps: Pick<Deps, 'db' | 'clock'>,
@@ -219,6 +225,8 @@ export async function createAdmin(
         })
         .where(eq(users.id, existing.id));
       await revokeAllSessions(tx, now, existing.id);
+      // Verified now: an account promoted before verifying its email gets the grant it was owed.
+      await grantWelcomeCredits(tx, existing.id);
       return { userId: existing.id, created: false };
     }
     const user = await insertAccount(tx, now, {

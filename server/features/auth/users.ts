@@ -1,10 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import type { User } from '../../../common/api/auth.ts';
 import type { SubscriptionStatus } from '../../../common/constants.ts';
-import { SUBSCRIPTION_ACCESS_STATUSES, SUBSCRIPTION_STATUSES } from '../../../common/constants.ts';
+import { SUBSCRIPTION_STATUSES } from '../../../common/constants.ts';
 import type { Db } from '../../db/client.ts';
 import { subscriptions, users } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
+import { hasSubscriptionAccess } from '../../platform/credits/subscription-access.ts';
 import { notFound } from '../../platform/errors.ts';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -16,15 +17,14 @@ function toStatus(value: string): SubscriptionStatus {
   return (SUBSCRIPTION_STATUSES as readonly string[]).includes(value) ? (value as SubscriptionStatus) : 'incomplete';
 }
 
-/** isActive: status trialing or active, and for a trial, a trial end still in the future. */
+/** isActive: the access rule the server enforces on spending credits (hasSubscriptionAccess). */
 export function summarizeSubscription(row: SubscriptionRow | null, now: Date): User['subscription'] {
   if (!row) return null;
   const status = toStatus(row.status);
-  const trialOk = status !== 'trialing' || (row.trialEnd !== null && row.trialEnd.getTime() > now.getTime());
   return {
     status,
     planType: row.planType,
-    isActive: SUBSCRIPTION_ACCESS_STATUSES.includes(status) && trialOk,
+    isActive: hasSubscriptionAccess(row, now),
     trialEnd: row.trialEnd?.toISOString() ?? null,
     cancelAtPeriodEnd: row.cancelAtPeriodEnd,
   };

@@ -5,9 +5,10 @@ import type { AppContext } from '../../context.ts';
 import { emailVerificationCodes, users } from '../../db/schema/index.ts';
 import { generateNumericCode, safeEqualHex, sha256 } from '../../platform/auth/crypto.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
+import { grantWelcomeCredits } from '../../platform/credits/ledger.ts';
 import { AppError, tooManyRequests } from '../../platform/errors.ts';
 import { verificationCodeMail } from '../../platform/mail/templates.ts';
-import { assertNotLocked, recordFailure } from './attempts.ts';
+import { assertCodeChecksAllowed, recordCodeFailure } from './attempts.ts';
 import { createSession, type RequestMeta, revokeSession } from './sessions.ts';
 import type { DbOrTx } from './users.ts';
 
@@ -18,14 +19,28 @@ const codes = emailVerificationCodes;
 export async function issueVerificationCode(db: DbOrTx, now: Date, userId: string): Promise<string> {
   const code = generateNumericCode(EMAIL_CODE.length);
   await db.delete(codes).where(and(eq(codes.userId, userId), isNull(codes.consumedAt)));
-  await db.insert(codes).values({
-    userId,
-    codeHash: sha256(code),
-    expiresAt: new Date(now.getTime() + EMAIL_CODE.expiresInSeconds * 1000),
-    createdAt: now,
-    updatedAt: now,
-  });
+  try {
+    await db.insert(codes).values({
+      userId,
+      codeHash: sha256(code),
+      expiresAt: new Date(now.getTime() + EMAIL_CODE.expiresInSeconds * 1000),
+      createdAt: now,
+      updatedAt: now,
+    });
+  } catch (error) {
+    // The failed query's parameters (and the database's "failing row") hold the hash, and the SHA-256 of
+    // a six-digit code gives the code away: the error that gets logged must not carry them.
+    throw new Error(`the verification code could not be stored (SQLSTATE ${sqlStateOf(error)})`);
+  }
   return code;
+}
+
+function sqlStateOf(error: unknown): string {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    if ('code' in e && typeof e.code === 'string') return e.code;
+    e = 'cause' in e ? e.cause : undefined;
+  }
+  return 'unknown';
 }
 
 export async function sendVerificationMail(deps: Pick<Deps, 'mail'>, user: UserRow, code: string): Promise<void> {
@@ -77,7 +92,8 @@ export interface VerifiedSession {
 /**
  * POST /api/auth/verify-code for the signed-in user. The newest unused code counts; it dies after
  * EMAIL_CODE.maxWrongTries wrong tries or EMAIL_CODE.expiresInSeconds. Success marks the email verified,
- * consumes the code and rotates the session (the old token stops working).
+ * grants the welcome credits (once per account, however often it verifies), consumes the code and rotates
+ * the session (the old token stops working).
  */
 export async function verifyCode(
   deps: Deps,
@@ -87,7 +103,7 @@ export async function verifyCode(
 ): Promise<VerifiedSession> {
   const now = deps.clock.now();
   const { user } = auth;
-  await assertNotLocked(deps.db, now, 'verify', user.id);
+  await assertCodeChecksAllowed(deps.db, now, user.id);
   if (user.isVerified) {
     return { token: await rotateSession(deps.db, now, auth, meta), alreadyVerified: true };
   }
@@ -103,7 +119,7 @@ export async function verifyCode(
   if (current.wrongTries >= EMAIL_CODE.maxWrongTries) throw codeError('code_dead', MESSAGES.verification.tooManyWrong);
 
   if (!safeEqualHex(sha256(code), current.codeHash)) {
-    await recordFailure(deps.db, now, 'verify', user.id);
+    await recordCodeFailure(deps.db, now, user.id);
     // Atomic and capped, so parallel guesses cannot spend more than maxWrongTries on one code.
     const [counted] = await deps.db
       .update(codes)
@@ -131,6 +147,7 @@ export async function verifyCode(
       .returning({ id: codes.id });
     if (consumed.length === 0) throw codeError('invalid_code', MESSAGES.verification.invalidCode);
     await tx.update(users).set({ isVerified: true, updatedAt: now }).where(eq(users.id, user.id));
+    await grantWelcomeCredits(tx, user.id);
     return { token: await rotateSession(tx, now, auth, meta), alreadyVerified: false };
   });
 }

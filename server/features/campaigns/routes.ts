@@ -19,9 +19,11 @@ import {
   updateCampaignBody,
 } from '../../../common/api/campaigns.ts';
 import { errorReplies, messageReply } from '../../../common/api/envelope.ts';
+import { TEXT_AGENTS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { textAgentRateLimit } from '../../platform/metering/text-agents.ts';
 import {
   acceptApplication,
   applyToCampaign,
@@ -53,12 +55,14 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/campaigns/plan',
       {
+        onRequest: textAgentRateLimit(ctx, app),
         preValidation: signedIn,
+        bodyLimit: TEXT_AGENTS.bodyLimitBytes.campaignPlan,
         schema: {
           tags,
-          summary: 'Build Campaign Plan (brand): title, schedule per platform, budget split, estimated reach',
+          summary: `Build Campaign Plan (brand): title, schedule per platform, budget split, estimated reach. Free on the local writer, ${TEXT_AGENTS.creditsPerCall} credit with a vendor LLM; text agents share a per-user rate limit`,
           body: campaignPlanBody,
-          response: { 200: campaignPlanReply, ...errors },
+          response: { 200: campaignPlanReply, ...errors, ...errorReplies(413, 429) },
         },
       },
       async (request) => ({

@@ -28,7 +28,9 @@ import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { ownedMediaObject, storedKeyOf } from '../../platform/media/inputs.ts';
 import { mediaUrl } from '../../platform/media/store.ts';
+import { chargedTextAgent } from '../../platform/metering/text-agents.ts';
 import { holdCampaignBudget, moneyBalance, releaseCampaignBudget } from '../../platform/money/ledger.ts';
+import { assertBrandNotRejected } from '../account/profiles.ts';
 import { getAsset, toAssetDto } from '../assets/service.ts';
 import { writeCampaignPlan } from './plan.ts';
 import { type CampaignRow, campaignDtos, materialDtos, type Viewer, viewerOf } from './present.ts';
@@ -66,13 +68,17 @@ function assertDates(ctx: AppContext, dates: { startDate?: string | null; endDat
 
 // ---- Plan ----
 
-/** POST /api/campaigns/plan (brand): the budget must fit the wallet, like the form says. */
+/**
+ * POST /api/campaigns/plan (brand): the budget must fit the wallet, like the form says. Free on the
+ * local writer; TEXT_AGENTS.creditsPerCall when a vendor LLM writes (refunded on failure).
+ */
 export async function buildPlan(
   ctx: AppContext,
   user: UserRow,
   body: z.output<typeof campaignPlanBody>,
 ): Promise<CampaignPlan> {
   requireBrand(user);
+  await assertBrandNotRejected(ctx, user);
   const wallet = await moneyBalance(ctx.db, user.id, 'wallet');
   const shortfall = budgetShortfallCents(eurosToCents(body.budget), wallet);
   if (shortfall > 0)
@@ -82,7 +88,9 @@ export async function buildPlan(
       shortfallCents: shortfall,
       suggestedTopup: suggestedTopupEuros(shortfall),
     });
-  return writeCampaignPlan(ctx, body);
+  return chargedTextAgent(ctx, { userId: user.id, agent: 'campaign-plan', label: 'Campaign plan' }, () =>
+    writeCampaignPlan(ctx, body),
+  );
 }
 
 // ---- Materials ----
@@ -155,6 +163,7 @@ async function holdFor(tx: Db, row: CampaignRow): Promise<void> {
  */
 export async function createCampaign(ctx: AppContext, user: UserRow, body: CreateInput): Promise<Campaign> {
   requireBrand(user);
+  await assertBrandNotRejected(ctx, user);
   assertDates(ctx, body);
   const materials = await resolveMaterials(ctx, user.id, body);
   const plan = body.plan ?? null;
@@ -247,6 +256,7 @@ const EDIT_FIELDS = [
  */
 export async function updateCampaign(ctx: AppContext, user: UserRow, id: string, body: UpdateInput): Promise<Campaign> {
   requireBrand(user);
+  if (body.status === 'open') await assertBrandNotRejected(ctx, user);
   await ctx.db.transaction(async (tx) => {
     let row = await lockOwned(tx, user.id, id);
     const edits = EDIT_FIELDS.filter((f) => body[f] !== undefined);

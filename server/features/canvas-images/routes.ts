@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   advancedCompositionBody,
-  CANVAS_IMAGE_MAX_CHARS,
   editImageBody,
   multiCompositionBody,
   multiCompositionReply,
@@ -14,12 +13,10 @@ import { errorReplies } from '../../../common/api/envelope.ts';
 import { CANVAS_IMAGES } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
 import { composeImages, editImage, multiComposition, textToImage } from './service.ts';
 
 const errors = errorReplies(400, 401, 402, 403, 404, 413, 422, 500, 502);
-
-/** Room for `images` base64 images plus the rest of the JSON. */
-const bodyLimit = (images: number) => images * CANVAS_IMAGE_MAX_CHARS + 1024 * 1024;
 
 /**
  * The canvas image calls: NanoBana edit, multi-image and advanced composition, text to image, and
@@ -33,7 +30,7 @@ export function canvasImageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/nanobana/edit-image',
       {
         preValidation: signedIn,
-        bodyLimit: bodyLimit(1),
+        bodyLimit: BODY_LIMITS.canvasImages(1),
         schema: {
           tags: ['canvas'],
           summary: 'Edits one image by a prompt (NanoBana, up to 2K); the result is an image asset',
@@ -48,7 +45,7 @@ export function canvasImageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/nanobana/multi-image-composition',
       {
         preValidation: signedIn,
-        bodyLimit: bodyLimit(CANVAS_IMAGES.maxComposeImages),
+        bodyLimit: BODY_LIMITS.canvasImages(CANVAS_IMAGES.maxComposeImages),
         schema: {
           tags: ['canvas'],
           summary: 'Composes up to 10 images into one by a prompt (NanoBana, 2K)',
@@ -64,7 +61,7 @@ export function canvasImageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/nanobana/advanced-composition',
       {
         preValidation: signedIn,
-        bodyLimit: bodyLimit(CANVAS_IMAGES.maxComposeImages),
+        bodyLimit: BODY_LIMITS.canvasImages(CANVAS_IMAGES.maxComposeImages),
         schema: {
           tags: ['canvas'],
           summary: 'Composes up to 10 images at an aspect ratio (NanoBana, 2K)',
@@ -93,7 +90,7 @@ export function canvasImageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/ai/generate/multi-composition',
       {
         preValidation: signedIn,
-        bodyLimit: bodyLimit(CANVAS_IMAGES.maxSteps + 1),
+        bodyLimit: BODY_LIMITS.canvasImages(CANVAS_IMAGES.maxSteps + 1),
         schema: {
           tags: ['canvas'],
           summary: 'Reference chain: each step inpaints its region of the previous output (up to 10 steps)',

@@ -21,6 +21,7 @@ import type { TaskRow } from '../../platform/jobs/types.ts';
 import { prepareMediaRef, resolveMediaInput, storedKeyOf } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { finishedTask, generatedMediaOf, startImageGeneration } from '../generation/service.ts';
+import { visiblePersona } from '../personas/service.ts';
 import { CANVAS_IMAGE_KIND, type CanvasImageTaskInput } from './tasks.ts';
 
 type EditBody = z.infer<typeof editImageBody>;
@@ -36,7 +37,8 @@ const MAX_INPUT_BYTES = CANVAS_IMAGES.inputMaxMb * MB;
 /** Bare base64 (the NanoBana clients' form) becomes a data URI; URIs and URLs pass as they are. */
 function asRef(value: string, mimeType: string | undefined): string {
   const v = value.trim();
-  if (v.startsWith('data:') || v.startsWith('/') || /^https?:\/\//i.test(v)) return v;
+  // Only a media path is a path: the base64 of a JPEG starts with '/9j/'.
+  if (v.startsWith('data:') || v.startsWith('/api/') || /^https?:\/\//i.test(v)) return v;
   return `data:${mimeType ?? 'application/octet-stream'};base64,${v}`;
 }
 
@@ -109,9 +111,15 @@ export function imageReply(task: TaskRow, media: GeneratedMedia | undefined, cre
   };
 }
 
+/** A persona id must name one the user may use (their own or a public one): 404 otherwise, before any spend. */
+async function assertUsablePersona(ctx: AppContext, userId: string, personaId: string | undefined): Promise<void> {
+  if (personaId) await visiblePersona(ctx, userId, personaId);
+}
+
 /** POST /api/nanobana/edit-image: the image edited by the prompt at the asked quality (NanoBana tops at 2K). */
 export async function editImage(ctx: AppContext, userId: string, body: EditBody): Promise<NanobanaReply> {
   ctx.engines.checkPrompt(body.prompt);
+  await assertUsablePersona(ctx, userId, body.personaId);
   ctx.engines.image(CANVAS_IMAGES.model);
   const credits = canvasImagePrice('edit');
   const started = await withInputs(ctx, userId, async (prepare) =>
@@ -144,6 +152,7 @@ export async function composeImages(
   body: (MultiImageBody & { tool: 'multi-image-composition' }) | (AdvancedBody & { tool: 'advanced-composition' }),
 ): Promise<NanobanaReply> {
   ctx.engines.checkPrompt(body.prompt);
+  await assertUsablePersona(ctx, userId, body.personaId);
   ctx.engines.image(CANVAS_IMAGES.model);
   const credits = canvasImagePrice('compose');
   const mimeTypeOf = (i: number) =>
@@ -193,6 +202,7 @@ export async function textToImage(
   userId: string,
   body: TextToImageBody,
 ): Promise<z.infer<typeof textToImageReply>> {
+  await assertUsablePersona(ctx, userId, body.personaId);
   const started = await startImageGeneration(
     ctx,
     userId,
@@ -221,6 +231,7 @@ export async function multiComposition(
   body: MultiCompositionBody,
 ): Promise<z.infer<typeof multiCompositionReply>> {
   for (const step of body.compositionSteps) ctx.engines.checkPrompt(step.prompt);
+  await assertUsablePersona(ctx, userId, body.personaId);
   ctx.engines.image(CANVAS_IMAGES.model);
   const credits = canvasImagePrice('multi-composition', body.compositionSteps.length);
   const started = await withInputs(ctx, userId, async (prepare) => {

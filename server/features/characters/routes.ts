@@ -10,6 +10,7 @@ import {
 import { errorReplies, errorReply, messageReply } from '../../../common/api/envelope.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
 import {
   createCharacter,
   deleteCharacter,
@@ -93,6 +94,7 @@ export function characterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/ai/generate',
       {
         preValidation: signedIn,
+        bodyLimit: BODY_LIMITS.inlineMedia,
         schema: {
           tags: ['characters'],
           summary:

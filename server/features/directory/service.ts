@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { users } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
+import { assertBrandNotRejected } from '../account/profiles.ts';
 import {
   brandOrder,
   brandSearch,
@@ -51,9 +52,10 @@ function visibleTo(viewer: UserRow): SQL | undefined {
   return or(eq(visibility, 'public'), eq(users.id, viewer.id));
 }
 
-/** GET /api/creators: approved creators with public profiles (the viewer's own profile too). */
+/** GET /api/creators: approved creators with public profiles (the viewer's own profile too); not for rejected brands. */
 export async function listCreators(deps: Deps, viewer: UserRow, query: z.output<typeof listCreatorsQuery>) {
   assertDirectoryAccess(viewer);
+  await assertBrandNotRejected(deps, viewer);
   const isAdmin = viewer.role === 'admin';
   const where = and(
     eq(users.userStatus, 'approved_creator'),

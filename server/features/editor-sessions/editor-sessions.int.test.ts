@@ -4,7 +4,7 @@ import type {
   EditorSessionSummary,
   ListEditorSessionsReply,
 } from '../../../common/api/editor-sessions.ts';
-import { authHeader, createTestUser, type TestUser } from '../../test/fixtures.ts';
+import { authHeader, createTestPersona, createTestUser, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
@@ -188,7 +188,7 @@ describe('editor sessions', () => {
 
   it('pages 25 sessions 10 at a time, newest first, without duplicates, and filters by persona', async () => {
     const pager = await createTestUser(t.ctx.db);
-    const persona = crypto.randomUUID();
+    const persona = await createTestPersona(t.ctx.db, pager.id);
     for (let i = 0; i < 25; i += 1) {
       await create(pager.token, {
         name: `s${i}`,

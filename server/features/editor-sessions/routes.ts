@@ -11,6 +11,7 @@ import { errorReply, messageReply } from '../../../common/api/envelope.ts';
 import { EDITOR_SESSION_MESSAGES } from '../../../common/rules/editor-sessions.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
 import {
   createEditorSession,
   deleteEditorSession,
@@ -61,6 +62,7 @@ export function editorSessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/editor-sessions',
       {
         preValidation: signedIn,
+        bodyLimit: BODY_LIMITS.editorSession,
         schema: {
           tags: ['editor-sessions'],
           summary: 'Saves a session: validates the data for its component type, normalises it, max 10 MB serialized',
@@ -78,6 +80,7 @@ export function editorSessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/editor-sessions/:id',
       {
         preValidation: signedIn,
+        bodyLimit: BODY_LIMITS.editorSession,
         schema: {
           tags: ['editor-sessions'],
           summary: 'Updates some fields of a session; new data is validated and normalised like on create',

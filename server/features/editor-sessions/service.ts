@@ -16,6 +16,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { editorSessions } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound, tooLarge } from '../../platform/errors.ts';
+import { visiblePersona } from '../personas/service.ts';
 
 type Row = typeof editorSessions.$inferSelect;
 
@@ -75,6 +76,7 @@ export async function createEditorSession(
   body: CreateEditorSessionBody,
 ): Promise<EditorSession> {
   const prepared = prepareData(body.component_type, body.data);
+  if (body.persona_id) await visiblePersona(ctx, userId, body.persona_id);
   const at = now(ctx);
   const [row] = await ctx.db
     .insert(editorSessions)
@@ -101,6 +103,7 @@ export async function updateEditorSession(
   body: UpdateEditorSessionBody,
 ): Promise<EditorSession> {
   const existing = await findOwned(ctx, userId, id);
+  if (body.persona_id) await visiblePersona(ctx, userId, body.persona_id);
   const componentType = body.component_type ?? existing.componentType;
   const patch: Partial<typeof editorSessions.$inferInsert> = { updatedAt: now(ctx) };
   if (body.name !== undefined) patch.name = body.name;
@@ -148,7 +151,10 @@ function decodeCursor(value: string): Cursor {
   return { at, id };
 }
 
-/** The user's sessions, newest updated first, keyset-paginated with an opaque cursor. */
+/**
+ * The user's sessions, newest updated first, keyset-paginated with an opaque cursor. The persona_id
+ * filter only narrows the user's own sessions, so another user's persona id finds nothing.
+ */
 export async function listEditorSessions(
   ctx: AppContext,
   userId: string,

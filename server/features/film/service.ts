@@ -2,6 +2,7 @@ import type { FilmAgentInput, FilmAgentReply, FilmScene } from '../../../common/
 import { actPageSplit, estimateRuntimeMinutes, FILM_MESSAGES } from '../../../common/rules/film.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../platform/errors.ts';
+import { chargedTextAgent } from '../../platform/metering/text-agents.ts';
 
 type Rec = Record<string, unknown>;
 const rec = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : {});
@@ -52,9 +53,16 @@ function elementsOf(description: string, beat: string, names: string[], sceneNum
   return elements;
 }
 
-/** POST /api/ai/film-agent: a three-act screenplay from the concept and characters (free of charge). */
-export async function runFilmAgent(ctx: AppContext, input: FilmAgentInput): Promise<FilmAgentReply> {
+/**
+ * POST /api/ai/film-agent: a three-act screenplay from the concept and characters. Free on the local
+ * writer; TEXT_AGENTS.creditsPerCall when a vendor LLM writes (refunded on failure).
+ */
+export async function runFilmAgent(ctx: AppContext, userId: string, input: FilmAgentInput): Promise<FilmAgentReply> {
   ctx.engines.checkPrompt(userText(input));
+  return chargedTextAgent(ctx, { userId, agent: 'film-agent', label: 'Film agent' }, () => writeScreenplay(ctx, input));
+}
+
+async function writeScreenplay(ctx: AppContext, input: FilmAgentInput): Promise<FilmAgentReply> {
   const { concept, characters } = input;
   const names = characters.map((c) => c.name);
   const { engine } = ctx.engines.text();

@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { GeneratedMedia } from '../../../common/api/generation.ts';
@@ -10,6 +9,7 @@ import { PermanentTaskError, type TaskProgress } from '../../platform/jobs/types
 import { extensionOf } from '../../platform/media/inputs.ts';
 import { probeMedia, webpThumbnail } from '../../platform/media/probe.ts';
 import { MediaStore, mediaUrl } from '../../platform/media/store.ts';
+import { makeWorkDir } from '../../platform/media/work-dir.ts';
 import { type AssetRow, createAsset, makeThumbnail } from '../assets/service.ts';
 
 const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
@@ -69,7 +69,7 @@ export async function assertDecodableImage(media: MediaBuffer): Promise<void> {
 
 /** Fails the task at once (no retry) when an input video has no decodable picture. */
 export async function assertDecodableVideo(ctx: AppContext, media: MediaBuffer, signal?: AbortSignal): Promise<void> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'genpro-input-'));
+  const dir = await makeWorkDir('input');
   try {
     const file = path.join(dir, `input.${extensionOf(media.mimeType)}`);
     await writeFile(file, media.data);

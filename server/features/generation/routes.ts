@@ -15,8 +15,12 @@ import {
   runwayTaskReply,
   taskIdBody,
 } from '../../../common/api/generation.ts';
+import { TEXT_AGENTS } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
+import { textAgentRateLimit } from '../../platform/metering/text-agents.ts';
+import { visiblePersona } from '../personas/service.ts';
 import {
   enhanceImagePrompt,
   generatedMediaOf,
@@ -42,6 +46,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/ai/generate/image',
       {
         preValidation: signedIn,
+        bodyLimit: BODY_LIMITS.inlineMedia,
         schema: {
           tags: ['generation'],
           summary: 'Generates images (answers the finished images, or a task when it takes longer than ~20 s)',
@@ -51,6 +56,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const userId = currentUser(request).id;
+        if (request.body.persona_id) await visiblePersona(ctx, userId, request.body.persona_id);
         const started = await startImageGeneration(ctx, userId, request.body);
         const task = await waitForTask(ctx, userId, started.task.id, QUICK_WAIT_MS);
         if (task.status === 'failed') throw taskFailedError(task);
@@ -92,6 +98,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/ai/generate/video',
       {
         preValidation: signedIn,
+        bodyLimit: BODY_LIMITS.inlineMedia,
         schema: {
           tags: ['generation'],
           summary: 'Starts a video generation (text, image, first+last frame, MagicModify, ActStudio); poll statusUrl',
@@ -100,7 +107,9 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const started = await startVideoGeneration(ctx, currentUser(request).id, request.body);
+        const userId = currentUser(request).id;
+        if (request.body.persona_id) await visiblePersona(ctx, userId, request.body.persona_id);
+        const started = await startVideoGeneration(ctx, userId, request.body);
         return { success: true as const, data: taskAcceptedOf(started.task, started.model) };
       },
     );
@@ -160,15 +169,17 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/image-agent',
       {
+        onRequest: textAgentRateLimit(ctx, app),
         preValidation: signedIn,
+        bodyLimit: TEXT_AGENTS.bodyLimitBytes.imageAgent,
         schema: {
           tags: ['generation'],
-          summary: 'Enhances an image prompt (free): enhancedPrompt and an analysis',
+          summary: `Enhances an image prompt: enhancedPrompt and an analysis. Free on the local writer, ${TEXT_AGENTS.creditsPerCall} credit with a vendor LLM; text agents share a per-user rate limit`,
           body: imageAgentBody,
-          response: { 200: imageAgentReply, 400: errorReply, 401: errorReply, 403: errorReply, 422: errorReply },
+          response: { 200: imageAgentReply, ...errorReplies(400, 401, 402, 403, 413, 422, 429, 500, 502) },
         },
       },
-      async (request) => enhanceImagePrompt(ctx, request.body),
+      async (request) => enhanceImagePrompt(ctx, currentUser(request).id, request.body),
     );
   };
 }

@@ -25,6 +25,7 @@ import { AppError, badRequest } from '../../platform/errors.ts';
 import type { TaskRow } from '../../platform/jobs/types.ts';
 import { type InputKind, prepareMediaRef } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
+import { chargedTextAgent } from '../../platform/metering/text-agents.ts';
 import { planVideo, type VideoPlan, videoDimensions } from './plan.ts';
 import { GENERATE_KINDS, taskFailure } from './status.ts';
 import type { AudioTaskInput, ImageTaskInput, VideoTaskInput } from './tasks.ts';
@@ -312,15 +313,27 @@ function str(value: unknown): string | null {
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
 /**
- * POST /api/ai/image-agent: a richer prompt from the configured text engine (free). The prompt and
- * the enhanced prompt both pass the content policy.
+ * POST /api/ai/image-agent: a richer prompt from the configured text engine. The prompt and the
+ * enhanced prompt both pass the content policy. Free on the local writer; TEXT_AGENTS.creditsPerCall
+ * when a vendor LLM writes (refunded on failure).
  */
 export async function enhanceImagePrompt(
   ctx: AppContext,
+  userId: string,
   body: z.infer<typeof imageAgentBody>,
   signal?: AbortSignal,
 ): Promise<z.infer<typeof imageAgentReply>> {
   ctx.engines.checkPrompt(body.prompt);
+  return chargedTextAgent(ctx, { userId, agent: 'image-agent', label: 'Image agent' }, () =>
+    writeEnhancedPrompt(ctx, body, signal),
+  );
+}
+
+async function writeEnhancedPrompt(
+  ctx: AppContext,
+  body: z.infer<typeof imageAgentBody>,
+  signal?: AbortSignal,
+): Promise<z.infer<typeof imageAgentReply>> {
   const { engine } = ctx.engines.text();
   const result = await engine.complete(
     {

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CANVAS_IMAGE_MAX_CHARS } from '../../../common/api/canvas-images.ts';
 import { errorReplies } from '../../../common/api/envelope.ts';
 import { inpaintBody, inpaintReply } from '../../../common/api/inpaint.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
 import { inpaint } from './service.ts';
 
 const errors = errorReplies(400, 401, 402, 403, 404, 413, 422, 500, 502);
@@ -16,7 +16,7 @@ export function inpaintRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/ai/generate/inpaint',
       {
         preValidation: signedIn,
-        bodyLimit: 3 * CANVAS_IMAGE_MAX_CHARS + 1024 * 1024,
+        bodyLimit: BODY_LIMITS.inpaint,
         schema: {
           tags: ['canvas'],
           summary: 'Magic Selector: changes only the painted (white) mask pixels of the base image by mode',

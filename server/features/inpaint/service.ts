@@ -7,6 +7,7 @@ import { prepareMediaRef } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { imageReply } from '../canvas-images/service.ts';
 import { finishedTask, generatedMediaOf } from '../generation/service.ts';
+import { visiblePersona } from '../personas/service.ts';
 import { INPAINT_KIND } from './tasks.ts';
 
 const MB = 1024 * 1024;
@@ -14,7 +15,8 @@ const MB = 1024 * 1024;
 /** Bare base64 becomes a data URI (type sniffed later); data URIs and URLs pass as they are. */
 function asRef(value: string): string {
   const v = value.trim();
-  if (v.startsWith('data:') || v.startsWith('/') || /^https?:\/\//i.test(v)) return v;
+  // Only a media path is a path: the base64 of a JPEG starts with '/9j/'.
+  if (v.startsWith('data:') || v.startsWith('/api/') || /^https?:\/\//i.test(v)) return v;
   return `data:application/octet-stream;base64,${v}`;
 }
 
@@ -26,6 +28,7 @@ function asRef(value: string): string {
 export async function inpaint(ctx: AppContext, userId: string, body: InpaintBody): Promise<InpaintReply> {
   const prompt = magicSelectorPrompt(body.mode, body.prompt);
   if (prompt) ctx.engines.checkPrompt(prompt);
+  if (body.personaId) await visiblePersona(ctx, userId, body.personaId);
   const model = MAGIC_SELECTOR.model;
   ctx.engines.image(model);
   const credits = PRICES.inpaint;

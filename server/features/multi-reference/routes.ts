@@ -1,13 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorReplies } from '../../../common/api/envelope.ts';
-import {
-  MULTI_REFERENCE_MAX_CHARS,
-  multiReferenceBody,
-  multiReferenceReply,
-} from '../../../common/api/multi-reference.ts';
-import { MULTI_REFERENCE } from '../../../common/constants.ts';
+import { multiReferenceBody, multiReferenceReply } from '../../../common/api/multi-reference.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
 import { generateMultiReference } from './service.ts';
 
 const errors = errorReplies(400, 401, 402, 403, 404, 413, 422, 500, 502);
@@ -20,7 +16,7 @@ export function multiReferenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/ai/generate/multi-reference',
       {
         preValidation: signedIn,
-        bodyLimit: MULTI_REFERENCE.maxFiles * MULTI_REFERENCE_MAX_CHARS + 1024 * 1024,
+        bodyLimit: BODY_LIMITS.multiReference,
         schema: {
           tags: ['canvas'],
           summary: 'Blends up to 8 weighted reference images by a prompt; the result is an image asset',

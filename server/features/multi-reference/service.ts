@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { prepareMediaRef } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { finishedTask, generatedMediaOf } from '../generation/service.ts';
+import { visiblePersona } from '../personas/service.ts';
 import { MULTI_REFERENCE_KIND, type MultiReferenceTaskInput } from './tasks.ts';
 
 type Body = z.infer<typeof multiReferenceBody>;
@@ -14,7 +15,8 @@ const MB = 1024 * 1024;
 /** Bare base64 becomes a PNG-claimed data URI (the bytes are sniffed anyway); URIs and URLs pass as they are. */
 function asRef(value: string): string {
   const v = value.trim();
-  if (v.startsWith('data:') || v.startsWith('/') || /^https?:\/\//i.test(v)) return v;
+  // Only a media path is a path: the base64 of a JPEG starts with '/9j/'.
+  if (v.startsWith('data:') || v.startsWith('/api/') || /^https?:\/\//i.test(v)) return v;
   return `data:application/octet-stream;base64,${v}`;
 }
 
@@ -35,6 +37,7 @@ export async function generateMultiReference(
 ): Promise<MultiReferenceReply> {
   ctx.engines.checkPrompt(body.prompt);
   if (body.negativePrompt) ctx.engines.checkPrompt(body.negativePrompt);
+  if (body.personaId) await visiblePersona(ctx, userId, body.personaId);
   const model = MULTI_REFERENCE.model;
   ctx.engines.image(model);
   const credits = multiReferencePrice(body.numImages);

@@ -71,7 +71,7 @@ async function purchaseRows(userId: string) {
 beforeAll(async () => {
   t = await createTestApp({ clock });
   user = await createTestUser(t.ctx.db, { credits: 5 });
-  other = await createTestUser(t.ctx.db, { credits: 5 });
+  other = await createTestUser(t.ctx.db, { credits: 5, subscription: false });
 });
 afterAll(async () => {
   await t?.close();
@@ -265,7 +265,7 @@ describe('subscription (local)', () => {
     return (res.json() as { data: SubscriptionStatusDto }).data;
   }
   async function withTrial(daysLeft: number): Promise<TestUser> {
-    const u = await createTestUser(t.ctx.db);
+    const u = await createTestUser(t.ctx.db, { subscription: false });
     await t.ctx.db.insert(subscriptions).values({
       userId: u.id,
       planType: 'trial',

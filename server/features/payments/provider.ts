@@ -42,7 +42,8 @@ export interface StripeSubscriptions {
 }
 
 export interface Payments {
-  provider: PaymentProvider;
+  /** Null when payments are off (PAYMENTS=off, the production default without Stripe): paying answers 503. */
+  provider: PaymentProvider | null;
   stripe: StripeSubscriptions | null;
 }
 
@@ -52,9 +53,10 @@ const localProvider: PaymentProvider = {
   createCheckout: async ({ order }) => ({ url: `/checkout/local/${order.id}`, sessionId: null }),
 };
 
-/** Stripe when STRIPE_SECRET_KEY is set, otherwise the embedded local checkout. */
+/** As PAYMENTS says (config.ts resolves it): Stripe, the embedded local checkout, or none. */
 export function createPayments(config: Config): Payments {
-  if (!config.STRIPE_SECRET_KEY) return { provider: localProvider, stripe: null };
+  if (config.PAYMENTS === 'off') return { provider: null, stripe: null };
+  if (config.PAYMENTS === 'local' || !config.STRIPE_SECRET_KEY) return { provider: localProvider, stripe: null };
   const stripe = createStripeProvider(config, config.STRIPE_SECRET_KEY);
   return { provider: stripe.provider, stripe: stripe.subscriptions };
 }

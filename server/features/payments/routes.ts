@@ -140,7 +140,7 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     await app.register(walletRoutes(ctx, payments));
-    await app.register(localCheckoutRoutes(ctx));
+    if (payments.provider?.name === 'local') await app.register(localCheckoutRoutes(ctx));
     await app.register(webhookRoutes(ctx, payments));
   };
 }

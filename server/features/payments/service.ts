@@ -9,7 +9,6 @@ import type {
 import {
   PAYMENT_CURRENCY,
   PAYMENT_RETURN_URLS,
-  SUBSCRIPTION_ACCESS_STATUSES,
   SUBSCRIPTION_PLAN,
   SUBSCRIPTION_STATUSES,
   type SubscriptionStatus,
@@ -20,6 +19,7 @@ import {
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { creditTransactions, paymentOrders, subscriptions, users } from '../../db/schema/index.ts';
+import { hasSubscriptionAccess } from '../../platform/credits/subscription-access.ts';
 import { AppError, conflict, notFound } from '../../platform/errors.ts';
 import { centsToEuros } from '../../platform/money/ledger.ts';
 import { findPackage } from './packages.ts';
@@ -50,6 +50,8 @@ async function startCheckout(
   userId: string,
   order: NewOrder,
 ): Promise<{ url: string; orderId: string }> {
+  if (!payments.provider) throw new AppError(503, 'payments_not_configured', M.notConfigured);
+  const provider = payments.provider;
   const successUrl = toReturnPath(order.successUrl, deps.config.publicUrl);
   const cancelUrl = toReturnPath(order.cancelUrl, deps.config.publicUrl);
   const [user] = await deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
@@ -60,7 +62,7 @@ async function startCheckout(
     .values({
       userId,
       kind: order.kind,
-      provider: payments.provider.name,
+      provider: provider.name,
       amountCents: order.amountCents,
       currency: PAYMENT_CURRENCY,
       packageId: order.packageId ?? null,
@@ -73,7 +75,7 @@ async function startCheckout(
     })
     .returning();
   try {
-    const checkout = await payments.provider.createCheckout({
+    const checkout = await provider.createCheckout({
       order: row,
       email: user.email,
       productName: order.productName,
@@ -132,16 +134,6 @@ async function subscriptionOf(deps: Pick<AppContext, 'db'>, userId: string): Pro
   return row ?? null;
 }
 
-/** Access-bearing: trialing (with a trial end still ahead) or active, within the paid period for local rows. */
-function hasAccess(row: SubscriptionRow, now: Date): boolean {
-  const status = row.status as SubscriptionStatus;
-  if (!SUBSCRIPTION_ACCESS_STATUSES.includes(status)) return false;
-  if (status === 'trialing' && (row.trialEnd === null || row.trialEnd.getTime() <= now.getTime())) return false;
-  if (row.provider === 'local' && status === 'active' && row.currentPeriodEnd && row.currentPeriodEnd <= now)
-    return false;
-  return true;
-}
-
 /**
  * Nothing renews a local subscription, so once its period (or a cancelling trial) is over it becomes
  * canceled (when it was cancelling) or past_due (the subscribe flow is offered). Stripe rows change only
@@ -149,7 +141,7 @@ function hasAccess(row: SubscriptionRow, now: Date): boolean {
  */
 async function settleLocal(deps: Deps, row: SubscriptionRow): Promise<SubscriptionRow> {
   const now = deps.clock.now();
-  if (row.provider !== 'local' || hasAccess(row, now) || row.status === 'canceled') return row;
+  if (row.provider !== 'local' || hasSubscriptionAccess(row, now) || row.status === 'canceled') return row;
   const ended = row.status === 'active' ? row.currentPeriodEnd : row.status === 'trialing' ? row.trialEnd : null;
   if (!ended || ended > now) return row;
   let status: string | null = null;
@@ -193,7 +185,7 @@ function toStatusDto(config: Deps['config'], row: SubscriptionRow | null, now: D
   const status = (SUBSCRIPTION_STATUSES as readonly string[]).includes(row.status)
     ? (row.status as SubscriptionStatus)
     : 'incomplete';
-  const isActive = hasAccess(row, now);
+  const isActive = hasSubscriptionAccess(row, now);
   const isFreeTrial = row.planType === TRIAL_PLAN;
   // A free trial without a card is never billed; a cancelling subscription is not billed again.
   const billed = isActive && !isFreeTrial && !row.cancelAtPeriodEnd;
@@ -292,7 +284,7 @@ export async function startSubscriptionCheckout(
   if (!toStatusDto(deps.config, row, now).canSubscribe) throw conflict(M.alreadySubscribed);
   let trialDays: number | null = null;
   if (!row) trialDays = TRIAL_DAYS;
-  else if (row.planType === TRIAL_PLAN && hasAccess(row, now) && row.trialEnd)
+  else if (row.planType === TRIAL_PLAN && hasSubscriptionAccess(row, now) && row.trialEnd)
     trialDays = Math.max(1, Math.ceil((row.trialEnd.getTime() - now.getTime()) / DAY_MS));
   return startCheckout(deps, payments, userId, {
     kind: 'subscription',
@@ -361,6 +353,6 @@ export async function cancelOpenOrder(deps: Pick<AppContext, 'db' | 'clock'>, or
 /** The end of the user's running free trial, if any (a subscription bought now starts billing then). */
 export async function runningTrialEnd(deps: Pick<AppContext, 'db' | 'clock'>, userId: string): Promise<Date | null> {
   const row = await subscriptionOf(deps, userId);
-  if (!row || row.planType !== TRIAL_PLAN || !hasAccess(row, deps.clock.now())) return null;
+  if (!row || row.planType !== TRIAL_PLAN || !hasSubscriptionAccess(row, deps.clock.now())) return null;
   return row.trialEnd;
 }

@@ -208,7 +208,7 @@ describe('Stripe subscription', () => {
   }
 
   beforeAll(async () => {
-    subscriber = await createTestUser(t.ctx.db);
+    subscriber = await createTestUser(t.ctx.db, { subscription: false });
     await t.ctx.db.insert(subscriptions).values({
       userId: subscriber.id,
       planType: 'trial',

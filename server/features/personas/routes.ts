@@ -19,6 +19,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import { PERSONA_VIDEO } from '../../../common/rules/personas.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
 import {
   createPersona,
   deletePersona,
@@ -142,6 +143,7 @@ export function personaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/personas/:id/video',
       {
         preValidation: signedIn,
+        bodyLimit: BODY_LIMITS.inlineMedia,
         schema: {
           tags: ['personas'],
           summary: `Starts a persona video (${PERSONA_VIDEO.model}, ${PERSONA_VIDEO.resolution}, audio on, ${PERSONA_VIDEO.credits} credits); poll statusUrl`,
@@ -160,6 +162,7 @@ export function personaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/personas/:id/ugc-video',
       {
         preValidation: signedIn,
+        bodyLimit: BODY_LIMITS.inlineMedia,
         schema: {
           tags: ['personas'],
           summary: 'Starts a UGC video: the persona presents 1–2 product images and says the script (9:16 by default)',
@@ -178,6 +181,7 @@ export function personaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/personas/:id/image',
       {
         preValidation: signedIn,
+        bodyLimit: BODY_LIMITS.inlineMedia,
         schema: {
           tags: ['personas'],
           summary: 'A new image of the persona from a prompt, conditioned on its face_only image (waits ~20 s)',

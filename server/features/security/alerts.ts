@@ -1,7 +1,7 @@
 import { SUSPICIOUS_LOGIN_FAILURES } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
-import type { MailMessage } from '../../platform/mail/types.ts';
+import { MailDeliveryError, type MailMessage } from '../../platform/mail/types.ts';
 import { storedSettings } from '../account/settings.ts';
 import { deviceTypeFromUserAgent, locationLabelFromIp, type RequestMeta } from '../auth/sessions.ts';
 import { newDeviceLoginMail, passwordChangedMail, suspiciousLoginMail } from './mails.ts';
@@ -18,12 +18,22 @@ function details(meta: RequestMeta, at: Date) {
   };
 }
 
+/**
+ * What may be logged of a failed send: the error's name, and the SMTP server's reason for a
+ * MailDeliveryError. Never the error itself: others (a failed outbox insert is a DrizzleQueryError with
+ * the query's parameters) carry the mail's text, and with it a verification code or an alert.
+ */
+export function mailFailureForLog(error: unknown): { error: string } {
+  if (error instanceof MailDeliveryError) return { error: error.message };
+  return { error: error instanceof Error ? error.name : typeof error };
+}
+
 /** Security mails never fail the request that caused them: a delivery failure is logged (and kept on the outbox row). */
 async function sendQuietly(deps: Deps, message: MailMessage, userId: string, kind: string): Promise<void> {
   try {
     await deps.mail.send(message);
   } catch (error) {
-    deps.log.warn({ err: error, userId, kind }, 'security mail could not be sent');
+    deps.log.warn({ ...mailFailureForLog(error), userId, kind }, 'security mail could not be sent');
   }
 }
 

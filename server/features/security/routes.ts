@@ -113,14 +113,20 @@ export function securityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         preValidation: signedIn,
         schema: {
           tags: ['account'],
-          summary: 'Turn two-factor on with the first code; returns the recovery codes once',
+          summary:
+            'Turn two-factor on with the first code (other sessions are signed out); returns the recovery codes once',
           security: [{ bearer: [] }],
           body: twoFactorEnableBody,
           response: { 200: twoFactorEnableReply, ...errors },
         },
       },
       async (request) => {
-        const recoveryCodes = await enableTwoFactor(ctx, signedInOf(request).user.id, request.body.code);
+        const auth = signedInOf(request);
+        const recoveryCodes = await enableTwoFactor(
+          ctx,
+          { userId: auth.user.id, sessionId: auth.session.id },
+          request.body.code,
+        );
         return { success: true as const, message: m.twoFactorEnabled, data: { recoveryCodes } };
       },
     );
@@ -141,7 +147,7 @@ export function securityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { user } = signedInOf(request);
         if (!(await isTwoFactorEnabled(ctx.db, user.id))) throw new AppError(400, 'not_enabled', m.twoFactorNotEnabled);
-        await confirmPassword(ctx, user, request.body.password, m.passwordWrong);
+        await confirmPassword(ctx, user, request.body.password, m.passwordWrong, request.ip);
         if (!(await verifySecondFactor(ctx, user.id, request.body.code))) {
           throw new AppError(400, 'invalid_code', m.twoFactorInvalidCode);
         }

@@ -7,7 +7,7 @@ import { hashPassword, verifyPassword } from '../../platform/auth/crypto.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { storedSettings } from '../account/settings.ts';
-import { assertNotLocked, clearFailures, recordFailure } from '../auth/attempts.ts';
+import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from '../auth/attempts.ts';
 import { listSessions, type RequestMeta, revokeOtherSessions } from '../auth/sessions.ts';
 import { sendPasswordChangedMail } from './alerts.ts';
 import { twoFactorRow } from './two-factor.ts';
@@ -17,22 +17,24 @@ const m = MESSAGES.account;
 
 /**
  * Checks the signed-in user's password before a sensitive change. Wrong answers count as failed
- * log-ins of the account (same lockout, same suspicious-activity count), so a stolen session cannot
- * be used to guess the password at leisure.
+ * log-ins of the account from this address (same limits, same suspicious-activity count), so a stolen
+ * session cannot be used to guess the password at leisure.
  */
 export async function confirmPassword(
   deps: Pick<Deps, 'db' | 'clock'>,
   user: UserRow,
   password: string,
   message: string,
+  ip: string,
 ): Promise<void> {
   const now = deps.clock.now();
-  await assertNotLocked(deps.db, now, 'login', user.email);
+  const origin = { ip, email: user.email };
+  await assertLoginAllowed(deps.db, now, origin);
   if (!(await verifyPassword(password, user.passwordHash))) {
-    await recordFailure(deps.db, now, 'login', user.email);
+    await recordLoginFailure(deps.db, now, origin);
     throw new AppError(400, 'wrong_password', message);
   }
-  await clearFailures(deps.db, 'login', user.email);
+  await clearLoginFailures(deps.db, origin);
 }
 
 /** GET /api/users/security. */
@@ -72,7 +74,7 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
   meta: RequestMeta,
 ): Promise<void> {
-  await confirmPassword(deps, user, input.currentPassword, m.currentPasswordWrong);
+  await confirmPassword(deps, user, input.currentPassword, m.currentPasswordWrong, meta.ip);
   if (input.newPassword === input.currentPassword) throw badRequest(m.samePassword);
   const passwordHash = await hashPassword(input.newPassword);
   const now = deps.clock.now();

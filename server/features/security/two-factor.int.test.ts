@@ -10,7 +10,7 @@ import type {
   UserSettingsReply,
 } from '../../../common/api/account.ts';
 import type { SessionReply } from '../../../common/api/auth.ts';
-import { TWO_FACTOR } from '../../../common/constants.ts';
+import { AUTH_LOCKOUT, TWO_FACTOR } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { userTwoFactor } from '../../db/schema/index.ts';
 import { ManualClock } from '../../platform/clock.ts';
@@ -98,6 +98,26 @@ describe('enrolment', () => {
     expect((settings.json() as UserSettingsReply).data.twoFactorAuth).toBe(true);
     const sec = await t.app.inject({ method: 'GET', url: '/api/users/security', headers: bearer(reg.token) });
     expect((sec.json() as SecurityReply).data).toMatchObject({ twoFactorEnabled: true, recoveryCodesLeft: 10 });
+  });
+
+  it("signs out the user's other sessions when it is turned on; this one stays", async () => {
+    const reg = await register(t.app);
+    const other = await register(t.app);
+    const login = await post('/api/auth/login', { email: reg.email, password: reg.password });
+    const elsewhere = (login.json() as SessionReply).data.token;
+    const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
+    expect((await me(elsewhere)).statusCode).toBe(200);
+
+    const setup = (await post('/api/users/two-factor/setup', {}, reg.token)).json() as TwoFactorSetupReply;
+    const enable = await post('/api/users/two-factor/enable', { code: codeAt(setup.data.secret) }, reg.token);
+    expect(enable.statusCode).toBe(200);
+    clock.advance(STEP);
+
+    expect((await me(elsewhere)).statusCode).toBe(401);
+    expect((await me(reg.token)).statusCode).toBe(200);
+    expect((await me(other.token)).statusCode).toBe(200);
+    const sec = await t.app.inject({ method: 'GET', url: '/api/users/security', headers: bearer(reg.token) });
+    expect((sec.json() as SecurityReply).data.recentSessions.map((s) => s.current)).toEqual([true]);
   });
 });
 
@@ -194,6 +214,31 @@ describe('log-in with two-factor', () => {
     expect((await post('/api/auth/login/two-factor', { challengeToken: 'made-up', code: '123456' })).statusCode).toBe(
       400,
     );
+  });
+
+  it('stops guessing across fresh challenges: wrong codes count per account', async () => {
+    const { reg, secret } = await enrolled();
+    const wrong = codeAt(secret) === '000000' ? '111111' : '000000';
+    for (let i = 0; i < AUTH_LOCKOUT.maxFailedCodes; i++) {
+      const res = await post('/api/auth/login/two-factor', { challengeToken: await challenge(reg), code: wrong });
+      expect(res.statusCode).toBe(400);
+    }
+    // A fresh challenge, even with the right code, now waits for the window to pass.
+    const next = await post('/api/auth/login/two-factor', {
+      challengeToken: await challenge(reg),
+      code: codeAt(secret),
+    });
+    expect(next.statusCode).toBe(429);
+    expect(next.json()).toMatchObject({
+      error: MESSAGES.auth.tooManyAttempts,
+      details: { retryAfterSeconds: expect.any(Number) },
+    });
+    clock.advance(AUTH_LOCKOUT.windowMinutes * 60_000 + 1000);
+    const later = await post('/api/auth/login/two-factor', {
+      challengeToken: await challenge(reg),
+      code: codeAt(secret),
+    });
+    expect(later.statusCode).toBe(200);
   });
 });
 

@@ -9,6 +9,8 @@ import { twoFactorChallenges, userTwoFactor } from '../../db/schema/index.ts';
 import { generateToken, sha256 } from '../../platform/auth/crypto.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, badRequest, conflict } from '../../platform/errors.ts';
+import { assertCodeChecksAllowed, recordCodeFailure } from '../auth/attempts.ts';
+import { revokeOtherSessions } from '../auth/sessions.ts';
 import type { DbOrTx } from '../auth/users.ts';
 import { type SecretConfig, seal, unseal } from './secret-box.ts';
 
@@ -133,8 +135,17 @@ async function claimRecoveryCode(db: DbOrTx, row: TwoFactorRow, code: string, no
   return claimed.length > 0;
 }
 
-/** POST /api/users/two-factor/enable: the first valid code turns two-factor on; returns the recovery codes once. */
-export async function enableTwoFactor(deps: Deps, userId: string, code: string): Promise<string[]> {
+/**
+ * POST /api/users/two-factor/enable: the first valid code turns two-factor on and signs out every other
+ * session of the user (one opened with a stolen password must not outlive the new second factor); this
+ * one stays. Returns the recovery codes once.
+ */
+export async function enableTwoFactor(
+  deps: Deps,
+  auth: { userId: string; sessionId: string },
+  code: string,
+): Promise<string[]> {
+  const { userId } = auth;
   const row = await twoFactorRow(deps.db, userId);
   if (!row) throw badRequest(m.twoFactorNotStarted);
   if (row.enabledAt) throw conflict(m.twoFactorAlreadyEnabled);
@@ -144,10 +155,13 @@ export async function enableTwoFactor(deps: Deps, userId: string, code: string):
     throw new AppError(400, 'invalid_code', m.twoFactorInvalidCode);
   }
   const codes = Array.from({ length: TWO_FACTOR.recoveryCodes }, newRecoveryCode);
-  await deps.db
-    .update(userTwoFactor)
-    .set({ enabledAt: now, recoveryCodeHashes: codes.map(hashRecoveryCode), updatedAt: now })
-    .where(eq(userTwoFactor.userId, userId));
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(userTwoFactor)
+      .set({ enabledAt: now, recoveryCodeHashes: codes.map(hashRecoveryCode), updatedAt: now })
+      .where(eq(userTwoFactor.userId, userId));
+    await revokeOtherSessions(tx, now, userId, auth.sessionId);
+  });
   return codes;
 }
 
@@ -204,8 +218,11 @@ export async function completeLoginChallenge(deps: Deps, challengeToken: string,
   if (!challenge || challenge.consumedAt || challenge.expiresAt.getTime() <= now.getTime()) throw dead;
   if (challenge.wrongTries >= TWO_FACTOR.maxWrongTries)
     throw new AppError(400, 'challenge_dead', m.challengeTooManyTries);
+  // Per account as well as per challenge: whoever has the password can open challenge after challenge.
+  await assertCodeChecksAllowed(deps.db, now, challenge.userId);
 
   if (!(await verifySecondFactor(deps, challenge.userId, code))) {
+    await recordCodeFailure(deps.db, now, challenge.userId);
     const [updated] = await deps.db
       .update(twoFactorChallenges)
       .set({ wrongTries: sql`${twoFactorChallenges.wrongTries} + 1` })

@@ -8,8 +8,11 @@ import {
   movieAgentBody,
   movieAgentReply,
 } from '../../../common/api/sequences.ts';
+import { TEXT_AGENTS } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
+import { textAgentRateLimit } from '../../platform/metering/text-agents.ts';
 import { taskFailedError, waitForTask } from '../generation/service.ts';
 import { STATUS_PATHS } from '../generation/status.ts';
 import { runMovieAgent, startCompile, startSequenceVideo } from './service.ts';
@@ -30,6 +33,7 @@ export function sequenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/ai/generate-video-sequence',
       {
         preValidation: signedIn,
+        bodyLimit: BODY_LIMITS.inlineMedia,
         schema: {
           tags: ['sequences'],
           summary:
@@ -44,13 +48,14 @@ export function sequenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/ai/movie-agent',
       {
+        onRequest: textAgentRateLimit(ctx, app),
         preValidation: signedIn,
+        bodyLimit: TEXT_AGENTS.bodyLimitBytes.movieAgent,
         schema: {
           tags: ['sequences'],
-          summary:
-            'Analyses a movie script (free): contentType, sequenceCount, analysis and one video prompt per image',
+          summary: `Analyses a movie script: contentType, sequenceCount, analysis and one video prompt per image. Free on the local writer, ${TEXT_AGENTS.creditsPerCall} credit with a vendor LLM; text agents share a per-user rate limit`,
           body: movieAgentBody,
-          response: { 200: movieAgentReply, ...errors },
+          response: { 200: movieAgentReply, ...errors, ...errorReplies(429) },
         },
       },
       async (request) => runMovieAgent(ctx, currentUser(request).id, request.body),

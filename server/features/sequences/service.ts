@@ -19,6 +19,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { ownedMediaObject, storedKeyOf } from '../../platform/media/inputs.ts';
 import { mediaUrl } from '../../platform/media/store.ts';
+import { chargedTextAgent } from '../../platform/metering/text-agents.ts';
 import { generatedMediaOf, startVideoGeneration } from '../generation/service.ts';
 import { taskAcceptedOf } from '../generation/status.ts';
 import { COMPILE_MASTER_KIND, type CompileTaskInput } from './tasks.ts';
@@ -144,10 +145,11 @@ async function assertOwnImages(ctx: AppContext, userId: string, urls: readonly s
 }
 
 /**
- * POST /api/ai/movie-agent (free): the text engine's movie-agent purpose splits the script into scenes
+ * POST /api/ai/movie-agent: the text engine's movie-agent purpose splits the script into scenes
  * and shots with cinematic prompts. With images, one prompt per image in their order (the shots in
  * script order, cycling when there are more images than shots, the image's own prompt appended);
  * without images, one prompt per shot. Stops after 10 minutes with the spec's timeout message.
+ * Free on the local writer; TEXT_AGENTS.creditsPerCall when a vendor LLM writes (refunded on failure).
  */
 export async function runMovieAgent(
   ctx: AppContext,
@@ -161,6 +163,16 @@ export async function runMovieAgent(
     userId,
     body.images.flatMap((image) => (image.imageUrl ? [image.imageUrl] : [])),
   );
+  return chargedTextAgent(ctx, { userId, agent: 'movie-agent', label: 'Movie agent' }, () =>
+    analyseScript(ctx, body, options),
+  );
+}
+
+async function analyseScript(
+  ctx: AppContext,
+  body: MovieAgentBody,
+  options: { timeoutMs?: number },
+): Promise<MovieAgentReply> {
   const timeoutMs = options.timeoutMs ?? SEQUENCE_LIMITS.movieAgentTimeoutMs;
   const signal = AbortSignal.timeout(timeoutMs);
   const { engine } = ctx.engines.text();

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/constants.ts';
@@ -8,6 +7,7 @@ import { defineTask } from '../../platform/jobs/types.ts';
 import { extensionOf, resolveMediaInput, storedKeyOf } from '../../platform/media/inputs.ts';
 import { probeMedia } from '../../platform/media/probe.ts';
 import { MediaStore } from '../../platform/media/store.ts';
+import { makeWorkDir } from '../../platform/media/work-dir.ts';
 import { assetsOfTask, createAsset, makeThumbnail } from '../assets/service.ts';
 import { toGeneratedMedia } from '../generation/outputs.ts';
 import { type CompileInput, compileMaster } from './compile.ts';
@@ -61,7 +61,7 @@ export const compileMasterVideoTask = defineTask({
         streamCopy: found.metadata.streamCopy === true,
       };
     }
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'genpro-master-'));
+    const dir = await makeWorkDir('master');
     const store = new MediaStore(ctx);
     let storedKey: string | null = null;
     try {

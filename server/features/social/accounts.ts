@@ -3,6 +3,7 @@ import { SOCIAL_PLATFORMS, type SocialAccount, type SocialPlatform } from '../..
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { socialAccounts, socialOauthStates } from '../../db/schema/index.ts';
+import { generateToken, safeEqualHex, sha256 } from '../../platform/auth/crypto.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { seal, unseal } from '../security/secret-box.ts';
 import { connectorFor } from './connectors/registry.ts';
@@ -13,7 +14,8 @@ const M = MESSAGES.social;
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'log'>;
 export type AccountRow = typeof socialAccounts.$inferSelect;
 
-const STATE_TTL_MS = 15 * 60_000;
+/** How long a connect flow (its state row and its browser's nonce cookie) stays valid. */
+export const CONNECT_TTL_MS = 10 * 60_000;
 /** Tokens are refreshed when they expire within this window. */
 const REFRESH_MARGIN_MS = 5 * 60_000;
 const TOKEN_PURPOSE = 'social-token';
@@ -59,29 +61,58 @@ export async function connectedAccounts(ctx: Pick<AppContext, 'db'>, userId: str
   return ctx.db.select().from(socialAccounts).where(eq(socialAccounts.userId, userId));
 }
 
-/** POST /api/social/connect/{platformId}: the provider's authorization URL (PKCE verifier kept sealed). */
-export async function startConnect(ctx: Ctx, userId: string, platform: SocialPlatform): Promise<string> {
+/**
+ * POST /api/social/connect/{platformId}: the provider's authorization URL (PKCE verifier kept sealed) and the
+ * nonce the route puts in the starting browser's cookie (only its hash is stored).
+ */
+export async function startConnect(
+  ctx: Ctx,
+  userId: string,
+  platform: SocialPlatform,
+): Promise<{ authUrl: string; browserNonce: string }> {
   const now = ctx.clock.now();
   await ctx.db.delete(socialOauthStates).where(lt(socialOauthStates.expiresAt, now));
   const auth = connectorFor(ctx, platform).generateAuthUrl(redirectUriFor(ctx, platform));
+  const browserNonce = generateToken();
   await ctx.db.insert(socialOauthStates).values({
     state: auth.state,
     userId,
     platform,
     codeVerifierSealed: seal(ctx.config, VERIFIER_PURPOSE, auth.codeVerifier),
-    expiresAt: new Date(now.getTime() + STATE_TTL_MS),
+    browserNonceHash: sha256(browserNonce),
+    expiresAt: new Date(now.getTime() + CONNECT_TTL_MS),
     createdAt: now,
   });
-  return auth.url;
+  return { authUrl: auth.url, browserNonce };
 }
 
 export type CallbackOutcome = { ok: true; platform: SocialPlatform; username: string } | { ok: false; message: string };
 
-/** GET /api/social/oauth/{id}: the state (single use) names the user; the code is exchanged and stored. */
+/** The browser the callback arrives in: its nonce cookie and the user of its session, if it has one. */
+export interface CallbackBrowser {
+  nonce: string | undefined;
+  signedInUserId: string | null;
+}
+
+/**
+ * Why a callback may not complete its flow in this browser, or null when it may. The state alone is not enough:
+ * a victim who finishes an attacker's link would connect the victim's network account to the attacker.
+ */
+function browserMismatch(pending: { userId: string; browserNonceHash: string }, browser: CallbackBrowser) {
+  if (!browser.nonce || !safeEqualHex(sha256(browser.nonce), pending.browserNonceHash)) return 'other-browser';
+  if (browser.signedInUserId && browser.signedInUserId !== pending.userId) return 'other-account';
+  return null;
+}
+
+/**
+ * GET /api/social/oauth/{id}: the state (single use, consumed whatever the outcome) names the flow; it completes
+ * only in the browser that started it, then the code is exchanged and the account stored.
+ */
 export async function completeConnect(
   ctx: Ctx,
   platform: SocialPlatform,
   query: { code?: string; state?: string; error?: string },
+  browser: CallbackBrowser,
 ): Promise<CallbackOutcome> {
   if (!query.state) return { ok: false, message: M.connectExpired };
   const [pending] = await ctx.db
@@ -90,6 +121,11 @@ export async function completeConnect(
     .returning();
   if (!pending || pending.expiresAt.getTime() < ctx.clock.now().getTime())
     return { ok: false, message: M.connectExpired };
+  const mismatch = browserMismatch(pending, browser);
+  if (mismatch) {
+    ctx.log.warn({ platform, userId: pending.userId, reason: mismatch }, 'social connect refused');
+    return { ok: false, message: mismatch === 'other-browser' ? M.connectOtherBrowser : M.connectOtherAccount };
+  }
   if (query.error || !query.code) return { ok: false, message: M.connectDenied };
   const connector = connectorFor(ctx, platform);
   try {
@@ -116,6 +152,7 @@ export async function completeConnect(
       .onConflictDoUpdate({ target: [socialAccounts.userId, socialAccounts.platform], set: values });
     return { ok: true, platform, username: profile.username };
   } catch (error) {
+    // A ConnectorError's message is an HTTP status and the provider's error text, never the code or a token we sent.
     ctx.log.warn({ err: error, platform }, 'social connect failed');
     return { ok: false, message: M.connectFailed };
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { SocialPlatform } from '../../../common/api/social.ts';
 import { SANDBOX_NAMES } from './sandbox/network.ts';
 
@@ -45,11 +46,23 @@ export function consentPage(input: {
   );
 }
 
+const CLOSE_TAB_SCRIPT = 'setTimeout(function(){window.close()},1200)';
+/** The callback page's own policy: its styles and, by hash, the one script that closes the tab. */
+export const CALLBACK_PAGE_CSP = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  `script-src 'sha256-${createHash('sha256').update(CLOSE_TAB_SCRIPT).digest('base64')}'`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** A connected tab closes itself; a refused one stays open, so that its message can be read. */
 export function callbackPage(ok: boolean, message: string): string {
   return page(
     ok ? 'Connected' : 'Not connected',
     `<h1 data-testid="oauth-result" data-ok="${ok}">${escapeHtml(ok ? 'Connected' : 'Not connected')}</h1><p>${escapeHtml(message)}</p>`,
-    '<script>setTimeout(function(){window.close()},1200)</script>',
+    ok ? `<script>${CLOSE_TAB_SCRIPT}</script>` : '',
   );
 }
 

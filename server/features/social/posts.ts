@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type {
@@ -17,12 +18,14 @@ import {
   parseMoment,
   statsOf,
 } from '../../../common/rules/scheduling.ts';
+import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { socialAccounts, socialPosts, tasks } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { defineTask, PermanentTaskError } from '../../platform/jobs/types.ts';
-import { ownedMediaObject, storedKeyOf } from '../../platform/media/inputs.ts';
+import { ownedMediaObject, type ParsedMediaRef, parseMediaRef } from '../../platform/media/inputs.ts';
+import { isPublicAddress } from '../../platform/net/address.ts';
 import { getAsset } from '../assets/service.ts';
 import { myActiveCollaborations } from '../campaigns/applications.ts';
 import { connectedAccounts, freshAccessToken, markAccountError } from './accounts.ts';
@@ -82,6 +85,10 @@ async function publishOnce(ctx: AppContext, post: PostRow, signal: AbortSignal):
     .from(socialAccounts)
     .where(and(eq(socialAccounts.userId, post.userId), eq(socialAccounts.platform, platform)));
   if (!account) throw new PermanentTaskError('not_connected', M.platformNotConnected(SANDBOX_NAMES[platform]));
+  // Posts scheduled before media URLs were checked on the way in.
+  if (!post.mediaUrls.every((url) => postableMediaRef(ctx.config, url))) {
+    throw new PermanentTaskError('bad_media', M.mediaUrlInvalid('media_urls'));
+  }
   const connector = connectorFor(ctx, platform);
   const input = {
     message: post.message,
@@ -180,11 +187,37 @@ async function collaborationFor(
   return id;
 }
 
-/** The studio's own media in a post must be the user's (or public): another user's answers 404. */
-async function assertOwnMedia(ctx: AppContext, userId: string, urls: readonly string[]): Promise<void> {
+/** A host given as a private, loopback or link-local address, or a localhost name (the URL parser normalises IPs). */
+function isLocalHost(hostname: string): boolean {
+  const host = hostname.replace(/\.$/, '');
+  const literal = host.startsWith('[') ? host.slice(1, -1) : host;
+  if (isIP(literal) !== 0) return !isPublicAddress(literal);
+  return host === 'localhost' || host.endsWith('.localhost');
+}
+
+/**
+ * A media URL a post may carry: one of the studio's own media (a path like `/api/images/…`, signed or not, or the
+ * same on PUBLIC_URL) or a public http(s) URL. Null for anything else: javascript:, file:, data:, credentials, a
+ * private or local host (the sandbox shows media to every viewer's browser, and networks would be sent the link).
+ */
+function postableMediaRef(config: Pick<Config, 'publicUrl'>, url: string): ParsedMediaRef | null {
+  let ref: ParsedMediaRef;
+  try {
+    ref = parseMediaRef(config, url);
+  } catch {
+    return null;
+  }
+  if (ref.kind === 'data') return null;
+  if (ref.kind === 'remote' && isLocalHost(new URL(ref.url).hostname)) return null;
+  return ref;
+}
+
+/** Every media URL must be postable (400 naming `field`); own media must be the user's or public (else 404). */
+async function assertPostableMedia(ctx: AppContext, userId: string, urls: readonly string[], field: string) {
   for (const url of urls) {
-    const key = storedKeyOf(ctx.config, url);
-    if (key) await ownedMediaObject(ctx, userId, key);
+    const ref = postableMediaRef(ctx.config, url);
+    if (!ref) throw badRequest(M.mediaUrlInvalid(field));
+    if (ref.kind === 'stored') await ownedMediaObject(ctx, userId, ref.key);
   }
 }
 
@@ -222,8 +255,10 @@ export interface PublishInput {
 export async function publish(ctx: AppContext, user: UserRow, body: PublishInput): Promise<PublishResult[]> {
   await requireConnected(ctx, user.id, body.platforms);
   const collaborationId = await collaborationFor(ctx, user, body);
-  const media = [...new Set([...body.media_urls, ...(await materialUrls(ctx, user.id, body.selected_materials))])];
-  await assertOwnMedia(ctx, user.id, media);
+  await assertPostableMedia(ctx, user.id, body.media_urls, 'media_urls');
+  const materials = await materialUrls(ctx, user.id, body.selected_materials);
+  await assertPostableMedia(ctx, user.id, materials, 'selected_materials');
+  const media = [...new Set([...body.media_urls, ...materials])];
   const platforms = [...new Set(body.platforms)];
   if (body.schedule_time) {
     const posts = await createScheduled(ctx, user.id, {
@@ -306,7 +341,7 @@ async function createScheduled(
 ): Promise<ScheduledPost[]> {
   const platforms = [...new Set(body.platforms)];
   await requireConnected(ctx, userId, platforms);
-  await assertOwnMedia(ctx, userId, body.media_urls);
+  await assertPostableMedia(ctx, userId, body.media_urls, 'media_urls');
   const now = ctx.clock.now();
   const at = momentOf(body.scheduled_time, body.timezone, now, M.futureDateTime);
   const rows = await ctx.db

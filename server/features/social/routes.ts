@@ -20,6 +20,7 @@ import {
   listScheduledReply,
   publishBody,
   publishReply,
+  type SocialPlatform,
   socialPlatform,
   updateScheduledBody,
   updateScheduledReply,
@@ -27,8 +28,8 @@ import {
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
-import { completeConnect, disconnect, listAccounts, startConnect } from './accounts.ts';
-import { callbackPage } from './pages.ts';
+import { CONNECT_TTL_MS, completeConnect, disconnect, listAccounts, redirectUriFor, startConnect } from './accounts.ts';
+import { CALLBACK_PAGE_CSP, callbackPage } from './pages.ts';
 import {
   calendar,
   cancelPost,
@@ -50,10 +51,19 @@ const PAGE_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };
+/**
+ * Binds a connect flow to the browser that started it (its value is the flow's nonce). One per platform, scoped to
+ * that platform's callback path, so connecting two platforms at once works and no other route ever receives it.
+ */
+const CONNECT_COOKIE = 'genpro_social_connect';
 
 /** Social accounts, publishing and scheduled posts (accounts spec 2.2, 2.3, 5, 7), and the sandbox networks. */
 export function socialRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const signedIn = requireUser();
+  const secure = ctx.config.SECURE_COOKIES ?? ctx.config.publicUrl.startsWith('https://');
+  // The path as the browser sees the callback (PUBLIC_URL may carry a prefix a proxy strips).
+  const connectCookieOptions = (platform: SocialPlatform) =>
+    ({ path: new URL(redirectUriFor(ctx, platform)).pathname, httpOnly: true, sameSite: 'lax', secure }) as const;
   return async (app) => {
     startScheduler(ctx, app);
 
@@ -98,13 +108,19 @@ export function socialRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: connectReply, ...errors },
         },
       },
-      async (request) => ({
-        success: true as const,
-        authUrl: await startConnect(ctx, currentUser(request).id, request.params.platformId),
-      }),
+      async (request, reply) => {
+        const platform = request.params.platformId;
+        const { authUrl, browserNonce } = await startConnect(ctx, currentUser(request).id, platform);
+        reply.setCookie(CONNECT_COOKIE, browserNonce, {
+          ...connectCookieOptions(platform),
+          maxAge: CONNECT_TTL_MS / 1000,
+        });
+        return { success: true as const, authUrl };
+      },
     );
 
-    // The OAuth callback: opened by the provider in the user's tab; the single-use state names the user.
+    // The OAuth callback: opened by the provider in the user's tab. The single-use state names the flow; the
+    // connect cookie (and the session, when the tab has one) must show it is the browser that started it.
     app.get(
       '/api/social/oauth/:id',
       {
@@ -120,11 +136,16 @@ export function socialRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const outcome = await completeConnect(ctx, request.params.id, request.query);
+        const platform = request.params.id;
+        const outcome = await completeConnect(ctx, platform, request.query, {
+          nonce: request.cookies[CONNECT_COOKIE],
+          signedInUserId: request.auth?.user.id ?? null,
+        });
+        reply.clearCookie(CONNECT_COOKIE, connectCookieOptions(platform));
         const html = outcome.ok ? callbackPage(true, M.connectedCloseTab) : callbackPage(false, outcome.message);
         return reply
           .code(outcome.ok ? 200 : 400)
-          .headers(PAGE_HEADERS)
+          .headers({ ...PAGE_HEADERS, 'content-security-policy': CALLBACK_PAGE_CSP })
           .send(html);
       },
     );

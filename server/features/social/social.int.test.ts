@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CalendarDay, PublishResult, ScheduledPost, SocialAccount } from '../../../common/api/social.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { buildApp } from '../../app.ts';
@@ -9,12 +9,16 @@ import {
   sandboxGrants,
   sandboxPosts,
   socialAccounts,
+  socialOauthStates,
   socialPosts,
 } from '../../db/schema/index.ts';
+import { sha256 } from '../../platform/auth/crypto.ts';
 import { ManualClock } from '../../platform/clock.ts';
-import { authHeader, createTestUser, eventually, type TestUser } from '../../test/fixtures.ts';
+import { signMediaUrl } from '../../platform/media/signing.ts';
+import { authHeader, createTestUser, eventually, solidPng, storeUpload, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { collaborationProgress } from '../campaigns/progress.ts';
+import { unseal } from '../security/secret-box.ts';
 import { dispatchDuePosts } from './posts.ts';
 
 const M = MESSAGES.social;
@@ -31,12 +35,25 @@ const pathOf = (url: string) => {
   return `${u.pathname}${u.search}`;
 };
 
-/** Runs the sandbox consent flow end to end: connect → consent page → Approve → callback. */
-async function connect(user: TestUser, platform = 'instagram', decision: 'approve' | 'deny' = 'approve') {
+const CONNECT_COOKIE = 'genpro_social_connect';
+const sessionCookie = (user: TestUser) => `genpro_session=${user.token}`;
+
+/** POST connect/{platform}: the authorization URL and the connect cookie it set, as `name=value`. */
+async function startConnect(user: TestUser, platform: string) {
   const started = await api('POST', `/api/social/connect/${platform}`, user.token);
   expect(started.statusCode, started.body).toBe(200);
-  const { authUrl } = started.json() as { authUrl: string };
-  const cookie = `genpro_session=${user.token}`;
+  const setCookie = [started.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith(`${CONNECT_COOKIE}=`));
+  expect(setCookie).toBeDefined();
+  return {
+    authUrl: (started.json() as { authUrl: string }).authUrl,
+    setCookie: setCookie as string,
+    connectCookie: (setCookie as string).split(';')[0] as string,
+  };
+}
+
+/** The sandbox consent page in `user`'s browser, approved or denied: the callback URL it redirects to. */
+async function consentAs(user: TestUser, platform: string, authUrl: string, decision: 'approve' | 'deny') {
+  const cookie = sessionCookie(user);
   const consent = await t.app.inject({ method: 'GET', url: pathOf(authUrl), headers: { cookie } });
   expect(consent.statusCode, consent.body).toBe(200);
   const fields = Object.fromEntries(
@@ -52,8 +69,20 @@ async function connect(user: TestUser, platform = 'instagram', decision: 'approv
     payload: new URLSearchParams({ ...fields, decision }).toString(),
   });
   expect(approved.statusCode, approved.body).toBe(303);
-  const callback = await t.app.inject({ method: 'GET', url: pathOf(String(approved.headers.location)) });
-  return { callback, callbackUrl: pathOf(String(approved.headers.location)) };
+  return pathOf(String(approved.headers.location));
+}
+
+/** The OAuth callback as a browser opens it, with the cookies it has. */
+function openCallback(url: string, cookies: string[]) {
+  return t.app.inject({ method: 'GET', url, headers: cookies.length ? { cookie: cookies.join('; ') } : {} });
+}
+
+/** Runs the sandbox consent flow end to end in the user's browser: connect → consent page → Approve → callback. */
+async function connect(user: TestUser, platform = 'instagram', decision: 'approve' | 'deny' = 'approve') {
+  const { authUrl, connectCookie } = await startConnect(user, platform);
+  const callbackUrl = await consentAs(user, platform, authUrl, decision);
+  const callback = await openCallback(callbackUrl, [sessionCookie(user), connectCookie]);
+  return { callback, callbackUrl, connectCookie };
 }
 
 async function accounts(user: TestUser): Promise<SocialAccount[]> {
@@ -75,12 +104,14 @@ describe('social accounts', () => {
     expect((await api('GET', '/api/social/accounts', null)).statusCode).toBe(401);
     expect((await accounts(user)).every((a) => a.status === 'disconnected' && !a.isConnected)).toBe(true);
 
-    const { callback, callbackUrl } = await connect(user, 'instagram');
+    const { callback, callbackUrl, connectCookie } = await connect(user, 'instagram');
     expect(callback.statusCode, callback.body).toBe(200);
     expect(callback.body).toContain(M.connectedCloseTab);
     expect(callback.body).toContain('window.close()');
     // The state is single-use.
-    expect((await t.app.inject({ method: 'GET', url: callbackUrl })).statusCode).toBe(400);
+    const replay = await openCallback(callbackUrl, [sessionCookie(user), connectCookie]);
+    expect(replay.statusCode).toBe(400);
+    expect(replay.body).toContain(M.connectExpired);
 
     const instagram = (await accounts(user)).find((a) => a.platform === 'instagram');
     expect(instagram).toMatchObject({
@@ -122,6 +153,149 @@ describe('social accounts', () => {
       }).toString(),
     });
     expect(forged.statusCode).toBe(403);
+  });
+});
+
+describe('connect flow bound to the browser that started it (issue 17)', () => {
+  const stateOf = (callbackUrl: string) => new URL(callbackUrl, 'http://studio').searchParams.get('state') as string;
+  const codeOf = (callbackUrl: string) => new URL(callbackUrl, 'http://studio').searchParams.get('code') as string;
+  const accountRows = (users: TestUser[]) =>
+    t.ctx.db
+      .select()
+      .from(socialAccounts)
+      .where(
+        inArray(
+          socialAccounts.userId,
+          users.map((u) => u.id),
+        ),
+      );
+  const stateRows = (state: string) =>
+    t.ctx.db.select().from(socialOauthStates).where(eq(socialOauthStates.state, state));
+
+  it('the starting browser gets a short-lived HttpOnly, SameSite=Lax nonce cookie scoped to the callback; with it the flow connects and the cookie is cleared', async () => {
+    const user = await createTestUser(t.ctx.db, { role: 'brand' });
+    const { authUrl, setCookie, connectCookie } = await startConnect(user, 'linkedin');
+    expect(setCookie).toMatch(/; HttpOnly/i);
+    expect(setCookie).toMatch(/; SameSite=Lax/i);
+    expect(setCookie).toContain('; Path=/api/social/oauth/linkedin');
+    expect(setCookie).toContain('; Max-Age=600');
+    expect(setCookie).not.toMatch(/; Secure/i); // PUBLIC_URL is http here; the live connectors' test checks https
+    const nonce = connectCookie.slice(`${CONNECT_COOKIE}=`.length);
+    expect(nonce.length).toBeGreaterThanOrEqual(43);
+    // Only the nonce's hash is stored with the state.
+    const [pending] = await stateRows(new URL(authUrl).searchParams.get('state') as string);
+    expect(pending?.browserNonceHash).toBe(sha256(nonce));
+    expect(JSON.stringify(pending)).not.toContain(nonce);
+
+    const callbackUrl = await consentAs(user, 'linkedin', authUrl, 'approve');
+    const callback = await openCallback(callbackUrl, [sessionCookie(user), connectCookie]);
+    expect(callback.statusCode, callback.body).toBe(200);
+    expect(callback.body).toContain(M.connectedCloseTab);
+    const cleared = [callback.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith(`${CONNECT_COOKIE}=`));
+    expect(cleared).toMatch(/^genpro_social_connect=;/);
+    expect(cleared).toContain('Path=/api/social/oauth/linkedin');
+    expect(cleared).toMatch(/Expires=Thu, 01 Jan 1970|Max-Age=0/);
+    expect((await accounts(user)).find((a) => a.platform === 'linkedin')?.status).toBe('connected');
+    expect(await stateRows(stateOf(callbackUrl))).toEqual([]);
+  });
+
+  it("refuses a victim who finishes an attacker's connect link: nothing connected for either user, the state consumed", async () => {
+    const attacker = await createTestUser(t.ctx.db, { role: 'creator' });
+    const victim = await createTestUser(t.ctx.db, { role: 'creator' });
+    const attack = await startConnect(attacker, 'twitter');
+    // The victim even has a connect cookie of their own for the platform: it is not the attacker's flow's.
+    const victimsOwn = await startConnect(victim, 'twitter');
+    const callbackUrl = await consentAs(victim, 'twitter', attack.authUrl, 'approve');
+    expect(codeOf(callbackUrl)).toBeTruthy();
+
+    const refused = await openCallback(callbackUrl, [sessionCookie(victim), victimsOwn.connectCookie]);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('data-ok="false"');
+    expect(refused.body).toContain(M.connectOtherBrowser);
+    expect(refused.body).not.toContain('window.close()');
+    expect(String(refused.headers['set-cookie'])).toMatch(/^genpro_social_connect=;/);
+    expect(await stateRows(stateOf(callbackUrl))).toEqual([]);
+    // The attacker cannot finish it afterwards either, even with the right cookie: the state is gone.
+    const late = await openCallback(callbackUrl, [attack.connectCookie]);
+    expect(late.statusCode).toBe(400);
+    expect(late.body).toContain(M.connectExpired);
+
+    // The same without any cookie (a victim not signed in to the studio): refused as well.
+    const again = await startConnect(attacker, 'twitter');
+    const secondUrl = await consentAs(victim, 'twitter', again.authUrl, 'approve');
+    const bare = await openCallback(secondUrl, []);
+    expect(bare.statusCode).toBe(400);
+    expect(bare.body).toContain(M.connectOtherBrowser);
+    expect(await stateRows(stateOf(secondUrl))).toEqual([]);
+
+    expect(await accountRows([attacker, victim])).toEqual([]);
+    expect((await accounts(attacker)).every((a) => !a.isConnected)).toBe(true);
+    expect((await accounts(victim)).every((a) => !a.isConnected)).toBe(true);
+  });
+
+  it('refuses a callback with the right cookie while the browser is signed in as another user', async () => {
+    const starter = await createTestUser(t.ctx.db, { role: 'brand' });
+    const other = await createTestUser(t.ctx.db, { role: 'brand' });
+    const { authUrl, connectCookie } = await startConnect(starter, 'facebook');
+    const callbackUrl = await consentAs(starter, 'facebook', authUrl, 'approve');
+
+    const refused = await openCallback(callbackUrl, [sessionCookie(other), connectCookie]);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain(M.connectOtherAccount);
+    expect(String(refused.headers['set-cookie'])).toMatch(/^genpro_social_connect=;/);
+    expect(await stateRows(stateOf(callbackUrl))).toEqual([]);
+    expect(await accountRows([starter, other])).toEqual([]);
+  });
+
+  it('never logs the state, the nonce, the code or the tokens of a flow, refused, failed or connected', async () => {
+    const user = await createTestUser(t.ctx.db, { role: 'brand' });
+    const other = await createTestUser(t.ctx.db, { role: 'brand' });
+    const logged: string[] = [];
+    const asText = (args: unknown[]) =>
+      JSON.stringify(args, (_key, value) =>
+        value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value,
+      );
+    const spies = (['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const).map((level) =>
+      vi.spyOn(t.ctx.log, level).mockImplementation(((...args: unknown[]) => {
+        logged.push(asText(args));
+      }) as never),
+    );
+    const secrets: string[] = [];
+    const remember = (callbackUrl: string, connectCookie: string) =>
+      secrets.push(stateOf(callbackUrl), codeOf(callbackUrl), connectCookie.split('=')[1] as string);
+    try {
+      // Refused: another browser, another account.
+      const a = await startConnect(user, 'tiktok');
+      const aUrl = await consentAs(other, 'tiktok', a.authUrl, 'approve');
+      remember(aUrl, a.connectCookie);
+      expect((await openCallback(aUrl, [sessionCookie(other)])).statusCode).toBe(400);
+      const b = await startConnect(user, 'tiktok');
+      const bUrl = await consentAs(user, 'tiktok', b.authUrl, 'approve');
+      remember(bUrl, b.connectCookie);
+      expect((await openCallback(bUrl, [sessionCookie(other), b.connectCookie])).statusCode).toBe(400);
+      // Failed: a code the network does not know (the exchange is refused).
+      const c = await startConnect(user, 'tiktok');
+      const cUrl = await consentAs(user, 'tiktok', c.authUrl, 'approve');
+      const forged = cUrl.replace(/code=[^&]+/, 'code=forged-code-0123456789abcdef');
+      remember(forged, c.connectCookie);
+      const failed = await openCallback(forged, [sessionCookie(user), c.connectCookie]);
+      expect(failed.body).toContain(M.connectFailed);
+      // Connected.
+      const d = await connect(user, 'tiktok');
+      expect(d.callback.statusCode).toBe(200);
+      remember(d.callbackUrl, d.connectCookie);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    const [row] = await accountRows([user]);
+    secrets.push(unseal(t.config, 'social-token', row?.accessTokenSealed as string));
+    secrets.push(unseal(t.config, 'social-token', row?.refreshTokenSealed as string));
+    expect(logged.some((l) => l.includes('social connect refused'))).toBe(true);
+    expect(logged.some((l) => l.includes('social connect failed'))).toBe(true);
+    for (const secret of secrets) {
+      expect(secret.length).toBeGreaterThan(8);
+      for (const line of logged) expect(line).not.toContain(secret);
+    }
   });
 });
 
@@ -463,5 +637,119 @@ describe('scheduled posts', () => {
         )
       ).statusCode,
     ).toBe(400);
+  });
+});
+
+describe('media URLs of posts (issue 17)', () => {
+  const UNSAFE = [
+    'javascript:alert(document.cookie)',
+    'file:///etc/passwd',
+    'data:image/png;base64,iVBORw0KGgo=',
+    'http://127.0.0.1/',
+    'http://10.0.0.1/a.png',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]/a.png',
+    'http://localhost./a.png',
+    'https://user:secret@cdn.example.com/a.png',
+    '/etc/passwd',
+  ];
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await createTestUser(t.ctx.db, { role: 'brand' });
+    await connect(user, 'instagram');
+  });
+  const later = () => new Date(clock.now().getTime() + 60 * 60_000).toISOString();
+
+  it('refuses javascript:, file:, data:, private and local addresses with a 400 naming the field, scheduled or published now', async () => {
+    for (const url of UNSAFE) {
+      const scheduled = await api('POST', '/api/social/scheduled-posts', user.token, {
+        message: 'Look',
+        media_urls: [url],
+        scheduled_time: later(),
+        platforms: ['instagram'],
+      });
+      expect(scheduled.statusCode, url).toBe(400);
+      expect(scheduled.json().error, url).toBe(M.mediaUrlInvalid('media_urls'));
+      const now = await api('POST', '/api/social/publish', user.token, {
+        message: 'Look',
+        platforms: ['instagram'],
+        media_urls: [url],
+      });
+      expect(now.statusCode, url).toBe(400);
+      expect(now.json().error, url).toBe(M.mediaUrlInvalid('media_urls'));
+      const material = await api('POST', '/api/social/publish', user.token, {
+        message: 'Look',
+        platforms: ['instagram'],
+        selected_materials: [url],
+      });
+      expect(material.statusCode, url).toBe(400);
+      expect(material.json().error, url).toBe(M.mediaUrlInvalid('selected_materials'));
+    }
+    expect(await t.ctx.db.select().from(socialPosts).where(eq(socialPosts.userId, user.id))).toEqual([]);
+  });
+
+  it("accepts the studio's own media (path, signed, on PUBLIC_URL) and public URLs; another user's media is 404", async () => {
+    const image = await storeUpload(t.ctx, user.id, await solidPng(8, 8, '#3366ff'), 'image/png', 'png');
+    const own = [
+      image.url,
+      signMediaUrl(t.config, image.url),
+      `${t.config.publicUrl}${image.url}`,
+      'https://cdn.example.com/shoe.png',
+    ];
+    const scheduled = await api('POST', '/api/social/scheduled-posts', user.token, {
+      message: 'Ours',
+      media_urls: own,
+      scheduled_time: later(),
+      platforms: ['instagram'],
+    });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    expect((scheduled.json() as { data: ScheduledPost[] }).data[0]?.media_urls).toEqual(own);
+    const now = await api('POST', '/api/social/publish', user.token, {
+      message: 'Ours, now',
+      platforms: ['instagram'],
+      media_urls: [image.url],
+    });
+    expect(now.statusCode, now.body).toBe(200);
+    expect((now.json() as { data: { results: PublishResult[] } }).data.results[0]?.status).toBe('published');
+
+    const stranger = await createTestUser(t.ctx.db, { role: 'brand' });
+    await connect(stranger, 'instagram');
+    const theirs = await api('POST', '/api/social/publish', stranger.token, {
+      message: 'Not mine',
+      platforms: ['instagram'],
+      media_urls: [image.url],
+    });
+    expect(theirs.statusCode).toBe(404);
+  });
+
+  it('a post stored with an unsafe media URL before the check fails at its due time instead of being published', async () => {
+    const [row] = await t.ctx.db
+      .insert(socialPosts)
+      .values({
+        userId: user.id,
+        platform: 'instagram',
+        message: 'Old row',
+        mediaUrls: ['javascript:alert(1)'],
+        scheduledTime: new Date(clock.now().getTime() - 60_000),
+      })
+      .returning();
+    await dispatchDuePosts(t.ctx);
+    const failed = await eventually(
+      async () => {
+        const [current] = await t.ctx.db
+          .select()
+          .from(socialPosts)
+          .where(eq(socialPosts.id, row?.id as string));
+        return current?.status === 'failed' ? current : undefined;
+      },
+      { what: 'the post to fail' },
+    );
+    expect(failed.errorMessage).toBe(M.mediaUrlInvalid('media_urls'));
+    expect(
+      await t.ctx.db
+        .select()
+        .from(sandboxPosts)
+        .where(eq(sandboxPosts.idempotencyKey, row?.id as string)),
+    ).toEqual([]);
   });
 });

@@ -9,11 +9,16 @@ const MAX_IMAGE_PIXELS = 100_000_000;
 const MAX_VIDEO_PIXELS = 8192 * 8192;
 /** The moov box is read into memory to find the declared size; larger ones are not inspected. */
 const MAX_MOOV_BYTES = 32 * 1024 * 1024;
+/** Some writers pad a file with zeros after its end; more than this (or any other byte) is refused. */
+const MAX_ZERO_PADDING = 64 * 1024;
+/** The IEND chunk as every PNG ends: length 0, type, CRC. */
+const PNG_IEND = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 
 export const INTEGRITY_MESSAGES = {
   trailingData: 'The file has extra data after the end of the media',
   markup: 'The image contains embedded HTML or script',
   malformed: 'The file is damaged or not a valid media file',
+  incomplete: 'The image is incomplete: it does not end the way its format requires',
   imageTooLarge: `The image dimensions are too large (at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels)`,
   videoTooLarge: 'The video resolution is too large (at most 8192 × 8192)',
 } as const;
@@ -21,29 +26,56 @@ export const INTEGRITY_MESSAGES = {
 const refuse = (code: string, message: string) => new AppError(400, code, message);
 
 /**
- * Markup a browser or interpreter would act on. Seven-byte-plus needles: chance hits in compressed
- * image data are negligible, while HTML/PHP hidden in metadata (tEXt, COM, EXIF) is caught.
+ * Markup a browser or interpreter would act on, anywhere in an image (metadata chunks, comments, even
+ * crafted pixel data). Each needle is specific enough that a chance hit in compressed image data is
+ * negligible: a bare `on\w+=` would match about once in 14 MB of random bytes, so event handlers count
+ * only inside a tag, where a browser would run them.
  */
-const MARKUP = /<script|<\?php|<html|<body|<iframe|<svg[\s>]|<object|<embed/i;
+const MARKUP = new RegExp(
+  [
+    /<script/,
+    /<\?php/,
+    /<html/,
+    /<body/,
+    /<iframe/,
+    /<object/,
+    /<embed/,
+    /<meta[\s/]/,
+    /<svg[\s/>]/,
+    /<img[\s/][^<>]*?(?:src|on[a-z]{3,})\s*=/,
+    // An event handler in any tag: <x … onload=…>, <svg/onload=…>, <a href=""onclick=…>.
+    /<[a-z][a-z0-9-]*(?:[\s/][^<>]*?)?[\s/"']on[a-z]{3,}\s*=/,
+    /javascript:/,
+  ]
+    .map((needle) => needle.source)
+    .join('|'),
+  'i',
+);
 
 /**
- * Checks an accepted file beyond its magic number, so that what is stored is only the media:
- * - images (jpg/png/gif/webp): nothing but zero padding after the format's end marker (JPEG EOI,
- *   PNG IEND, GIF trailer, the RIFF size) — JPEG multi-picture files may append further JPEGs;
- *   no HTML/PHP markup anywhere; at most MAX_IMAGE_PIXELS declared, read from the header (no decoding).
- *   A damaged image passes: its processing task marks the upload failed;
+ * Checks an accepted file beyond its magic number, so that what is stored is only the media, and
+ * answers how many of its leading bytes to store (the whole file, unless a camera trailer is dropped):
+ * - images (jpg/png/gif/webp) must end as their format says — JPEG EOI (multi-picture files may append
+ *   further JPEGs), a PNG IEND chunk, the GIF trailer, the RIFF size of a WebP — followed by nothing
+ *   but at most MAX_ZERO_PADDING zero bytes. A phone's trailer after a JPEG (Samsung's SEFH…SEFT
+ *   metadata, a motion photo's MP4) is not stored. No HTML/script markup anywhere; at most
+ *   MAX_IMAGE_PIXELS declared (read from the header, before decoding); and the image must decode;
  * - mp4/mov: the file is exactly a sequence of ISO boxes (no trailing payload), and no track
  *   declares more than MAX_VIDEO_PIXELS.
  * Other formats pass. Throws a 400 AppError.
  */
-export async function assertCleanMedia(source: Buffer | string, sniffed: Pick<Sniffed, 'ext' | 'kind'>): Promise<void> {
+export async function assertCleanMedia(
+  source: Buffer | string,
+  sniffed: Pick<Sniffed, 'ext' | 'kind'>,
+): Promise<number> {
   if (sniffed.kind === 'image') {
     const data = typeof source === 'string' ? await readFile(source) : source;
-    await assertCleanImage(data, sniffed.ext);
-  } else if (sniffed.ext === 'mp4' || sniffed.ext === 'mov' || sniffed.ext === 'm4a') {
-    const handle = typeof source === 'string' ? await open(source, 'r') : null;
-    try {
-      const size = handle ? (await handle.stat()).size : (source as Buffer).length;
+    return assertCleanImage(data, sniffed.ext);
+  }
+  const handle = typeof source === 'string' ? await open(source, 'r') : null;
+  try {
+    const size = handle ? (await handle.stat()).size : (source as Buffer).length;
+    if (sniffed.ext === 'mp4' || sniffed.ext === 'mov' || sniffed.ext === 'm4a') {
       const read = handle
         ? async (position: number, length: number) => {
             const buffer = Buffer.alloc(length);
@@ -52,31 +84,59 @@ export async function assertCleanMedia(source: Buffer | string, sniffed: Pick<Sn
           }
         : async (position: number, length: number) => (source as Buffer).subarray(position, position + length);
       await assertCleanIsoFile(size, read);
-    } finally {
-      await handle?.close();
     }
+    return size;
+  } finally {
+    await handle?.close();
   }
 }
 
-async function assertCleanImage(data: Buffer, ext: string): Promise<void> {
-  // A damaged file (no end marker, no readable header) is stored and its processing task marks it
-  // failed, as for any undecodable upload; only what can be seen is refused here.
+async function assertCleanImage(data: Buffer, ext: string): Promise<number> {
   const end = imageEnd(data, ext);
-  if (end !== null && !isZeroPadding(data, end)) throw refuse('trailing_data', INTEGRITY_MESSAGES.trailingData);
+  if (end === null) throw refuse('invalid_media', INTEGRITY_MESSAGES.incomplete);
+  const kept = ext === 'jpg' && isCameraTrailer(data, end) ? end : data.length;
+  if (kept === data.length && !isZeroPadding(data, end)) throw refuse('trailing_data', INTEGRITY_MESSAGES.trailingData);
   if (MARKUP.test(data.toString('latin1'))) throw refuse('embedded_markup', INTEGRITY_MESSAGES.markup);
+  const image = data.subarray(0, kept);
   let width: number | undefined;
   let height: number | undefined;
   try {
-    // Reads the header only (no decoding); the pixel limit is checked below with its own message.
-    ({ width, height } = await sharp(data, { limitInputPixels: false }).metadata());
+    // Reads the header only; the pixel limit is checked with its own message before anything is decoded.
+    ({ width, height } = await sharp(image, { limitInputPixels: false }).metadata());
   } catch {
-    return;
+    throw refuse('invalid_media', INTEGRITY_MESSAGES.malformed);
   }
-  if (width && height && width * height > MAX_IMAGE_PIXELS)
-    throw refuse('image_too_large', INTEGRITY_MESSAGES.imageTooLarge);
+  if (!width || !height) throw refuse('invalid_media', INTEGRITY_MESSAGES.malformed);
+  if (width * height > MAX_IMAGE_PIXELS) throw refuse('image_too_large', INTEGRITY_MESSAGES.imageTooLarge);
+  await assertDecodes(image);
+  return kept;
+}
+
+/**
+ * Decodes every pixel row of the (first) frame, as small as the decoder allows, refusing a file whose
+ * data is cut short or corrupt even though its structure looked whole.
+ */
+async function assertDecodes(image: Buffer): Promise<void> {
+  try {
+    await sharp(image, { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS, sequentialRead: true })
+      .resize(64, 64, { fit: 'inside' })
+      .raw()
+      .toBuffer();
+  } catch {
+    throw refuse('invalid_media', INTEGRITY_MESSAGES.malformed);
+  }
+}
+
+/** Samsung's metadata trailer (…SEFH directory, its length, "SEFT") or a motion photo's MP4 after a JPEG. */
+function isCameraTrailer(data: Buffer, from: number): boolean {
+  if (from + 12 <= data.length && data.toString('latin1', from + 4, from + 8) === 'ftyp') return true;
+  if (from + 8 > data.length || data.toString('latin1', data.length - 4) !== 'SEFT') return false;
+  const directory = data.length - 8 - data.readUInt32LE(data.length - 8);
+  return directory >= from && data.toString('latin1', directory, directory + 4) === 'SEFH';
 }
 
 function isZeroPadding(data: Buffer, from: number): boolean {
+  if (data.length - from > MAX_ZERO_PADDING) return false;
   for (let i = from; i < data.length; i++) if (data[i] !== 0) return false;
   return true;
 }
@@ -148,7 +208,7 @@ function pngEnd(data: Buffer): number | null {
     const type = data.toString('latin1', i + 4, i + 8);
     const next = i + 12 + length;
     if (next > data.length) return null;
-    if (type === 'IEND') return next;
+    if (type === 'IEND') return data.subarray(i, next).equals(PNG_IEND) ? next : null;
     i = next;
   }
   return null;
@@ -185,11 +245,11 @@ function gifEnd(data: Buffer): number | null {
   return null;
 }
 
+/** Where the RIFF size says the file ends; null when the file is shorter (cut). */
 function webpEnd(data: Buffer): number | null {
-  if (data.toString('latin1', 0, 4) !== 'RIFF') return null;
-  const size = data.readUInt32LE(4);
-  const end = 8 + size + (size & 1);
-  return end <= data.length + (size & 1) ? Math.min(end, data.length) : null;
+  if (data.toString('latin1', 0, 4) !== 'RIFF' || data.toString('latin1', 8, 12) !== 'WEBP') return null;
+  const end = 8 + data.readUInt32LE(4);
+  return end <= data.length ? end : null;
 }
 
 type ReadAt = (position: number, length: number) => Promise<Buffer>;
@@ -201,7 +261,7 @@ async function assertCleanIsoFile(size: number, read: ReadAt): Promise<void> {
   // Some writers pad the file with zeros after the last box; anything else there is a payload.
   const assertZeroTail = async () => {
     const rest = size - position;
-    if (rest > 64 * 1024 || !isZeroPadding(await read(position, rest), 0)) {
+    if (rest > MAX_ZERO_PADDING || !isZeroPadding(await read(position, rest), 0)) {
       throw refuse('trailing_data', INTEGRITY_MESSAGES.trailingData);
     }
   };

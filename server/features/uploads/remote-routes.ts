@@ -3,9 +3,10 @@ import { errorReplies } from '../../../common/api/envelope.ts';
 import { base64ToUrlBody, remoteUploadReply, tempUploadBody } from '../../../common/api/remote-upload.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { uploadRateLimit } from './rate-limit.ts';
 import { base64BodyLimit, base64ToUrl, tempUpload } from './remote.ts';
 
-const errors = errorReplies(400, 401, 403, 413, 502);
+const errors = errorReplies(400, 401, 403, 413, 429, 502);
 
 /** POST /api/upload/base64-to-url and POST /api/temp-upload: files sent as base64, data URLs or public URLs. */
 export function remoteUploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -15,6 +16,7 @@ export function remoteUploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/upload/base64-to-url',
       {
+        onRequest: uploadRateLimit(ctx, app),
         preValidation: signedIn,
         bodyLimit,
         schema: {
@@ -30,6 +32,7 @@ export function remoteUploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/temp-upload',
       {
+        onRequest: uploadRateLimit(ctx, app),
         preValidation: signedIn,
         bodyLimit,
         schema: {

@@ -3,6 +3,8 @@ import { REMOTE_UPLOAD_MIME_TYPES, type StorageClass } from '../../../common/con
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError, tooLarge } from '../../platform/errors.ts';
+import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
+import { storageLimitBytes } from '../../platform/media/quota.ts';
 import { signMediaUrl } from '../../platform/media/signing.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { parseHttpUrl, type SafeFetchOptions, safeFetch } from '../../platform/net/safe-fetch.ts';
@@ -39,13 +41,18 @@ function decodeBase64(payload: string, maxBytes: number, tooLargeError: () => Ap
   return data;
 }
 
-/** The sniffed type, which must be one of REMOTE_UPLOAD_MIME_TYPES (else 400 'Unsupported MIME type'). */
-async function sniffAllowed(data: Buffer): Promise<Sniffed & { kind: NonNullable<Sniffed['kind']> }> {
+/**
+ * The sniffed type, which must be one of REMOTE_UPLOAD_MIME_TYPES (else 400 'Unsupported MIME type'),
+ * and the bytes to store (a phone's trailer after a JPEG left out).
+ */
+async function checkAllowed(
+  data: Buffer,
+): Promise<{ media: Buffer; sniffed: Sniffed & { kind: NonNullable<Sniffed['kind']> } }> {
   const sniffed = await sniffBuffer(data);
   if (!sniffed?.kind || !(REMOTE_UPLOAD_MIME_TYPES as readonly string[]).includes(sniffed.mime))
     throw unsupportedMime();
-  await assertCleanMedia(data, sniffed);
-  return { ...sniffed, kind: sniffed.kind };
+  const kept = await assertCleanMedia(data, sniffed);
+  return { media: data.subarray(0, kept), sniffed: { ...sniffed, kind: sniffed.kind } };
 }
 
 async function store(
@@ -63,6 +70,7 @@ async function store(
     storageClass,
     userId,
     source,
+    quotaBytes: storageLimitBytes(ctx.config),
   });
   return {
     success: true,
@@ -76,7 +84,7 @@ async function store(
 
 /** JSON body limit of the base64 calls: the largest file limit in base64, plus room for the rest. */
 export function base64BodyLimit(ctx: AppContext): number {
-  return Math.ceil((largestUploadLimitMb(ctx.config) * MB * 4) / 3) + 64 * 1024;
+  return BODY_LIMITS.base64File(largestUploadLimitMb(ctx.config) * MB);
 }
 
 /**
@@ -89,10 +97,10 @@ export async function base64ToUrl(ctx: AppContext, userId: string, body: Base64T
   const payload = dataUriPayload(raw) ?? raw;
   const largest = largestUploadLimitMb(ctx.config);
   const data = decodeBase64(payload, largest * MB, () => tooLarge(MESSAGES.upload.tooLarge(largest)));
-  const sniffed = await sniffAllowed(data);
+  const { media, sniffed } = await checkAllowed(data);
   const limitMb = uploadLimitMb(ctx.config, sniffed.kind);
   if (data.length > limitMb * MB) throw tooLarge(MESSAGES.upload.tooLarge(limitMb));
-  return store(ctx, userId, data, sniffed, body.forRunway ? 'temporary' : 'upload', 'upload');
+  return store(ctx, userId, media, sniffed, body.forRunway ? 'temporary' : 'upload', 'upload');
 }
 
 /**
@@ -123,9 +131,9 @@ export async function tempUpload(
   if (body.contentType && !/^(image|video|audio)\//i.test(body.contentType.trim())) throw unsupportedMime();
   const largest = largestUploadLimitMb(ctx.config);
   const data = await fetchSource(body.videoData.trim(), largest * MB, policy);
-  const sniffed = await sniffAllowed(data);
+  const { media, sniffed } = await checkAllowed(data);
   if (data.length > uploadLimitMb(ctx.config, sniffed.kind) * MB) {
     throw new AppError(413, 'too_large', MESSAGES.remote.tooLarge);
   }
-  return store(ctx, userId, data, sniffed, 'temporary', 'temp-upload');
+  return store(ctx, userId, media, sniffed, 'temporary', 'temp-upload');
 }

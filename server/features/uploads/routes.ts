@@ -1,22 +1,35 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorReply } from '../../../common/api/envelope.ts';
-import { anyUploadReply, uploadParams, uploadStatusReply } from '../../../common/api/uploads.ts';
+import { anyUploadReply, storageUsageReply, uploadParams, uploadStatusReply } from '../../../common/api/uploads.ts';
 import { UPLOAD } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { badRequest } from '../../platform/errors.ts';
+import { storageUsage } from '../../platform/media/quota.ts';
+import { uploadRateLimit } from './rate-limit.ts';
 import { getUpload, multipartLimits, receiveUploads, storeUploads } from './service.ts';
 
-const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply, 413: errorReply };
+const errors = {
+  400: errorReply,
+  401: errorReply,
+  403: errorReply,
+  404: errorReply,
+  413: errorReply,
+  429: errorReply,
+};
 
-/** POST /api/upload (multipart `file`, up to 10, + `type`) and GET /api/upload/{id} for its status and thumbnail. */
+/**
+ * POST /api/upload (multipart `file`, up to 10, + `type`), GET /api/upload/{id} for its status and
+ * thumbnail, and GET /api/account/storage for the user's storage use against the quota.
+ */
 export function uploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const signedIn = requireUser();
   return async (app) => {
     app.post(
       '/api/upload',
       {
+        onRequest: uploadRateLimit(ctx, app),
         preValidation: signedIn,
         schema: {
           tags: ['uploads'],
@@ -24,7 +37,9 @@ export function uploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description:
             'Each file is typed by its bytes (images jpeg/png/gif/webp, videos mp4/mov/avi/webm, audio mp3/wav/m4a/ogg) ' +
             'and limited to UPLOAD_MAX_MB (default 50), never above 75 MB for an image, 750 MB for a video and ' +
-            '100 MB otherwise. One file answers `data: {…}`; several answer `data: [{…}, …]` in the order sent.',
+            '100 MB otherwise. One file answers `data: {…}`; several answer `data: [{…}, …]` in the order sent. ' +
+            'Files that would pass the storage quota (STORAGE_QUOTA_MB) answer 413; more than ' +
+            'RATE_LIMIT_UPLOADS_PER_MINUTE uploads a minute answer 429.',
           consumes: ['multipart/form-data'],
           response: { 200: anyUploadReply, ...errors },
         },
@@ -59,6 +74,19 @@ export function uploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         success: true as const,
         data: await getUpload(ctx, currentUser(request).id, request.params.id),
       }),
+    );
+
+    app.get(
+      '/api/account/storage',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags: ['uploads'],
+          summary: 'Bytes the user stores (uploads, avatars, generated media, thumbnails) and the quota',
+          response: { 200: storageUsageReply, 401: errorReply, 403: errorReply },
+        },
+      },
+      async (request) => ({ success: true as const, data: await storageUsage(ctx, currentUser(request).id) }),
     );
   };
 }

@@ -12,6 +12,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { uploadedMedia } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound, tooLarge } from '../../platform/errors.ts';
+import { assertStorageRoom, storageLimitBytes } from '../../platform/media/quota.ts';
 import { MediaStore, mediaUrl } from '../../platform/media/store.ts';
 import { MEDIA_EXTRACT_KIND } from './extract-task.ts';
 import { assertCleanMedia } from './integrity.ts';
@@ -152,7 +153,10 @@ interface CheckedFile extends ReceivedFile {
   sniffed: Sniffed & { kind: UploadKind };
 }
 
-/** The bytes (never the name or the client's MIME type) must be an accepted format within its limit. */
+/**
+ * The bytes (never the name or the client's MIME type) must be an accepted format within its limit.
+ * `size` becomes what is stored: a phone's trailer after a JPEG is left out.
+ */
 async function checkFile(ctx: AppContext, file: ReceivedFile): Promise<CheckedFile> {
   const sniffed = await sniffFile(file.file);
   if (!sniffed?.kind) {
@@ -160,13 +164,14 @@ async function checkFile(ctx: AppContext, file: ReceivedFile): Promise<CheckedFi
   }
   const limitMb = uploadLimitMb(ctx.config, sniffed.kind);
   if (file.size > limitMb * MB) throw tooLarge(MESSAGES.upload.tooLarge(limitMb));
-  await assertCleanMedia(file.file, sniffed);
-  return { ...file, sniffed: { ...sniffed, kind: sniffed.kind } };
+  const size = await assertCleanMedia(file.file, sniffed);
+  return { ...file, size, sniffed: { ...sniffed, kind: sniffed.kind } };
 }
 
 /**
- * Checks every file first (one bad file refuses the whole request and stores nothing), then
- * stores each, records it and starts its thumbnail/metadata task. Answers in the order sent.
+ * Checks every file first (one bad file, or files that together pass the storage quota, refuse the
+ * whole request and store nothing), then stores each, records it and starts its thumbnail/metadata
+ * task. Answers in the order sent.
  */
 export async function storeUploads(
   ctx: AppContext,
@@ -175,6 +180,11 @@ export async function storeUploads(
 ): Promise<UploadedFile[]> {
   const checked: CheckedFile[] = [];
   for (const file of received.files) checked.push(await checkFile(ctx, file));
+  await assertStorageRoom(
+    ctx,
+    userId,
+    checked.reduce((total, file) => total + file.size, 0),
+  );
   const stored: UploadedFile[] = [];
   for (const file of checked) stored.push(await storeOne(ctx, userId, file, received.purpose));
   return stored;
@@ -185,13 +195,14 @@ async function storeOne(ctx: AppContext, userId: string, upload: CheckedFile, pu
   const filename = cleanFilename(upload.filename, ext);
 
   const stored = await new MediaStore(ctx).put({
-    body: createReadStream(upload.file),
+    body: createReadStream(upload.file, { end: upload.size - 1 }),
     contentLength: upload.size,
     contentType: mimeType,
     ext,
     storageClass: 'upload',
     userId,
     source: 'upload',
+    quotaBytes: storageLimitBytes(ctx.config),
   });
 
   const id = randomUUID();

@@ -167,17 +167,28 @@ describe('POST /api/upload', () => {
     expect((res.json() as UploadReply).data).toMatchObject({ type: 'image', mime_type: 'image/png' });
   });
 
-  it('accepts files above the JSON body limit, and marks an undecodable file failed', async () => {
-    // PNG magic bytes followed by 13 MB of noise: it sniffs as PNG but cannot be decoded.
-    const corrupt = Buffer.concat([png.subarray(0, 64), randomBytes(13 * 1024 * 1024)]);
-    const res = await upload(user.token, { filename: 'corrupt.png', contentType: 'image/png', data: corrupt });
+  it('accepts files above the JSON body limit (multipart is not a JSON body)', async () => {
+    // 2000 × 2200 pixels of noise: a PNG of about 13 MB, above the 1 MB JSON body limit.
+    const noisy = await sharp(randomBytes(2000 * 2200 * 3), { raw: { width: 2000, height: 2200, channels: 3 } })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    expect(noisy.length).toBeGreaterThan(12 * 1024 * 1024);
+    const res = await upload(user.token, { filename: 'noise.png', contentType: 'image/png', data: noisy });
     expect(res.statusCode).toBe(200);
     const { data } = res.json() as UploadReply;
-    expect(data.size).toBe(corrupt.length);
-    const failed = await waitUntilProcessed(data.id);
-    expect(failed).toMatchObject({ status: 'failed', thumbnail_url: null });
-    const [task] = await t.ctx.db.select().from(tasks).where(eq(tasks.id, data.taskId));
-    expect(task).toMatchObject({ status: 'failed', attempts: 1, error: { code: 'unreadable_media' } });
+    expect(data.size).toBe(noisy.length);
+    expect(await waitUntilProcessed(data.id)).toMatchObject({ status: 'ready', width: 2000, height: 2200 });
+  });
+
+  it('refuses a file that sniffs as an image but does not decode, storing nothing', async () => {
+    // PNG magic bytes followed by noise: no chunk structure, no IEND.
+    const corrupt = Buffer.concat([png.subarray(0, 64), randomBytes(1024 * 1024)]);
+    const before = await t.ctx.db.select().from(mediaObjects).where(eq(mediaObjects.userId, user.id));
+    const res = await upload(user.token, { filename: 'corrupt.png', contentType: 'image/png', data: corrupt });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, code: 'invalid_media' });
+    const after = await t.ctx.db.select().from(mediaObjects).where(eq(mediaObjects.userId, user.id));
+    expect(after.length).toBe(before.length);
   });
 
   it('rejects a text file renamed .png', async () => {

@@ -17,6 +17,7 @@ import {
   parseMediaRef,
   resolveMediaInput,
 } from '../../platform/media/inputs.ts';
+import { storageLimitBytes } from '../../platform/media/quota.ts';
 import { MediaStore, mediaUrl } from '../../platform/media/store.ts';
 import { type AssetRow, getAsset, updateAsset } from '../assets/service.ts';
 import { MB, uploadLimitMb } from '../uploads/sniff.ts';
@@ -75,6 +76,7 @@ async function prepareSource(ctx: AppContext, userId: string, ref: string, kind:
     storageClass: 'enhancement_source',
     userId,
     source: 'enhancement-source',
+    quotaBytes: storageLimitBytes(ctx.config),
   });
   return { key: stored.key, url: parsed.kind === 'remote' ? parsed.url : stored.url, copied: true };
 }

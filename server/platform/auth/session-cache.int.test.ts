@@ -44,7 +44,7 @@ describe('session cache', () => {
   });
 
   it('shows credits and subscription changes made behind its back on the very next GET /api/auth/me', async () => {
-    const user = await createTestUser(t.ctx.db, { credits: 3 });
+    const user = await createTestUser(t.ctx.db, { credits: 3, subscription: false });
     const meOf = async () => (await me(user)).json().data as { credits: number; user: { subscription: unknown } };
     expect(await meOf()).toMatchObject({ credits: 3, user: { subscription: null } });
     expect(await meOf()).toMatchObject({ credits: 3, user: { subscription: null } });

@@ -19,9 +19,19 @@ describe('credits ledger', () => {
   it('grants the welcome credits as an addition row', async () => {
     const user = await createTestUser(t.ctx.db);
     const result = await grantWelcomeCredits(t.ctx.db, user.id);
-    expect(result.balanceAfter).toBe(WELCOME_CREDITS);
-    expect(result.transaction).toMatchObject({ type: 'addition', amount: WELCOME_CREDITS, source: 'welcome' });
+    expect(result?.balanceAfter).toBe(WELCOME_CREDITS);
+    expect(result?.transaction).toMatchObject({ type: 'addition', amount: WELCOME_CREDITS, source: 'welcome' });
     expect(await creditsOf(t.ctx.db, user.id)).toBe(WELCOME_CREDITS);
+  });
+
+  it('grants the welcome credits once per user, however often and however concurrently it is asked', async () => {
+    const user = await createTestUser(t.ctx.db);
+    const results = await Promise.all(Array.from({ length: 5 }, () => grantWelcomeCredits(t.ctx.db, user.id)));
+    expect(results.filter((r) => r !== null)).toHaveLength(1);
+    expect(await grantWelcomeCredits(t.ctx.db, user.id)).toBeNull();
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(WELCOME_CREDITS);
+    const rows = await t.ctx.db.select().from(creditTransactions).where(eq(creditTransactions.userId, user.id));
+    expect(rows).toHaveLength(1);
   });
 
   it('works inside a caller transaction and rolls back with it', async () => {

@@ -4,6 +4,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { Db } from '../../db/client.ts';
 import { creditTransactions, tasks, users } from '../../db/schema/index.ts';
 import { notFound, paymentRequired } from '../errors.ts';
+import { assertMaySpendCredits } from './subscription-access.ts';
 
 /**
  * The credits ledger. The balance lives on `users.credits`; every change writes a
@@ -25,6 +26,11 @@ export interface CreditChange {
   description: string;
   generationType?: string | null;
   taskId?: string | null;
+}
+
+export interface CreditSpend extends CreditChange {
+  /** When the spend happens, for the subscription rule (the caller's clock); default the system time. */
+  now?: Date;
 }
 
 export interface CreditChangeResult {
@@ -77,11 +83,14 @@ export async function addCredits(db: LedgerDb, change: CreditChange): Promise<Cr
 /**
  * Spends credits (a `deduction` row) when the balance covers them; otherwise throws a 402 AppError
  * with `details: { required, balance }`. The conditional UPDATE means concurrent spends never
- * overdraw: each one re-checks the balance under the row lock.
+ * overdraw: each one re-checks the balance under the row lock. A user without subscription access
+ * (admins aside) is refused first with 403 `subscription_required`, before anything moves.
  */
-export async function reserveCredits(db: LedgerDb, change: CreditChange): Promise<CreditChangeResult> {
+export async function reserveCredits(db: LedgerDb, spend: CreditSpend): Promise<CreditChangeResult> {
+  const { now, ...change } = spend;
   assertAmount(change.amount);
   return db.transaction(async (tx) => {
+    await assertMaySpendCredits(tx, change.userId, now ?? new Date());
     const [updated] = await tx
       .update(users)
       .set({ credits: sql`${users.credits} - ${change.amount}`, updatedAt: sql`now()` })
@@ -138,12 +147,27 @@ export async function refundTask(db: LedgerDb, taskId: string, description?: str
   });
 }
 
-/** The welcome grant every new account starts with (WELCOME_CREDITS, source 'welcome'). */
-export async function grantWelcomeCredits(db: LedgerDb, userId: string): Promise<CreditChangeResult> {
-  return addCredits(db, {
-    userId,
-    amount: WELCOME_CREDITS,
-    source: 'welcome',
-    description: 'Welcome credits',
+/**
+ * The welcome grant of a verified account (WELCOME_CREDITS, source 'welcome'), at most once per user:
+ * the user row is locked before looking for an earlier grant, so concurrent calls queue and the later
+ * ones find the first one's row. Null when the user already had it.
+ */
+export async function grantWelcomeCredits(db: LedgerDb, userId: string): Promise<CreditChangeResult | null> {
+  return db.transaction(async (tx) => {
+    const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    if (!user) throw notFound('User not found');
+    const [already] = await tx
+      .select({ id: creditTransactions.id })
+      .from(creditTransactions)
+      .where(
+        and(
+          eq(creditTransactions.userId, userId),
+          eq(creditTransactions.source, 'welcome'),
+          eq(creditTransactions.type, 'addition'),
+        ),
+      )
+      .limit(1);
+    if (already) return null;
+    return addCredits(tx, { userId, amount: WELCOME_CREDITS, source: 'welcome', description: 'Welcome credits' });
   });
 }

@@ -43,11 +43,12 @@ const OTHER_POLICY = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
 /**
  * Adds the security headers to every response: Content-Security-Policy (a route's own policy is
- * kept), X-Content-Type-Options nosniff, Referrer-Policy, X-Frame-Options, and
+ * kept; the policy follows the content type, so a reply without one — a 304 — must set its policy
+ * itself, as the web's static files do with the returned `htmlCsp`), X-Content-Type-Options nosniff, Referrer-Policy, X-Frame-Options, and
  * Strict-Transport-Security only when the request came over TLS (request.protocol honours
  * X-Forwarded-Proto when TRUST_PROXY is set).
  */
-export function registerSecurityHeaders(app: FastifyInstance, options: { indexHtml: string }): void {
+export function registerSecurityHeaders(app: FastifyInstance, options: { indexHtml: string }): { htmlCsp: string } {
   const htmlCsp = htmlPolicy(inlineScriptHashes(options.indexHtml));
   // A callback hook, not an async one: it runs on every response and has nothing to wait for.
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -61,4 +62,5 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { indexHt
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     done(null, payload);
   });
+  return { htmlCsp };
 }

@@ -9,6 +9,7 @@ import { tasks } from '../../db/schema/index.ts';
 import type { Clock } from '../clock.ts';
 import { refundTask, reserveCredits } from '../credits/ledger.ts';
 import { AppError, notFound } from '../errors.ts';
+import { assertStorageRoom } from '../media/quota.ts';
 import { MediaStore } from '../media/store.ts';
 import { TASK_KINDS } from './kinds.ts';
 import {
@@ -270,13 +271,16 @@ export class JobQueue {
 
   /**
    * Reserves the credits and writes the task row in one transaction (402 AppError when the balance
-   * is short), then sends its job and wakes the local workers.
+   * is short, 403 subscription_required without subscription access), then sends its job and wakes the
+   * local workers. A paid task of a user whose storage is full is refused first (413 storage_full).
    */
   async createTask(input: CreateTaskInput): Promise<TaskRow> {
     const definition = this.definition(input.kind);
     const boss = this.requireBoss();
     const credits = input.credits ?? 0;
     if (!Number.isInteger(credits) || credits < 0) throw new RangeError('credits must be a non-negative integer');
+    // Every paid task stores its output: a user whose storage is full is refused before anything is spent.
+    if (credits > 0 && this.ctx) await assertStorageRoom(this.ctx, input.userId, 0);
     const id = input.id ?? randomUUID();
     const now = this.deps.clock.now();
     const task = await this.deps.database.db.transaction(async (tx) => {
@@ -288,6 +292,7 @@ export class JobQueue {
           description: input.description ?? input.kind,
           generationType: input.generationType ?? null,
           taskId: id,
+          now,
         });
       }
       const [row] = await tx

@@ -33,9 +33,9 @@ function outboxMailer({ db, log, clock }: MailerDeps): Mailer {
     async send(message) {
       const id = await record(db, message, 'outbox');
       await db.update(mailOutbox).set({ sentAt: clock.now() }).where(eq(mailOutbox.id, id));
-      // Embedded mode only: the outbox is local, so showing the text (and any code in it) is the point.
+      // Never the text: verification codes and sign-in alerts stay out of every log. /dev/mail shows it.
       log.info(
-        { mail: { id, to: message.to, subject: message.subject, text: message.text } },
+        { mail: { id, to: message.to, subject: message.subject } },
         'mail stored in the local outbox (/dev/mail)',
       );
     },

@@ -12,6 +12,7 @@ import { isPublicAddress } from '../net/address.ts';
 import { parseHttpUrl, safeFetch } from '../net/safe-fetch.ts';
 import { isValidKey } from '../storage/keys.ts';
 import type { ObjectStorage } from '../storage/types.ts';
+import { storageLimitBytes } from './quota.ts';
 import { type MediaObjectRow, MediaStore, mediaUrl } from './store.ts';
 
 // Media handed to a generation (reference images, first/last frames, driving videos) arrives as one
@@ -140,16 +141,19 @@ export async function ownedMediaObject(
   return row;
 }
 
-/** Sniffs the bytes (never the name or a claimed type) and returns the MIME type if it is an accepted kind. */
-async function sniff(data: Buffer, allowed: readonly InputKind[]): Promise<string> {
+/**
+ * Sniffs the bytes (never the name or a claimed type): an accepted kind, checked by assertCleanMedia.
+ * Answers the media (a phone's trailer after a JPEG left out) and its MIME type.
+ */
+async function sniff(data: Buffer, allowed: readonly InputKind[]): Promise<MediaInput> {
   const type = await fileTypeFromBuffer(data);
   if (!type || !UPLOAD_SNIFFED_TYPES[type.ext]) {
     throw new AppError(400, 'unsupported_type', MESSAGES.remote.unsupportedMime);
   }
   const mimeType = MIME_ALIASES[type.mime] ?? type.mime;
   assertAllowed(mimeType, allowed);
-  await assertCleanMedia(data, { ext: type.ext, kind: UPLOAD_SNIFFED_TYPES[type.ext] });
-  return mimeType;
+  const kept = await assertCleanMedia(data, { ext: type.ext, kind: UPLOAD_SNIFFED_TYPES[type.ext] });
+  return { data: data.subarray(0, kept), mimeType };
 }
 
 function decodeDataUri(ref: Extract<ParsedMediaRef, { kind: 'data' }>, maxBytes: number): Buffer {
@@ -198,16 +202,13 @@ export async function resolveMediaInput(
     const data = await readAll(await deps.storage.read(parsed.key), options.maxBytes);
     return { data, mimeType: row.contentType };
   }
-  if (parsed.kind === 'data') {
-    const data = decodeDataUri(parsed, options.maxBytes);
-    return { data, mimeType: await sniff(data, options.allowed) };
-  }
+  if (parsed.kind === 'data') return sniff(decodeDataUri(parsed, options.maxBytes), options.allowed);
   const fetched = await safeFetch(parsed.url, {
     maxBytes: options.maxBytes,
     timeoutMs: options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS,
     signal: options.signal,
   });
-  return { data: fetched.data, mimeType: await sniff(fetched.data, options.allowed) };
+  return sniff(fetched.data, options.allowed);
 }
 
 const EXT_OF_MIME: Record<string, string> = {
@@ -258,8 +259,7 @@ export async function prepareMediaRef(
     return { ref: mediaUrl(row.key, row.contentType, row.storageClass), storedKeys: [] };
   }
   if (parsed.kind === 'data') {
-    const data = decodeDataUri(parsed, options.maxBytes);
-    const mimeType = await sniff(data, options.allowed);
+    const { data, mimeType } = await sniff(decodeDataUri(parsed, options.maxBytes), options.allowed);
     const stored = await new MediaStore(deps).put({
       body: data,
       contentType: mimeType,
@@ -267,6 +267,7 @@ export async function prepareMediaRef(
       storageClass: 'reference',
       userId,
       source: 'reference',
+      quotaBytes: storageLimitBytes(deps.config),
     });
     return { ref: stored.url, storedKeys: [stored.key] };
   }

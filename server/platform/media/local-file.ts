@@ -1,9 +1,9 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStorage } from '../storage/types.ts';
+import { makeWorkDir } from './work-dir.ts';
 
 /**
  * Runs `fn` with a local file holding the object: the stored file itself on local disk, or a
@@ -17,7 +17,7 @@ export async function withLocalFile<T>(
 ): Promise<T> {
   const direct = storage.localPath(key);
   if (direct) return fn(direct);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'genpro-media-'));
+  const dir = await makeWorkDir('media');
   try {
     const file = path.join(dir, path.basename(key));
     await pipeline(await storage.read(key), createWriteStream(file), { signal });

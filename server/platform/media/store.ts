@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { and, eq, inArray, isNotNull, lt } from 'drizzle-orm';
@@ -11,6 +10,8 @@ import type { Clock } from '../clock.ts';
 import { expiryFor, isValidKey, makeKey } from '../storage/keys.ts';
 import type { ObjectInfo, ObjectStorage, StorageTags } from '../storage/types.ts';
 import { type MediaFacts, parseMediaFacts, probeMedia } from './probe.ts';
+import { storageFull, storageUsedBytes } from './quota.ts';
+import { makeWorkDir } from './work-dir.ts';
 
 export type MediaObjectRow = typeof mediaObjects.$inferSelect;
 
@@ -35,6 +36,12 @@ export interface StoreMediaInput {
    * the write); otherwise a video buffer is probed here.
    */
   probe?: MediaFacts | null | Promise<MediaFacts | null>;
+  /**
+   * The owner's storage quota in bytes (uploads pass it): the put is refused with 413 'Storage full: …'
+   * when it would pass it — checked before writing, and again once recorded, so that uploads racing
+   * each other cannot all land.
+   */
+  quotaBytes?: number;
 }
 
 export interface StoredMedia {
@@ -95,7 +102,7 @@ export class MediaStore {
     if (input.probe !== undefined) return await input.probe;
     const config = this.deps.config;
     if (!config || mediaKindOf(input.contentType) !== 'video' || !Buffer.isBuffer(input.body)) return null;
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'genpro-store-probe-'));
+    const dir = await makeWorkDir('store-probe');
     try {
       const file = path.join(dir, `media.${input.ext}`);
       await writeFile(file, input.body);
@@ -108,6 +115,13 @@ export class MediaStore {
   }
 
   async put(input: StoreMediaInput): Promise<StoredMedia> {
+    const quota =
+      input.userId && input.quotaBytes !== undefined ? { userId: input.userId, limitBytes: input.quotaBytes } : null;
+    if (quota) {
+      const incoming = Buffer.isBuffer(input.body) ? input.body.length : (input.contentLength ?? 0);
+      const usedBytes = await storageUsedBytes(this.deps, quota.userId);
+      if (usedBytes + incoming > quota.limitBytes) throw storageFull({ usedBytes, limitBytes: quota.limitBytes });
+    }
     const now = this.deps.clock.now();
     const key = makeKey(input.storageClass, input.ext, now, input.personaId);
     const expiresAt = expiryFor(input.storageClass, now);
@@ -156,6 +170,13 @@ export class MediaStore {
     } catch (error) {
       await this.deps.storage.delete(key).catch(() => undefined);
       throw error;
+    }
+    if (quota) {
+      const usedBytes = await storageUsedBytes(this.deps, quota.userId);
+      if (usedBytes > quota.limitBytes) {
+        await this.delete(key).catch(() => undefined);
+        throw storageFull({ usedBytes: usedBytes - info.size, limitBytes: quota.limitBytes });
+      }
     }
     return {
       key,

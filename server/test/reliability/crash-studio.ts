@@ -38,7 +38,7 @@ export async function startStudioProcess(options: StudioOptions): Promise<Studio
     PUBLIC_URL: baseUrl,
     DATA_DIR: options.dataDir,
     LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
+    NODE_ENV: 'development',
     RATE_LIMIT_AUTH_PER_MINUTE: '1000',
     ...options.env,
   };
@@ -120,10 +120,16 @@ export class StudioClient {
 
   /** The sandbox consent flow over HTTP: connect → consent page → Approve → OAuth callback. */
   async connectSandbox(platform: string): Promise<void> {
-    const started = await this.call<{ authUrl: string }>('POST', `/api/social/connect/${platform}`);
+    const started = await fetch(`${this.baseUrl}/api/social/connect/${platform}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.token}` },
+    });
     if (started.status !== 200) throw new Error(`connect ${platform}: ${started.status}`);
+    const { authUrl } = (await started.json()) as { authUrl: string };
+    // The callback must come with the connect cookie of the browser that started the flow.
+    const connectCookie = started.headers.getSetCookie().find((c) => c.startsWith('genpro_social_connect='));
     const cookie = `genpro_session=${this.token}`;
-    const consent = await fetch(started.json.authUrl, { headers: { cookie } });
+    const consent = await fetch(authUrl, { headers: { cookie } });
     const html = await consent.text();
     if (consent.status !== 200) throw new Error(`consent page ${platform}: ${consent.status}`);
     const fields = Object.fromEntries(
@@ -139,7 +145,9 @@ export class StudioClient {
       body: new URLSearchParams({ ...fields, decision: 'approve' }).toString(),
     });
     if (approved.status !== 303) throw new Error(`approve ${platform}: ${approved.status} ${await approved.text()}`);
-    const callback = await fetch(String(approved.headers.get('location')));
+    const callback = await fetch(String(approved.headers.get('location')), {
+      headers: { cookie: `${cookie}; ${connectCookie?.split(';')[0]}` },
+    });
     if (callback.status !== 200) throw new Error(`callback ${platform}: ${callback.status} ${await callback.text()}`);
   }
 }

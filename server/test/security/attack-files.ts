@@ -73,18 +73,95 @@ export async function realJpeg(): Promise<Buffer> {
     .toBuffer();
 }
 
-async function realGif(): Promise<Buffer> {
+export async function realGif(): Promise<Buffer> {
   return sharp({ create: { width: 8, height: 8, channels: 3, background: '#20c040' } })
     .gif()
     .toBuffer();
 }
 
-/** A PNG with a PHP/HTML payload in a tEXt chunk: valid structure, hostile content. */
-async function pngWithTextPayload(): Promise<Buffer> {
+export async function realWebp(): Promise<Buffer> {
+  return sharp({ create: { width: 16, height: 16, channels: 3, background: '#c0c020' } })
+    .webp()
+    .toBuffer();
+}
+
+/** A PNG with `payload` in a tEXt chunk before IEND: valid structure, hostile content. */
+async function pngWithText(payload: string): Promise<Buffer> {
   const png = await realPng();
   const iend = png.length - 12;
-  const text = pngChunk('tEXt', Buffer.from('Comment\0<?php system($_GET["c"]); ?><script>alert(1)</script>'));
+  const text = pngChunk('tEXt', Buffer.from(`Comment\0${payload}`));
   return Buffer.concat([png.subarray(0, iend), text, png.subarray(iend)]);
+}
+
+/** A PNG with a PHP/HTML payload in a tEXt chunk. */
+function pngWithTextPayload(): Promise<Buffer> {
+  return pngWithText('<?php system($_GET["c"]); ?><script>alert(1)</script>');
+}
+
+/** The PNG signature and IHDR chunk of a real PNG, then `tail` instead of the image data and IEND. */
+async function pngHeaderThen(tail: Buffer): Promise<Buffer> {
+  return Buffer.concat([(await realPng()).subarray(0, 33), tail]);
+}
+
+/** A PNG whose IDAT holds bytes that are not zlib data (CRC recomputed): whole structure, no image. */
+async function pngWithBrokenPixels(): Promise<Buffer> {
+  const png = await realPng();
+  const ihdrEnd = 33;
+  const iend = png.length - 12;
+  const garbage = Buffer.alloc(64, 0x5a);
+  return Buffer.concat([png.subarray(0, ihdrEnd), pngChunk('IDAT', garbage), png.subarray(iend)]);
+}
+
+/** The GIF header and colour table of a real GIF, then `tail` instead of the image and trailer. */
+async function gifHeaderThen(tail: Buffer): Promise<Buffer> {
+  const gif = await realGif();
+  const tableSize = gif[10] & 0x80 ? 3 * 2 ** ((gif[10] & 7) + 1) : 0;
+  return Buffer.concat([gif.subarray(0, 13 + tableSize), tail]);
+}
+
+/** A JPEG with `payload` in a comment (COM) segment right after SOI. */
+async function jpegWithComment(payload: string): Promise<Buffer> {
+  const jpeg = await realJpeg();
+  const body = Buffer.from(payload);
+  const head = Buffer.from([0xff, 0xfe, 0, 0]);
+  head.writeUInt16BE(body.length + 2, 2);
+  return Buffer.concat([jpeg.subarray(0, 2), head, body, jpeg.subarray(2)]);
+}
+
+/** A WebP with an extra RIFF chunk holding `payload`, the RIFF size raised to cover it. */
+async function webpWithChunk(payload: string): Promise<Buffer> {
+  const webp = await realWebp();
+  const body = Buffer.from(payload.length % 2 ? `${payload} ` : payload);
+  const head = Buffer.alloc(8);
+  head.write('XHTM', 0, 'latin1');
+  head.writeUInt32LE(body.length, 4);
+  const out = Buffer.concat([webp, head, body]);
+  out.writeUInt32LE(out.length - 8, 4);
+  return out;
+}
+
+/**
+ * A phone JPEG as a Samsung camera writes it: the photo, then Samsung's metadata trailer (a data
+ * block, the SEFH directory, its length and "SEFT"). The studio stores the photo without the trailer.
+ */
+export async function samsungJpeg(): Promise<{ data: Buffer; photoBytes: number }> {
+  const photo = await realJpeg();
+  const name = Buffer.from('Image_UTC_Data');
+  const block = Buffer.alloc(8);
+  block.writeUInt16LE(0x0a01, 2);
+  block.writeUInt32LE(name.length, 4);
+  const data = Buffer.concat([block, name, Buffer.from('1718000000000')]);
+  const directory = Buffer.alloc(24);
+  directory.write('SEFH', 0, 'latin1');
+  directory.writeUInt32LE(107, 4);
+  directory.writeUInt32LE(1, 8);
+  directory.writeUInt16LE(0x0a01, 14);
+  directory.writeUInt32LE(directory.length + data.length, 16);
+  directory.writeUInt32LE(data.length, 20);
+  const footer = Buffer.alloc(8);
+  footer.writeUInt32LE(directory.length, 0);
+  footer.write('SEFT', 4, 'latin1');
+  return { data: Buffer.concat([photo, data, directory, footer]), photoBytes: photo.length };
 }
 
 /**
@@ -100,12 +177,83 @@ async function gifar(): Promise<Buffer> {
   return Buffer.concat([await realGif(), tinyZip()]);
 }
 
+const EVENT_HANDLER_PAYLOAD = Buffer.from('<img src=x onerror=alert(document.cookie)>');
+
 /** The polyglots and disguised files, each refused by every upload route. */
 export async function hostileImages(): Promise<
   { name: string; filename: string; contentType: string; data: Buffer }[]
 > {
-  const [png, jpeg] = await Promise.all([realPng(), realJpeg()]);
+  const [png, jpeg, webp] = await Promise.all([realPng(), realJpeg(), realWebp()]);
   return [
+    // Issue 17: a format's header, then markup, and no end marker.
+    {
+      name: 'PNG header + <img onerror>, no IEND',
+      filename: 'image.png',
+      contentType: 'image/png',
+      data: await pngHeaderThen(EVENT_HANDLER_PAYLOAD),
+    },
+    {
+      name: 'PNG header + a link, no IEND',
+      filename: 'image.png',
+      contentType: 'image/png',
+      data: await pngHeaderThen(Buffer.from('<a href=https://evil.example/>click</a>')),
+    },
+    {
+      name: 'GIF header + <svg/onload>, no trailer',
+      filename: 'anim.gif',
+      contentType: 'image/gif',
+      data: await gifHeaderThen(Buffer.from('<svg/onload=alert(1)>')),
+    },
+    {
+      name: 'JPEG cut before EOI + markup',
+      filename: 'photo.jpg',
+      contentType: 'image/jpeg',
+      data: Buffer.concat([jpeg.subarray(0, jpeg.length - 2), Buffer.from('<b onmouseover=alert(1)>x</b>')]),
+    },
+    {
+      name: 'WebP whose RIFF size runs past the file',
+      filename: 'image.webp',
+      contentType: 'image/webp',
+      data: webp.subarray(0, webp.length - 10),
+    },
+    {
+      name: 'WebP + HTML after its RIFF size',
+      filename: 'image.webp',
+      contentType: 'image/webp',
+      data: Buffer.concat([webp, EVENT_HANDLER_PAYLOAD]),
+    },
+    {
+      name: 'WebP with <meta refresh> inside its RIFF size',
+      filename: 'image.webp',
+      contentType: 'image/webp',
+      data: await webpWithChunk('<meta http-equiv="refresh" content="0;url=https://evil.example/">'),
+    },
+    // Issue 17: markup the earlier scan missed, in a well-formed file.
+    {
+      name: 'PNG with an event handler in a tEXt chunk',
+      filename: 'image.png',
+      contentType: 'image/png',
+      data: await pngWithText('<div onmouseover="alert(1)">hover</div>'),
+    },
+    {
+      name: 'PNG with a javascript: URL in a tEXt chunk',
+      filename: 'image.png',
+      contentType: 'image/png',
+      data: await pngWithText('javascript:alert(document.domain)'),
+    },
+    {
+      name: 'JPEG with <img onerror> in a comment',
+      filename: 'photo.jpg',
+      contentType: 'image/jpeg',
+      data: await jpegWithComment(EVENT_HANDLER_PAYLOAD.toString()),
+    },
+    // Issue 17: the structure is whole but the image does not decode.
+    {
+      name: 'PNG with pixel data that does not decode',
+      filename: 'image.png',
+      contentType: 'image/png',
+      data: await pngWithBrokenPixels(),
+    },
     {
       name: 'JPEG + HTML after EOI',
       filename: 'photo.jpg',

@@ -12,9 +12,28 @@ import { mediaObjects, uploadedMedia, users } from '../../db/schema/index.ts';
 import { INTEGRITY_MESSAGES } from '../../features/uploads/integrity.ts';
 import { tempUpload } from '../../features/uploads/remote.ts';
 import { AppError } from '../../platform/errors.ts';
-import { authHeader, createTestUser, makeTestClip, multipart, type TestUser, waitForTask } from '../fixtures.ts';
+import {
+  authHeader,
+  createTestUser,
+  creditsOf,
+  makeTestClip,
+  multipart,
+  type TestUser,
+  waitForTask,
+} from '../fixtures.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
-import { hostileImages, jpegDeclaring, mp4Declaring, realJpeg, realPng, tinyZip, zeroPng } from './attack-files.ts';
+import {
+  hostileImages,
+  jpegDeclaring,
+  mp4Declaring,
+  realGif,
+  realJpeg,
+  realPng,
+  realWebp,
+  samsungJpeg,
+  tinyZip,
+  zeroPng,
+} from './attack-files.ts';
 
 let t: TestApp;
 let user: TestUser;
@@ -59,8 +78,31 @@ function postJson(url: string, payload: object) {
   return t.app.inject({ method: 'POST', url, payload, headers: authHeader(user.token) });
 }
 
+/** Codes of a refused media file: not an accepted type, or not clean (assertCleanMedia). */
+const MEDIA_REFUSALS = ['unsupported_type', 'trailing_data', 'embedded_markup', 'invalid_media', 'image_too_large'];
+
+/** The JSON calls that take an image inline (a data: URI or bare base64), each with a body the web app sends. */
+function inlineImageCalls(file: { contentType: string; data: Buffer }, mask: Buffer) {
+  const image = dataUri(file.contentType, file.data);
+  const prompt = 'a calm lake at dawn';
+  return [
+    { url: '/api/ai/generate/image', payload: { prompt, size: '256x256', referenceImages: [image] } },
+    {
+      url: '/api/nanobana/edit-image',
+      payload: { prompt, imageBuffer: file.data.toString('base64'), imageMimeType: file.contentType },
+    },
+    {
+      url: '/api/ai/generate/inpaint',
+      payload: { prompt, baseImage: image, maskImage: dataUri('image/png', mask), mode: 'inpaint' },
+    },
+    { url: '/api/ai/generate/multi-reference', payload: { prompt, referenceImages: [{ url: image }] } },
+    { url: '/api/proxy/enhancor/image-upscaler/queue', payload: { img_url: image } },
+  ];
+}
+
 beforeAll(async () => {
-  t = await createTestApp({ env: { UPLOAD_MAX_MB: '2' } });
+  // The upload rate limit has its own test (quota.int.test.ts); these send far more than a minute's worth.
+  t = await createTestApp({ env: { UPLOAD_MAX_MB: '2', RATE_LIMIT_UPLOADS_PER_MINUTE: '100000' } });
   user = await createTestUser(t.ctx.db, { credits: 1000 });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'genpro-attack-'));
   clip = await makeTestClip(t.config, dir, { seconds: 1, width: 64, height: 48, fps: 5 });
@@ -84,6 +126,22 @@ describe('hostile files', () => {
     expect(await storedState()).toEqual(before);
   });
 
+  it('refuses them on every call that takes an image inline (generation, canvas, enhancement), spending nothing', async () => {
+    const before = await storedState();
+    const credits = await creditsOf(t.ctx.db, user.id);
+    const mask = await realPng();
+    for (const file of await hostileImages()) {
+      for (const call of inlineImageCalls(file, mask)) {
+        const res = await postJson(call.url, call.payload);
+        const label = `${call.url}: ${file.name}`;
+        expectRefused(res, label);
+        expect(MEDIA_REFUSALS, `${label}: ${res.body}`).toContain(res.json().code);
+      }
+    }
+    expect(await storedState()).toEqual(before);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(credits);
+  });
+
   it('names the problem: trailing data, embedded markup', async () => {
     const [jpeg, png] = await Promise.all([realJpeg(), realPng()]);
     const trailing = await upload({
@@ -101,10 +159,12 @@ describe('hostile files', () => {
   });
 
   it('still accepts the clean originals, and an MP4 as ffmpeg writes it', async () => {
-    const [jpeg, png] = await Promise.all([realJpeg(), realPng()]);
+    const [jpeg, png, gif, webp] = await Promise.all([realJpeg(), realPng(), realGif(), realWebp()]);
     for (const part of [
       { filename: 'a.jpg', contentType: 'image/jpeg', data: jpeg },
       { filename: 'a.png', contentType: 'image/png', data: png },
+      { filename: 'a.gif', contentType: 'image/gif', data: gif },
+      { filename: 'a.webp', contentType: 'image/webp', data: webp },
       { filename: 'a.mp4', contentType: 'video/mp4', data: clip },
     ]) {
       const res = await upload(part);
@@ -112,6 +172,17 @@ describe('hostile files', () => {
       // Let its thumbnail task finish, so later tests see a settled store.
       expect((await waitForTask(t.ctx.db, res.json().data.taskId)).status, part.filename).toBe('completed');
     }
+  });
+
+  it("accepts a phone JPEG with Samsung's trailer, storing the photo without it", async () => {
+    const samsung = await samsungJpeg();
+    const res = await upload({ filename: 'IMG_1.jpg', contentType: 'image/jpeg', data: samsung.data });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.size).toBe(samsung.photoBytes);
+    expect((await waitForTask(t.ctx.db, res.json().data.taskId)).status).toBe('completed');
+    const base64 = await postJson('/api/upload/base64-to-url', { base64Data: dataUri('image/jpeg', samsung.data) });
+    expect(base64.statusCode, base64.body).toBe(200);
+    expect(base64.json().size).toBe(samsung.photoBytes);
   });
 
   it('refuses an MP4 with a payload after its last box', async () => {
@@ -220,6 +291,7 @@ describe('URL fetch: redirects and sizes (the first hop to a local fixture allow
   let fixture: Server;
   let base: string;
   let png: Buffer;
+  let hostile: Awaited<ReturnType<typeof hostileImages>>;
   // Only the fixture's own address is let through; every other address goes through the real check.
   const policy = {
     resolve: async (host: string) =>
@@ -231,9 +303,14 @@ describe('URL fetch: redirects and sizes (the first hop to a local fixture allow
 
   beforeAll(async () => {
     png = await realPng();
+    hostile = await hostileImages();
     fixture = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://fixture');
-      if (url.pathname === '/redirect') {
+      const hostileFile = hostile[Number(url.pathname.match(/^\/hostile\/(\d+)$/)?.[1] ?? -1)];
+      if (hostileFile) {
+        res.writeHead(200, { 'content-type': hostileFile.contentType });
+        res.end(hostileFile.data);
+      } else if (url.pathname === '/redirect') {
         res.writeHead(302, { location: url.searchParams.get('to') ?? '/' });
         res.end();
       } else if (url.pathname === '/image.png') {
@@ -278,6 +355,17 @@ describe('URL fetch: redirects and sizes (the first hop to a local fixture allow
   it('follows a redirect to a public file (the control)', async () => {
     const stored = await tempUpload(t.ctx, user.id, { videoData: `${base}/redirect?to=/image.png` }, policy);
     expect(stored.mime_type).toBe('image/png');
+  });
+
+  it('refuses the hostile files when fetched from a URL (remote upload), storing nothing', async () => {
+    const before = await storedState();
+    for (const [index, file] of hostile.entries()) {
+      const error = await fetchVia(`${base}/hostile/${index}`);
+      expect(error, file.name).toBeInstanceOf(AppError);
+      expect((error as AppError).status, file.name).toBe(400);
+      expect(MEDIA_REFUSALS, file.name).toContain((error as AppError).code);
+    }
+    expect(await storedState()).toEqual(before);
   });
 
   it('refuses a public-looking URL that redirects to a private address', async () => {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerWeb } from '../../app.ts';
 import { registerSecurityHeaders } from '../../platform/http/security-headers.ts';
 import { authHeader, createTestUser } from '../fixtures.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
@@ -96,4 +97,49 @@ describe('the HTML policy', () => {
     expect(csp).toMatch(/img-src 'self' data: blob:/);
     expect(csp).toMatch(/object-src 'none'/);
   });
+});
+
+describe('a revalidated page', () => {
+  let dir: string;
+  let app: ReturnType<typeof Fastify>;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'genpro-web-'));
+    await mkdir(path.join(dir, 'assets'));
+    await writeFile(
+      path.join(dir, 'index.html'),
+      '<!doctype html><script>document.title="x"</script><div id="root"></div>',
+    );
+    await writeFile(path.join(dir, 'assets', 'app-1a2b.js'), 'console.log(1)');
+    app = Fastify();
+    const { htmlCsp } = registerSecurityHeaders(app, { indexHtml: path.join(dir, 'index.html') });
+    await registerWeb(app, { root: dir, htmlCsp });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const SAME_ON_304 = [
+    'content-security-policy',
+    'x-content-type-options',
+    'x-frame-options',
+    'referrer-policy',
+    'cache-control',
+  ];
+
+  // A 304 carrying the API's `sandbox` policy was merged into the cached page: the app was blank on reload.
+  it.each(['/', '/dashboard', '/dashboard?view=creators', '/assets/app-1a2b.js'])(
+    '%s answers 304 with the same headers as its 200',
+    async (url) => {
+      const first = await app.inject({ method: 'GET', url });
+      expect(first.statusCode).toBe(200);
+      const again = await app.inject({ method: 'GET', url, headers: { 'if-none-match': String(first.headers.etag) } });
+      expect(again.statusCode).toBe(304);
+      for (const name of SAME_ON_304) expect(again.headers[name], name).toBe(first.headers[name]);
+      if (!url.startsWith('/assets/')) {
+        expect(String(again.headers['content-security-policy'])).toMatch(/script-src 'self'/);
+        expect(String(again.headers['content-security-policy'])).not.toMatch(/sandbox/);
+      }
+    },
+  );
 });

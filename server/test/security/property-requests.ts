@@ -406,3 +406,41 @@ export function edgeTextRequests(op: Operation): fc.Arbitrary<GeneratedRequest> 
   }
   return classes.length ? fc.oneof(...classes) : null;
 }
+
+/** A JSON body nested `depth` objects deep (the recursive guard overflowed the stack near 5,000). */
+const deepJson = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+/**
+ * Odd JSON every JSON route must refuse with a 400: a body nested 5,000 deep, and a valid-shaped body whose
+ * one free-text field holds a lone UTF-16 surrogate (PostgreSQL refuses it in jsonb: it failed ten routes
+ * with a 500). Null for a route without a JSON body.
+ */
+export function oddJsonRequests(op: Operation): fc.Arbitrary<GeneratedRequest> | null {
+  const key = `${op.method} ${op.path}`;
+  const bodySchema = op.requestBody?.content['application/json']?.schema;
+  if (!bodySchema || OPAQUE_BODY.has(key)) return null;
+  const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path');
+  const validPath = fc.record(
+    Object.fromEntries(pathParams.map((p) => [p.name, validParam(p.schema).map(encodeLoose)])),
+  );
+  const json = (invalid: string, body: fc.Arbitrary<string>) =>
+    fc.tuple(validPath, body).map(([path, payload]) => ({
+      invalid,
+      url: fillPath(op.path, path),
+      payload,
+      contentType: 'application/json',
+    }));
+  const classes = [json('a body nested 5,000 deep', fc.constant(deepJson(5000)))];
+  const body = validValue(bodySchema) as fc.Arbitrary<Record<string, unknown>>;
+  for (const [name, schema] of Object.entries(bodySchema.properties ?? {})) {
+    if (!isFreeText(schema) || (schema.maxLength ?? 2) < 2) continue;
+    const surrogate = fc.constantFrom('\uD800', 'x\uDBFF', '\uDC00y', 'a\uDFFFb');
+    classes.push(
+      json(
+        `a lone surrogate in ${name}`,
+        fc.tuple(body, surrogate).map(([payload, text]) => JSON.stringify({ ...payload, [name]: text })),
+      ),
+    );
+  }
+  return fc.oneof(...classes);
+}

@@ -104,7 +104,7 @@ export function satisfies(schema: JsonSchema, value: unknown): boolean {
     if (typeof schema.exclusiveMaximum === 'number' && value >= schema.exclusiveMaximum) return false;
   }
   if (typeof value === 'string') {
-    // The studio refuses U+0000 in any validated input (PostgreSQL cannot store it): server/platform/http/nul-guard.ts.
+    // The studio refuses U+0000 in any validated input (PostgreSQL cannot store it): server/platform/http/input-guard.ts.
     if (value.includes('\u0000')) return false;
     if (schema.minLength !== undefined && value.length < schema.minLength) return false;
     // zod counts code points against a maximum, so a string is too long only when those exceed it.

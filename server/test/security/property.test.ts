@@ -8,11 +8,18 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestUser, type TestUser } from '../fixtures.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
-import { edgeTextRequests, type GeneratedRequest, invalidRequests, type Operation } from './property-requests.ts';
+import {
+  edgeTextRequests,
+  type GeneratedRequest,
+  invalidRequests,
+  type Operation,
+  oddJsonRequests,
+} from './property-requests.ts';
 
 const SEED = 20_261_121;
 const RUNS_PER_OPERATION = 20;
 const EDGE_TEXT_RUNS_PER_OPERATION = 6;
+const ODD_JSON_RUNS_PER_OPERATION = 8;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** Columns that change on any authenticated request, whatever it carries. */
@@ -178,6 +185,19 @@ describe('fast-check over every route in the OpenAPI document', () => {
       generator: invalidRequests,
       runs: RUNS_PER_OPERATION,
       check: checkRefusal,
+      rowsUnchanged: true,
+    });
+    expect(failures).toEqual([]);
+  });
+
+  test('odd JSON (5,000 deep, lone surrogates) is a 400 with a message on every JSON route', {
+    timeout: 180_000,
+  }, async () => {
+    const failures = await sweep({
+      generator: oddJsonRequests,
+      runs: ODD_JSON_RUNS_PER_OPERATION,
+      check: (status, contentType, body) =>
+        status === 400 ? checkRefusal(status, contentType, body) : `status ${status}: ${body.slice(0, 300)}`,
       rowsUnchanged: true,
     });
     expect(failures).toEqual([]);

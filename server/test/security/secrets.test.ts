@@ -17,12 +17,18 @@ const clock = new ManualClock(new Date('2030-06-01T12:00:10Z'));
 /** Every response of the walk, as `METHOD url → status` with its headers and body. */
 const seen: { label: string; text: string }[] = [];
 
-async function call(method: 'GET' | 'POST' | 'DELETE', url: string, token?: string | null, payload?: object) {
+async function call(
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  token?: string | null,
+  payload?: object,
+  cookie?: string,
+) {
   const res: LightMyRequestResponse = await t.app.inject({
     method,
     url,
     payload,
-    headers: token ? bearer(token) : {},
+    headers: { ...(token ? bearer(token) : {}), ...(cookie ? { cookie } : {}) },
   });
   const { 'set-cookie': _cookie, ...headers } = res.headers;
   seen.push({ label: `${method} ${url} → ${res.statusCode}`, text: `${JSON.stringify(headers)}\n${res.body}` });
@@ -60,7 +66,16 @@ async function connectSandbox(token: string) {
   });
   expect(approved.statusCode, approved.body).toBe(303);
   const callback = new URL(String(approved.headers.location));
-  await call('GET', `${callback.pathname}${callback.search}`, null);
+  // The browser that started the flow carries its connect cookie to the callback.
+  const connectCookie = String(started.headers['set-cookie']).split(';')[0];
+  const done = await call(
+    'GET',
+    `${callback.pathname}${callback.search}`,
+    null,
+    undefined,
+    `${cookie}; ${connectCookie}`,
+  );
+  expect(done.statusCode, done.body).toBe(200);
 }
 
 beforeAll(async () => {

@@ -1,10 +1,11 @@
-import { Coins, Landmark, Plus, Wallet } from 'lucide-react';
+import { Coins, HardDrive, Landmark, Plus, Wallet } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../common/api/auth.ts';
 import type { MoneyTransactionDto } from '../../../common/api/payments.ts';
 import { WALLET_TOPUP } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
+import { storageSize } from '../../../common/rules/storage.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
@@ -14,6 +15,7 @@ import { CreditBadge } from '../billing/CreditBadge.tsx';
 import { purchaseErrorMessage } from '../billing/errors.ts';
 import { numberLocale, useFormatDate, useFormatEuros } from '../billing/format.ts';
 import { TopUpDialog } from '../billing/TopUpDialog.tsx';
+import { useStorageUsage } from './api.ts';
 import { BankAccounts } from './BankAccounts.tsx';
 import { SubscriptionCard } from './SubscriptionCard.tsx';
 import { LoadError, Loading, Section } from './ui.tsx';
@@ -44,6 +46,67 @@ function CreditsCard({ credits }: { credits: number }) {
         <CreditBadge credits={credits} />
       </div>
       <TopUpDialog open={open} onOpenChange={setOpen} balance={credits} />
+    </Section>
+  );
+}
+
+/** "103.4 MB", "5 GB", in the reader's number format. */
+function useFormatStorage() {
+  const { i18n } = useTranslation();
+  return (bytes: number) => {
+    const { value, unit } = storageSize(bytes);
+    return new Intl.NumberFormat(numberLocale(i18n.language), {
+      style: 'unit',
+      unit,
+      maximumFractionDigits: 1,
+    }).format(value);
+  };
+}
+
+/** Storage used against the quota (STORAGE_QUOTA_MB): a bar and "X MB of Y GB used". */
+function StorageCard() {
+  const { t } = useTranslation();
+  const usage = useStorageUsage();
+  const format = useFormatStorage();
+  const share = usage.data ? Math.min(1, usage.data.usedBytes / Math.max(1, usage.data.limitBytes)) : 0;
+  return (
+    <Section
+      title={t('account.billing.storageTitle')}
+      description={t('account.billing.storageHint')}
+      testId="billing-storage"
+    >
+      {usage.isPending ? (
+        <Loading />
+      ) : usage.isError ? (
+        <LoadError message={t('account.billing.storageLoadFailed')} onRetry={() => usage.refetch()} />
+      ) : (
+        <div className="flex items-center gap-3">
+          <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent">
+            <HardDrive className="size-5" aria-hidden />
+          </span>
+          <div className="min-w-0 flex-1 space-y-2">
+            <div
+              role="progressbar"
+              aria-label={t('account.billing.storageTitle')}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={Math.round(share * 100)}
+              className="h-2 overflow-hidden rounded-full bg-surface-3"
+            >
+              <div
+                className={cn('h-full rounded-full', share >= 0.9 ? 'bg-danger' : 'bg-accent')}
+                style={{ width: `${share * 100}%` }}
+              />
+            </div>
+            <p className="text-sm text-muted tabular-nums" data-testid="billing-storage-used">
+              {t('account.billing.storageUsed', {
+                used: format(usage.data.usedBytes),
+                limit: format(usage.data.limitBytes),
+              })}
+            </p>
+          </div>
+        </div>
+      )}
     </Section>
   );
 }
@@ -227,6 +290,7 @@ export function BillingTab({ user, credits }: { user: User; credits: number }) {
     <div className="space-y-5" data-testid="account-billing">
       <h2 className="text-xl font-semibold tracking-tight">{t('account.tabs.billing')}</h2>
       <CreditsCard credits={credits} />
+      <StorageCard />
       {user.role === 'brand' && <WalletCard />}
       {user.role === 'creator' && <EarningsCard />}
       <SubscriptionCard />

@@ -26,6 +26,7 @@ import type {
 } from '../../../common/api/account.ts';
 import type { LoginBody, SessionReply, SessionsReply, User } from '../../../common/api/auth.ts';
 import type { messageReply } from '../../../common/api/envelope.ts';
+import type { StorageUsageReply } from '../../../common/api/uploads.ts';
 import { SETTINGS_DEFAULTS } from '../../../common/constants.ts';
 import { type Me, meQueryKey } from '../../api/auth.ts';
 import { ApiError, apiRequest, getData } from '../../api/client.ts';
@@ -42,6 +43,7 @@ const accountKeys = {
   settings: ['account', 'settings'] as const,
   security: ['account', 'security'] as const,
   sessions: ['auth', 'sessions'] as const,
+  storage: ['account', 'storage'] as const,
 };
 
 /** Put a fresh user into the cached /me answer (credits stay as they are). */
@@ -51,6 +53,17 @@ function useSetUser() {
     queryClient.setQueriesData<Me>({ queryKey: meQueryKey }, (old) => (old ? { ...old, user } : old));
     void queryClient.invalidateQueries({ queryKey: meQueryKey });
   };
+}
+
+// ---- Storage ----
+
+/** Bytes the user stores against the quota; refreshed whenever the Billing tab opens. */
+export function useStorageUsage() {
+  return useQuery({
+    queryKey: accountKeys.storage,
+    queryFn: getData<StorageUsageReply>('/api/account/storage'),
+    staleTime: 0,
+  });
 }
 
 // ---- Profiles ----
@@ -258,6 +271,8 @@ export function useTwoFactor() {
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: accountKeys.security });
     void queryClient.invalidateQueries({ queryKey: accountKeys.settings });
+    // Turning two-factor on signs the other sessions out.
+    void queryClient.invalidateQueries({ queryKey: accountKeys.sessions });
   };
   const setup = useMutation({
     mutationFn: () =>

@@ -161,7 +161,12 @@ export async function analyzeWithMovieAgent() {
     const reply = await runMovieAgent(
       {
         movieScript,
-        images: items.map((item) => ({ id: item.id, imageUrl: item.imageUrl, prompt: item.prompt })),
+        // The agent reads an image URL only to check it is the user's own; inline data would only weigh the call.
+        images: items.map((item) => ({
+          id: item.id,
+          imageUrl: item.imageUrl.startsWith('data:') ? undefined : item.imageUrl,
+          prompt: item.prompt,
+        })),
         projectId: 'multi-image-canvas',
       },
       signal,

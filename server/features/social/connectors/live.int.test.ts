@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishResult, SocialAccount } from '../../../../common/api/social.ts';
-import { socialAccounts } from '../../../db/schema/index.ts';
+import { MESSAGES } from '../../../../common/messages.ts';
+import { socialAccounts, socialOauthStates } from '../../../db/schema/index.ts';
 import { authHeader, createTestUser, type TestUser } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { linkedinConnector } from './linkedin.ts';
@@ -213,6 +214,8 @@ describe('live connectors through the studio', () => {
         LINKEDIN_API_BASE: fake.base,
         LINKEDIN_AUTH_BASE: fake.base,
         SOCIAL_SCHEDULER_INTERVAL_SECONDS: '3600',
+        // An https studio: its connect cookie is Secure.
+        PUBLIC_URL: 'https://studio.example.com',
       },
     });
     user = await createTestUser(t.ctx.db, { role: 'brand' });
@@ -221,20 +224,48 @@ describe('live connectors through the studio', () => {
     await t?.close();
   });
 
+  const startConnect = async (platform: 'twitter' | 'linkedin') => {
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `/api/social/connect/${platform}`,
+      headers: authHeader(user.token),
+    });
+    const { authUrl } = started.json() as { authUrl: string };
+    return { authUrl, setCookie: String(started.headers['set-cookie']) };
+  };
+  const callback = (platform: string, approved: { code: string; state: string }, cookie?: string) =>
+    t.app.inject({
+      method: 'GET',
+      url: `/api/social/oauth/${platform}?code=${approved.code}&state=${encodeURIComponent(approved.state)}`,
+      headers: cookie ? { cookie } : {},
+    });
+
+  it('completes a live flow only in the browser that started it', async () => {
+    for (const platform of ['twitter', 'linkedin'] as const) {
+      const { authUrl, setCookie } = await startConnect(platform);
+      expect(setCookie).toMatch(
+        new RegExp(
+          `^genpro_social_connect=[\\w-]{43}; Max-Age=600; Path=/api/social/oauth/${platform}; HttpOnly; Secure; SameSite=Lax$`,
+        ),
+      );
+      const approved = approve(fake, authUrl);
+      const refused = await callback(platform, approved);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toContain(MESSAGES.social.connectOtherBrowser);
+      expect(
+        await t.ctx.db.select().from(socialOauthStates).where(eq(socialOauthStates.state, approved.state)),
+      ).toEqual([]);
+      // The code was never exchanged.
+      expect(fake.codes.has(approved.code)).toBe(true);
+    }
+    expect(await t.ctx.db.select().from(socialAccounts).where(eq(socialAccounts.userId, user.id))).toEqual([]);
+  });
+
   it('connects X and LinkedIn, refreshes an expiring token, and rides out a 429', async () => {
     for (const platform of ['twitter', 'linkedin'] as const) {
-      const started = await t.app.inject({
-        method: 'POST',
-        url: `/api/social/connect/${platform}`,
-        headers: authHeader(user.token),
-      });
-      const { authUrl } = started.json() as { authUrl: string };
+      const { authUrl, setCookie } = await startConnect(platform);
       expect(authUrl.startsWith(fake.base)).toBe(true);
-      const { code, state } = approve(fake, authUrl);
-      const cb = await t.app.inject({
-        method: 'GET',
-        url: `/api/social/oauth/${platform}?code=${code}&state=${encodeURIComponent(state)}`,
-      });
+      const cb = await callback(platform, approve(fake, authUrl), setCookie.split(';')[0]);
       expect(cb.statusCode, cb.body).toBe(200);
     }
     const listed = await t.app.inject({ method: 'GET', url: '/api/social/accounts', headers: authHeader(user.token) });

@@ -1,0 +1,44 @@
+import { eq } from 'drizzle-orm';
+import { SUBSCRIPTION_ACCESS_STATUSES, type SubscriptionStatus } from '../../../common/constants.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import type { Db } from '../../db/client.ts';
+import { subscriptions, users } from '../../db/schema/index.ts';
+import { forbidden, notFound } from '../errors.ts';
+
+/** What the access rule reads of a `subscriptions` row. */
+export type SubscriptionAccessRow = Pick<
+  typeof subscriptions.$inferSelect,
+  'status' | 'trialEnd' | 'currentPeriodEnd' | 'provider'
+>;
+
+/**
+ * Access-bearing: trialing (with a trial end still ahead) or active, within the paid period for local
+ * rows (nothing renews a local subscription; Stripe rows change through Stripe's webhooks).
+ */
+export function hasSubscriptionAccess(row: SubscriptionAccessRow, now: Date): boolean {
+  const status = row.status as SubscriptionStatus;
+  if (!SUBSCRIPTION_ACCESS_STATUSES.includes(status)) return false;
+  if (status === 'trialing' && (row.trialEnd === null || row.trialEnd.getTime() <= now.getTime())) return false;
+  if (row.provider === 'local' && status === 'active' && row.currentPeriodEnd && row.currentPeriodEnd <= now)
+    return false;
+  return true;
+}
+
+const subscriptionRequired = () => forbidden(MESSAGES.subscription.required, 'subscription_required');
+
+/**
+ * The dashboard's rule on the server: spending credits needs subscription access; admins are exempt,
+ * as the dashboard lets them in without one. Throws 403 `subscription_required` otherwise.
+ */
+export async function assertMaySpendCredits(db: Db, userId: string, now: Date): Promise<void> {
+  const [row] = await db
+    .select({ role: users.role, subscription: subscriptions })
+    .from(users)
+    .leftJoin(subscriptions, eq(subscriptions.userId, users.id))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row) throw notFound('User not found');
+  if (row.role === 'admin') return;
+  if (row.subscription && hasSubscriptionAccess(row.subscription, now)) return;
+  throw subscriptionRequired();
+}

@@ -1,0 +1,37 @@
+import ipaddr from 'ipaddr.js';
+import type { Config } from './config.ts';
+
+/** Whether `host` only listens on this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true;
+  try {
+    return ipaddr.process(host.replace(/^\[|\]$/g, '')).range() === 'loopback';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What start-up warns about: doors that are open on purpose but must not be open by accident. `demoAccounts`
+ * are the demo accounts present in the database (their passwords are in the README).
+ */
+export function startupWarnings(config: Config, demoAccounts: readonly string[]): string[] {
+  const warnings: string[] = [];
+  if (!isLoopbackHost(config.HOST) && demoAccounts.length > 0) {
+    warnings.push(
+      `HOST=${config.HOST} opens the studio to other machines, and the demo accounts (${demoAccounts.join(', ')}) ` +
+        'are reachable with their published passwords. Delete them, or leave HOST unset to listen on 127.0.0.1 only.',
+    );
+  }
+  if (config.production && config.PAYMENTS === 'local') {
+    warnings.push(
+      'PAYMENTS=local in production: the local checkout completes orders without taking any money. Use it only for a staging site.',
+    );
+  }
+  if (config.production && config.SEED_DEMO) {
+    warnings.push(
+      'SEED_DEMO=true in production: an empty database gets the demo accounts, whose passwords are published.',
+    );
+  }
+  return warnings;
+}

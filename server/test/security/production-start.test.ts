@@ -1,0 +1,110 @@
+// The real studio process in its two modes: `NODE_ENV=production` with nothing else set refuses to start,
+// naming SMTP_URL; with SMTP_URL it starts without demo accounts, outbox or local checkout, on loopback only;
+// demo mode with HOST set warns that the demo accounts are reachable.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SmtpSink, startSmtpSink } from '../../platform/mail/smtp-sink.ts';
+import { startStudioProcess, studioPort } from '../reliability/crash-studio.ts';
+
+const dirs: string[] = [];
+async function dataDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'genpro-modes-'));
+  dirs.push(dir);
+  return dir;
+}
+
+let sink: SmtpSink;
+beforeAll(async () => {
+  sink = await startSmtpSink();
+});
+afterAll(async () => {
+  await sink?.close();
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** The start-up banner, which the process may print just after /healthz first answers. */
+async function banner(run: { output(): string }): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  while (!run.output().includes('API docs:') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return run.output();
+}
+
+/** A non-loopback IPv4 address of this machine, if it has one. */
+function externalAddress(): string | undefined {
+  return Object.values(os.networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+}
+
+describe('the studio process', () => {
+  it('refuses NODE_ENV=production with nothing else set, naming SMTP_URL', { timeout: 60_000 }, async () => {
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NODE_ENV: 'production', DATA_DIR: await dataDir() };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toContain('SMTP_URL: required when NODE_ENV=production');
+  });
+
+  it('in production: no demo accounts, no outbox, no local checkout, loopback only', { timeout: 150_000 }, async () => {
+    const port = await studioPort();
+    const run = await startStudioProcess({
+      dataDir: await dataDir(),
+      port,
+      env: { NODE_ENV: 'production', SMTP_URL: sink.url, HOST: '', LOG_LEVEL: 'info' },
+    });
+    try {
+      const output = await banner(run);
+      expect(output).toContain(`listening on 127.0.0.1:${port}`);
+      expect(output).toContain('payments: off (set STRIPE_SECRET_KEY)');
+      expect(output).not.toContain('Demo accounts');
+      expect(output).not.toContain('Warning:');
+      const login = await fetch(`${run.baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@genpro.local', password: 'genpro-admin' }),
+      });
+      expect(login.status).toBe(401);
+      for (const url of ['/dev/mail', '/dev/mail.json', '/checkout/local/00000000-0000-4000-8000-000000000000']) {
+        expect((await fetch(`${run.baseUrl}${url}`)).status, url).toBe(404);
+      }
+      const external = externalAddress();
+      if (external) {
+        await expect(
+          fetch(`http://${external}:${port}/healthz`, { signal: AbortSignal.timeout(3000) }),
+        ).rejects.toThrow();
+      }
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it('in demo mode with HOST set: prints the demo accounts and warns they are reachable', {
+    timeout: 150_000,
+  }, async () => {
+    const run = await startStudioProcess({
+      dataDir: await dataDir(),
+      port: await studioPort(),
+      env: { HOST: '0.0.0.0' },
+    });
+    try {
+      const output = await banner(run);
+      expect(output).toContain('admin@genpro.local');
+      expect(output).toMatch(/Warning: HOST=0\.0\.0\.0 opens the studio to other machines, and the demo accounts/);
+    } finally {
+      await run.stop();
+    }
+  });
+});
