@@ -1,31 +1,16 @@
-import type { FastifyInstance } from 'fastify';
 import { TEXT_AGENTS } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import { addCredits, reserveCredits } from '../credits/ledger.ts';
+import { sharedUserRateLimit } from '../http/user-rate-limit.ts';
 
 // Metering of the text agents (movie agent, image agent, film agent, campaign plan): one shared
 // per-user rate limit, and a price per call when a vendor LLM writes the answer.
 
-type Limiter = ReturnType<FastifyInstance['rateLimit']>;
-const limiters = new WeakMap<AppContext, Limiter>();
-
 /**
- * The one per-user limit (RATE_LIMIT_TEXT_AGENTS_PER_MINUTE) shared by the four text agent routes, so
- * spreading calls over them gains nothing. Keyed by the signed-in user (the client address before
- * sign-in); over it, 429 with `retryAfterSeconds`. Add it as a route's `onRequest`.
+ * The one per-user limit (RATE_LIMIT_TEXT_AGENTS_PER_MINUTE) shared by the four text agent routes. Add it
+ * as a route's `onRequest`.
  */
-export function textAgentRateLimit(ctx: AppContext, app: FastifyInstance): Limiter {
-  let limiter = limiters.get(ctx);
-  if (!limiter) {
-    limiter = app.rateLimit({
-      max: ctx.config.RATE_LIMIT_TEXT_AGENTS_PER_MINUTE,
-      timeWindow: 60_000,
-      keyGenerator: (request) => (request.auth ? `user:${request.auth.user.id}` : `ip:${request.ip}`),
-    });
-    limiters.set(ctx, limiter);
-  }
-  return limiter;
-}
+export const textAgentRateLimit = sharedUserRateLimit((config) => config.RATE_LIMIT_TEXT_AGENTS_PER_MINUTE);
 
 /** Credits a text agent call costs now: free on the local deterministic writer, TEXT_AGENTS.creditsPerCall on a vendor. */
 function textAgentPrice(ctx: Pick<AppContext, 'engines'>): number {
