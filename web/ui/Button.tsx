@@ -9,7 +9,7 @@ const variants: Record<Variant, string> = {
   primary: 'bg-accent text-accent-fg shadow-sm shadow-accent/20 hover:bg-accent-strong disabled:hover:bg-accent',
   secondary: 'border border-line bg-surface-2 text-fg hover:border-line-strong hover:bg-surface-3',
   ghost: 'text-muted hover:bg-surface-2 hover:text-fg',
-  danger: 'bg-danger text-white hover:opacity-90',
+  danger: 'bg-danger text-danger-fg hover:opacity-90',
 };
 
 const sizes: Record<Size, string> = {

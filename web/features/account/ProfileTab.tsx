@@ -94,6 +94,7 @@ function AvatarCard({ user }: { user: User }) {
             accept={AVATAR.types.map((type) => `image/${type}`).join(',')}
             className="sr-only"
             tabIndex={-1}
+            aria-label={t('account.profile.changePhoto')}
             data-testid="avatar-input"
             onChange={(event) => {
               choose(event.target.files);

@@ -127,7 +127,7 @@ export function AssetCard({ asset, onOpen }: { asset: Asset; onOpen: () => void 
         <div
           role="alert"
           data-testid="asset-upscale-error"
-          className="absolute inset-x-0 bottom-11 mx-2 flex items-start gap-1.5 rounded-lg bg-danger px-2 py-1.5 text-[11px] leading-snug text-white"
+          className="absolute inset-x-0 bottom-11 mx-2 flex items-start gap-1.5 rounded-lg bg-danger px-2 py-1.5 text-[11px] leading-snug text-danger-fg"
         >
           <CircleAlert className="mt-px size-3.5 shrink-0" aria-hidden />
           <span className="line-clamp-3">{localizeMessage(upscale.error)}</span>

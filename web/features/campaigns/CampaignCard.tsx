@@ -37,15 +37,18 @@ export function CampaignCard({
       data-status={campaign.status}
       className="flex min-w-0 flex-col overflow-hidden rounded-2xl border border-line bg-surface transition-colors hover:border-line-strong"
     >
-      <button
-        type="button"
-        onClick={onDetails}
-        className="relative block text-start focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
-        aria-label={t('campaigns.card.details', { title: campaign.title })}
-      >
-        <Thumbnail campaign={campaign} className="aspect-[16/9] w-full" />
-        <StatusBadge status={campaign.status} className="absolute start-2 top-2 shadow" />
-      </button>
+      {/* The badge sits beside the button, not in it: its text is not part of the button's name (WCAG 2.5.3). */}
+      <div className="relative">
+        <button
+          type="button"
+          onClick={onDetails}
+          className="block w-full text-start focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
+          aria-label={t('campaigns.card.details', { title: campaign.title })}
+        >
+          <Thumbnail campaign={campaign} className="aspect-[16/9] w-full" />
+        </button>
+        <StatusBadge status={campaign.status} className="pointer-events-none absolute start-2 top-2 shadow" />
+      </div>
       <div className="flex flex-1 flex-col gap-2 p-3">
         <div className="flex items-center gap-1.5 text-xs text-muted">
           {campaign.brandLogo ? (

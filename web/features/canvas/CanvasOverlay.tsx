@@ -468,10 +468,11 @@ function ToolsView() {
   return (
     <>
       {!collapsed && <LeftPanel generate={generate} />}
-      <main className="flex min-w-0 flex-1 flex-col items-center gap-3 p-3 lg:overflow-auto">
+      {/* Not a <main>: the overlay sits above the dashboard, whose <main> stays the page's one. */}
+      <div className="flex min-w-0 flex-1 flex-col items-center gap-3 p-3 lg:overflow-auto">
         <StageArea />
         <Toolbar generate={generate} />
-      </main>
+      </div>
       <aside className="flex shrink-0 border-line lg:w-80 lg:overflow-hidden lg:border-s">
         <CinemaSequencesPanel />
       </aside>

@@ -36,14 +36,11 @@ export function CreditBalance({
   );
 
   const Root = onClick ? 'button' : 'div';
+  // The name is the visible text plus this hint (WCAG 2.5.3: the visible label is part of the name).
   const buttonProps = onClick
-    ? {
-        type: 'button' as const,
-        onClick,
-        'aria-label': t('account.entry.billing', { balance: label }),
-        'data-testid': testId ? `${testId}-button` : undefined,
-      }
+    ? { type: 'button' as const, onClick, 'data-testid': testId ? `${testId}-button` : undefined }
     : {};
+  const hint = onClick ? <span className="sr-only"> — {t('account.entry.openBilling')}</span> : null;
 
   if (variant === 'icon') {
     return (
@@ -55,6 +52,7 @@ export function CreditBalance({
         <Coins className="size-4 text-accent" aria-hidden />
         {number}
         <span className="sr-only">{t('credits.label')}</span>
+        {hint}
       </Root>
     );
   }
@@ -71,6 +69,7 @@ export function CreditBalance({
         <Coins className="size-4 text-accent" aria-hidden />
         {number}
         <span className="sr-only">{t('credits.label')}</span>
+        {hint}
       </Root>
     );
   }
@@ -89,6 +88,7 @@ export function CreditBalance({
         <div className="text-[11px] font-medium uppercase tracking-wide text-subtle">{t('credits.label')}</div>
         <div className="text-sm">{number}</div>
       </div>
+      {hint}
     </Root>
   );
 }

@@ -200,7 +200,8 @@ export default function FilmStudioOverlay({ onClose }: { onClose: () => void }) 
       </header>
       <StepHeaders />
       <div ref={bodyRef} className="min-h-0 flex-1 overflow-y-auto">
-        <main className="mx-auto w-full max-w-6xl px-3 py-5 sm:px-6 sm:py-6" data-testid={`film-panel-${step}`}>
+        {/* Not a <main>: the overlay sits above the dashboard, whose <main> stays the page's one. */}
+        <div className="mx-auto w-full max-w-6xl px-3 py-5 sm:px-6 sm:py-6" data-testid={`film-panel-${step}`}>
           {!ownerId ? (
             <p role="status" className="py-16 text-center text-sm text-muted">
               {t('film.loading')}
@@ -216,7 +217,7 @@ export default function FilmStudioOverlay({ onClose }: { onClose: () => void }) 
           ) : (
             <ReviewStep />
           )}
-        </main>
+        </div>
       </div>
       <footer className="flex shrink-0 items-center justify-between gap-3 border-t border-line bg-surface px-3 py-2.5 sm:px-6">
         <Button variant="secondary" onClick={() => go(index - 1)} disabled={index === 0} data-testid="film-prev">

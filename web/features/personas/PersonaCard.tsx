@@ -39,7 +39,7 @@ export function PersonaCard({ persona, onOpen }: { persona: Persona; onOpen: () 
             </span>
           )}
           {persona.status === 'failed' && (
-            <span className="absolute start-2 top-2 inline-flex items-center gap-1 rounded-full bg-danger px-2 py-0.5 text-[11px] font-medium text-white">
+            <span className="absolute start-2 top-2 inline-flex items-center gap-1 rounded-full bg-danger px-2 py-0.5 text-[11px] font-medium text-danger-fg">
               <TriangleAlert className="size-3" aria-hidden />
               {t('personas.card.failed')}
             </span>

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The WCAG 2.1 A and AA rules axe-core checks. */
+const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+export interface AxeFinding {
+  rule: string;
+  impact: string;
+  help: string;
+  /** CSS selectors of the offending nodes (at most five) with axe's summary of the first. */
+  nodes: string[];
+  summary: string;
+}
+
+/**
+ * The critical and serious WCAG 2.1 A/AA violations axe-core finds on the page as it is now. axe runs in
+ * the page through the DevTools protocol, so the studio's CSP (no inline scripts) does not stop it.
+ */
+export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
+  await page.evaluate(AXE_SOURCE);
+  const run = (runOnly: { type: 'tag' | 'rule'; values: string[] }) =>
+    page.evaluate(
+      (only) =>
+        (
+          window as unknown as {
+            axe: { run(ctx: Document, o: object): Promise<{ violations: Array<Record<string, unknown>> }> };
+          }
+        ).axe.run(document, { runOnly: only, resultTypes: ['violations'] }),
+      runOnly,
+    );
+  const wcag = await run({ type: 'tag', values: WCAG_21_AA });
+  // One <main> per page (a best-practice rule of axe, 'moderate'): overlays must not add a second one.
+  const landmarks = await run({ type: 'rule', values: ['landmark-no-duplicate-main'] });
+  const violations = [
+    ...wcag.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious'),
+    ...landmarks.violations,
+  ];
+  return violations.map((v) => {
+    const nodes = v.nodes as Array<{ target: string[]; failureSummary?: string }>;
+    return {
+      rule: String(v.id),
+      impact: String(v.impact),
+      help: String(v.help),
+      nodes: nodes.slice(0, 5).map((n) => n.target.join(' ')),
+      summary: [
+        ...new Set(nodes.map((n) => String(n.failureSummary ?? '').replace(/^Fix any of the following:\s*/, ''))),
+      ]
+        .slice(0, 6)
+        .join(' / ')
+        .slice(0, 1200),
+    };
+  });
+}
