@@ -26,6 +26,29 @@ async function order(items: Locator): Promise<string[]> {
   return items.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-item-id') ?? ''));
 }
 
+/** Generates one canvas image per prompt and pins each to the sequence; returns the sequence items. */
+async function pinnedSequence(page: Page, prompts: string[]): Promise<Locator> {
+  await openCanvas(page);
+  for (const [index, prompt] of prompts.entries()) await generateOnCanvas(page, prompt, index + 1);
+  for (let index = 0; index < prompts.length; index++) {
+    await selectOnly(page, index);
+    await page.getByTestId('canvas-pin').click();
+  }
+  const items = page.getByTestId('sequence-item');
+  await expect.poll(() => items.count()).toBe(prompts.length);
+  return items;
+}
+
+/** Waits for the item's video: completed with a video shown (a pinned item is completed before it has one). */
+async function waitForVideo(item: Locator): Promise<void> {
+  await expect
+    .poll(async () => `${await item.getAttribute('data-status')}:${await item.locator('video').count()}`, {
+      timeout: 150_000,
+      interval: 1_000,
+    })
+    .toBe('completed:1');
+}
+
 describe('multi-image canvas and cinema sequences', () => {
   // Long journey (two videos and a compile): its own time limit, generous for a loaded 2-core machine.
   it('generates, quick-edits, pins, makes dream videos, trims, reorders and exports a playable master video', {
@@ -167,6 +190,41 @@ describe('multi-image canvas and cinema sequences', () => {
       await page.getByTestId('region-result').waitFor({ timeout: 45_000 });
       const src = await page.getByTestId('region-result').locator('img').first().getAttribute('src');
       expect(src).toBeTruthy();
+    } finally {
+      await browser.close();
+    }
+  });
+  it('a freshly pinned item reads No video yet, and Export Master waits until every item has a video', {
+    timeout: 300_000,
+  }, async () => {
+    const browser = await openBrowser({ width: 1440, height: 900 });
+    const { page } = browser;
+    try {
+      await freshCreator(page);
+      const items = await pinnedSequence(page, ['a lighthouse on a rocky coast at dusk', 'a red sailboat at sea']);
+      const exportMaster = page.getByTestId('export-master');
+      for (let i = 0; i < 2; i++) {
+        const item = items.nth(i);
+        // The spec's status of a pinned item is completed, but it has no video to compile yet.
+        expect(await item.getAttribute('data-status')).toBe('completed');
+        expect(await item.getAttribute('data-state')).toBe('needsVideo');
+        expect(await item.getByTestId('sequence-state').textContent()).toBe('No video yet');
+        expect(await item.getByTestId('sequence-generate').textContent()).toContain('Generate Video');
+        expect(await item.getByTestId('sequence-generate').isEnabled()).toBe(true);
+      }
+      expect(await exportMaster.isEnabled()).toBe(false);
+      expect(await page.getByTestId('export-needs-videos').textContent()).toBe('2 items have no video yet');
+
+      await items.nth(0).getByTestId('sequence-generate').click();
+      await waitForVideo(items.nth(0));
+      expect(await items.nth(0).getByTestId('sequence-state').textContent()).toBe('Completed');
+      expect(await exportMaster.isEnabled()).toBe(false);
+      expect(await page.getByTestId('export-needs-videos').textContent()).toBe('1 item has no video yet');
+
+      await items.nth(1).getByTestId('sequence-generate').click();
+      await waitForVideo(items.nth(1));
+      await expect.poll(() => exportMaster.isEnabled()).toBe(true);
+      expect(await page.getByTestId('export-needs-videos').count()).toBe(0);
     } finally {
       await browser.close();
     }

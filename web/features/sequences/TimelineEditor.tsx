@@ -34,7 +34,7 @@ import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { useDir } from '../studio/controls.tsx';
 import type { MovieAgentReply } from './api.ts';
-import { MasterSection, MovieScriptField, StatusBadge } from './sections.tsx';
+import { ItemStateBadge, MasterSection, MovieScriptField } from './sections.tsx';
 import { type SequenceItem, useSequences } from './store.ts';
 import { sequenceText } from './text.ts';
 
@@ -370,7 +370,7 @@ export default function TimelineEditor({ onClose }: { onClose: () => void }) {
                           <div className="min-w-0 space-y-1">
                             <div className="flex items-center gap-1.5">
                               <span className="text-xs font-semibold">{index + 1}</span>
-                              <StatusBadge status={item.videoStatus} />
+                              <ItemStateBadge item={item} />
                             </div>
                             <p className="line-clamp-2 text-[11px] text-muted">{item.moviePrompt || item.prompt}</p>
                           </div>
