@@ -249,7 +249,12 @@ function TimelineClip({
           <span data-testid="timeline-clip-label" className="min-w-3 shrink-0 text-center font-semibold tabular-nums">
             {index + 1}
           </span>
-          {width >= NAME_MIN_PX && <span className="min-w-0 truncate">{name}</span>}
+          {width >= NAME_MIN_PX && (
+            // The name's own direction: an English name in Arabic keeps its beginning and loses its end.
+            <span dir="auto" className="min-w-0 truncate">
+              {name}
+            </span>
+          )}
           {width >= DURATION_MIN_PX && (
             <span className="shrink-0 tabular-nums text-white/80">
               {t('sequences.seconds', { value: item.duration })}
@@ -658,34 +663,36 @@ export default function TimelineEditor({ onClose }: { onClose: () => void }) {
                     <h3 id="tl-pro" className={cn(sectionTitle, 'me-auto')}>
                       {t('sequences.timeline')}
                     </h3>
-                    <PlayButton playback={playback} />
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      aria-label={t('sequences.zoomOut')}
-                      disabled={pps <= SEQUENCE_LIMITS.minPxPerSecond}
-                      onClick={() => setPps((value) => stepTimelineZoom(value, -1))}
-                      data-testid="timeline-zoom-out"
-                    >
-                      <ZoomOut className="size-4" aria-hidden />
-                    </Button>
-                    <span
-                      className="min-w-16 whitespace-nowrap text-center text-xs tabular-nums"
-                      data-testid="timeline-zoom"
-                      aria-live="polite"
-                    >
-                      {t('sequences.pxPerSecond', { value: pps })}
-                    </span>
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      aria-label={t('sequences.zoomIn')}
-                      disabled={pps >= SEQUENCE_LIMITS.maxPxPerSecond}
-                      onClick={() => setPps((value) => stepTimelineZoom(value, 1))}
-                      data-testid="timeline-zoom-in"
-                    >
-                      <ZoomIn className="size-4" aria-hidden />
-                    </Button>
+                    <div className="flex items-center gap-2">
+                      <PlayButton playback={playback} />
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        aria-label={t('sequences.zoomOut')}
+                        disabled={pps <= SEQUENCE_LIMITS.minPxPerSecond}
+                        onClick={() => setPps((value) => stepTimelineZoom(value, -1))}
+                        data-testid="timeline-zoom-out"
+                      >
+                        <ZoomOut className="size-4" aria-hidden />
+                      </Button>
+                      <span
+                        className="min-w-16 whitespace-nowrap text-center text-xs tabular-nums"
+                        data-testid="timeline-zoom"
+                        aria-live="polite"
+                      >
+                        {t('sequences.pxPerSecond', { value: pps })}
+                      </span>
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        aria-label={t('sequences.zoomIn')}
+                        disabled={pps >= SEQUENCE_LIMITS.maxPxPerSecond}
+                        onClick={() => setPps((value) => stepTimelineZoom(value, 1))}
+                        data-testid="timeline-zoom-in"
+                      >
+                        <ZoomIn className="size-4" aria-hidden />
+                      </Button>
+                    </div>
                   </div>
                   <p className="text-xs text-subtle">{t('sequences.timelineHint')}</p>
                   <TimelineTrack items={items} pps={pps} onSeek={playback.seek} />
