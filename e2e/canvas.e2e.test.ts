@@ -26,6 +26,29 @@ async function order(items: Locator): Promise<string[]> {
   return items.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-item-id') ?? ''));
 }
 
+/** Generates one canvas image per prompt and pins each to the sequence; returns the sequence items. */
+async function pinnedSequence(page: Page, prompts: string[]): Promise<Locator> {
+  await openCanvas(page);
+  for (const [index, prompt] of prompts.entries()) await generateOnCanvas(page, prompt, index + 1);
+  for (let index = 0; index < prompts.length; index++) {
+    await selectOnly(page, index);
+    await page.getByTestId('canvas-pin').click();
+  }
+  const items = page.getByTestId('sequence-item');
+  await expect.poll(() => items.count()).toBe(prompts.length);
+  return items;
+}
+
+/** Waits for the item's video: completed with a video shown (a pinned item is completed before it has one). */
+async function waitForVideo(item: Locator): Promise<void> {
+  await expect
+    .poll(async () => `${await item.getAttribute('data-status')}:${await item.locator('video').count()}`, {
+      timeout: 150_000,
+      interval: 1_000,
+    })
+    .toBe('completed:1');
+}
+
 describe('multi-image canvas and cinema sequences', () => {
   // Long journey (two videos and a compile): its own time limit, generous for a loaded 2-core machine.
   it('generates, quick-edits, pins, makes dream videos, trims, reorders and exports a playable master video', {
@@ -167,6 +190,143 @@ describe('multi-image canvas and cinema sequences', () => {
       await page.getByTestId('region-result').waitFor({ timeout: 45_000 });
       const src = await page.getByTestId('region-result').locator('img').first().getAttribute('src');
       expect(src).toBeTruthy();
+    } finally {
+      await browser.close();
+    }
+  });
+  it('a freshly pinned item reads No video yet, and Export Master waits until every item has a video', {
+    timeout: 300_000,
+  }, async () => {
+    const browser = await openBrowser({ width: 1440, height: 900 });
+    const { page } = browser;
+    try {
+      await freshCreator(page);
+      const items = await pinnedSequence(page, ['a lighthouse on a rocky coast at dusk', 'a red sailboat at sea']);
+      const exportMaster = page.getByTestId('export-master');
+      for (let i = 0; i < 2; i++) {
+        const item = items.nth(i);
+        // The spec's status of a pinned item is completed, but it has no video to compile yet.
+        expect(await item.getAttribute('data-status')).toBe('completed');
+        expect(await item.getAttribute('data-state')).toBe('needsVideo');
+        expect(await item.getByTestId('sequence-state').textContent()).toBe('No video yet');
+        expect(await item.getByTestId('sequence-generate').textContent()).toContain('Generate Video');
+        expect(await item.getByTestId('sequence-generate').isEnabled()).toBe(true);
+      }
+      expect(await exportMaster.isEnabled()).toBe(false);
+      expect(await page.getByTestId('export-needs-videos').textContent()).toBe('2 items have no video yet');
+
+      await items.nth(0).getByTestId('sequence-generate').click();
+      await waitForVideo(items.nth(0));
+      expect(await items.nth(0).getByTestId('sequence-state').textContent()).toBe('Completed');
+      expect(await exportMaster.isEnabled()).toBe(false);
+      expect(await page.getByTestId('export-needs-videos').textContent()).toBe('1 item has no video yet');
+
+      await items.nth(1).getByTestId('sequence-generate').click();
+      await waitForVideo(items.nth(1));
+      await expect.poll(() => exportMaster.isEnabled()).toBe(true);
+      expect(await page.getByTestId('export-needs-videos').count()).toBe(0);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('the timeline lays the clips end to end under a ruler, and its playhead follows Play Timeline', {
+    timeout: 300_000,
+  }, async () => {
+    const browser = await openBrowser({ width: 1440, height: 900 });
+    const { page } = browser;
+    try {
+      await freshCreator(page);
+      const items = await pinnedSequence(page, ['a lighthouse on a rocky coast at dusk', 'a red sailboat at sea']);
+      for (let i = 0; i < 2; i++) await items.nth(i).getByTestId('sequence-generate').click();
+      for (let i = 0; i < 2; i++) await waitForVideo(items.nth(i));
+
+      await page.getByTestId('open-timeline').click();
+      const editor = page.getByTestId('timeline-editor');
+      await editor.waitFor();
+      const pps = 20;
+      expect(await page.getByTestId('timeline-zoom').textContent()).toBe(`${pps} px/s`);
+      const clips = page.getByTestId('timeline-clip');
+      await expect.poll(() => clips.count()).toBe(2);
+
+      // One track: clip 2 starts where clip 1 ends, both as wide as their cut at the zoom's px/s.
+      const endToEnd = async () => {
+        const first = await clips.nth(0).boundingBox();
+        const second = await clips.nth(1).boundingBox();
+        if (!first || !second) throw new Error('a clip has no box');
+        const seconds = Number(await clips.nth(0).getAttribute('data-duration'));
+        expect(Math.abs(first.width - seconds * pps)).toBeLessThan(1.5);
+        expect(Math.abs(second.x - (first.x + first.width))).toBeLessThan(1.5);
+        expect(Math.abs(second.y - first.y)).toBeLessThan(1);
+      };
+      await endToEnd();
+
+      // Thumbnails: each clip shows its video's poster frame or its image.
+      for (let i = 0; i < 2; i++) {
+        const thumb = clips.nth(i).getByTestId('timeline-clip-thumb');
+        expect(await thumb.evaluate((el) => getComputedStyle(el).backgroundImage)).toMatch(/^url\(/);
+      }
+
+      // The ruler: a tick every second at the zoom's px/s, labelled in seconds.
+      const ticks = page.getByTestId('timeline-tick');
+      await expect.poll(() => ticks.count()).toBeGreaterThanOrEqual(11);
+      const tick0 = await ticks.nth(0).boundingBox();
+      const tick1 = await ticks.nth(1).boundingBox();
+      const clip0 = await clips.nth(0).boundingBox();
+      if (!tick0 || !tick1 || !clip0) throw new Error('no ruler box');
+      expect(Math.abs(tick1.x - tick0.x - pps)).toBeLessThan(1);
+      expect(Math.abs(tick0.x - clip0.x)).toBeLessThan(1.5);
+      expect(await page.getByTestId('timeline-ruler').textContent()).toContain('2 s');
+
+      // Trimming clip 1 moves clip 2 up against it.
+      const endHandle = page.getByTestId('timeline-handle-end').first();
+      await endHandle.focus();
+      await endHandle.press('Shift+ArrowLeft');
+      await expect.poll(async () => Number(await clips.first().getAttribute('data-duration'))).toBe(4);
+      await endToEnd();
+
+      // A clip cut to 1 s at the smallest zoom keeps a readable label, its full name in the tooltip.
+      for (let i = 0; i < 3; i++) await endHandle.press('Shift+ArrowLeft');
+      await expect.poll(async () => Number(await clips.first().getAttribute('data-duration'))).toBe(1);
+      await page.getByTestId('timeline-zoom-out').click();
+      await page.getByTestId('timeline-zoom-out').click();
+      expect(await page.getByTestId('timeline-zoom').textContent()).toBe('10 px/s');
+      const label = clips.first().getByTestId('timeline-clip-label');
+      expect(await label.textContent()).toBe('1');
+      expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && el.clientWidth >= 8)).toBe(true);
+      expect(await clips.first().getAttribute('title')).toMatch(/lighthouse on a rocky coast at dusk.*1 s/i);
+
+      // No interactive control inside another (axe nested-interactive).
+      const nested = await editor.evaluate((root) => {
+        const interactive =
+          'button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"]), [role="button"], [role="slider"], [role="link"], [role="checkbox"], [role="tab"], [role="menuitem"], [role="switch"], [role="option"]';
+        return [...root.querySelectorAll(interactive)]
+          .filter((el) => el.querySelector(interactive))
+          .map((el) => el.outerHTML.slice(0, 120));
+      });
+      expect(nested).toEqual([]);
+
+      // Play Timeline: the playhead moves along the ruler while the clips play.
+      await page.getByTestId('timeline-zoom-in').click();
+      await page.getByTestId('timeline-zoom-in').click();
+      const playhead = page.getByTestId('timeline-playhead');
+      const startX = (await playhead.boundingBox())?.x ?? 0;
+      expect(Number(await playhead.getAttribute('data-seconds'))).toBe(0);
+      await page.getByTestId('timeline-play').click();
+      await page.getByTestId('timeline-video').waitFor();
+      await expect
+        .poll(async () => Number(await playhead.getAttribute('data-seconds')), { timeout: 20_000 })
+        .toBeGreaterThan(1.5);
+      const playingX = (await playhead.boundingBox())?.x ?? 0;
+      expect(playingX).toBeGreaterThan(startX + 1.5 * pps - 2);
+
+      // Clicking the ruler seeks: the playhead jumps there.
+      await page.getByTestId('timeline-play').click();
+      const ruler = page.getByTestId('timeline-ruler');
+      const rulerBox = await ruler.boundingBox();
+      if (!rulerBox) throw new Error('no ruler box');
+      await page.mouse.click(tick0.x + 3 * pps, rulerBox.y + rulerBox.height / 2);
+      await expect.poll(async () => Number(await playhead.getAttribute('data-seconds'))).toBeCloseTo(3, 0);
     } finally {
       await browser.close();
     }

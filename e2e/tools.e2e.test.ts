@@ -121,6 +121,81 @@ describe('side tools', () => {
     }
   });
 
+  it('Magic Selector result opens in a modal dialog above the page: focus trapped, Esc closes, focus returns', {
+    timeout: 120_000,
+  }, async () => {
+    const browser = await openBrowser({ width: 1440, height: 900 });
+    const { page } = browser;
+    try {
+      await freshCreator(page);
+      await openImageStudio(page);
+      await page.getByTestId('tool-magicSelector').click();
+      await page.getByTestId('magic-selector').waitFor();
+      await page
+        .getByTestId('magic-base-input')
+        .setInputFiles({ name: 'base.png', mimeType: 'image/png', buffer: await twoColourPng() });
+      const canvas = page.getByTestId('magic-mask-canvas');
+      await canvas.waitFor();
+      await canvas.scrollIntoViewIfNeeded();
+      const box = await canvas.boundingBox();
+      if (!box) throw new Error('mask canvas has no box');
+      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.7, box.y + box.height / 2, { steps: 6 });
+      await page.mouse.up();
+      await page.getByTestId('magic-prompt').fill('a patch of green moss');
+      const apply = page.getByTestId('magic-apply');
+      await apply.click();
+
+      const result = page.getByRole('dialog', { name: 'Magic Selector result' });
+      await result.waitFor({ timeout: 60_000 });
+      expect(await result.getAttribute('data-testid')).toBe('magic-result');
+      // Drawn above everything: the media grid, the Result panel and the tool panel lie under it.
+      const covered = await result.evaluate((dialog) => {
+        const rect = dialog.getBoundingClientRect();
+        const points = [
+          [rect.left + rect.width / 2, rect.top + rect.height / 2],
+          [rect.left + 12, rect.top + 12],
+          [rect.right - 12, rect.top + 12],
+          [rect.left + 12, rect.bottom - 12],
+          [rect.right - 12, rect.bottom - 12],
+        ];
+        return points.filter(([x, y]) => {
+          const hit = document.elementFromPoint(x as number, y as number);
+          return !hit || !dialog.contains(hit);
+        }).length;
+      });
+      expect(covered).toBe(0);
+      // The rest of the page lies under the overlay: the tool rail and the studio's tabs cannot be reached.
+      for (const testId of ['tool-magicSelector', 'studio-tabs', 'magic-apply']) {
+        const reachable = await page.getByTestId(testId).evaluate((el) => {
+          const rect = el.getBoundingClientRect();
+          const hit = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+          return Boolean(hit && el.contains(hit));
+        });
+        expect(reachable, testId).toBe(false);
+      }
+
+      // Focus moves into the dialog and stays there.
+      const inDialog = () =>
+        page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="magic-result"]')));
+      await expect.poll(inDialog).toBe(true);
+      for (let i = 0; i < 8; i++) {
+        await page.keyboard.press('Tab');
+        expect(await inDialog()).toBe(true);
+      }
+
+      // Esc closes it and gives focus back to Apply Magic, which opened it.
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByTestId('magic-result').count()).toBe(0);
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null))
+        .toBe('magic-apply');
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('Multi-Reference blends two weighted references into two variations', { timeout: 120_000 }, async () => {
     const browser = await openBrowser({ width: 1280, height: 1000 });
     const { page } = browser;

@@ -6,7 +6,9 @@ import {
   DEFAULT_SEQUENCE_VIDEO_MODE,
   decideSequencePoll,
   dragHandle,
+  hasFinishedVideo,
   isPinned,
+  itemsWithoutVideo,
   MAX_SEQUENCE_POLL_ATTEMPTS,
   masterDuration,
   nextPollDelayMs,
@@ -19,6 +21,7 @@ import {
   SEQUENCE_VIDEO_STATUSES,
   type SequenceItem,
   savedSequenceStatus,
+  sequenceItemState,
   sequenceStartFrom,
   sequenceStatusFrom,
   stepTimelineZoom,
@@ -228,6 +231,33 @@ describe('master helpers', () => {
     expect(canExportMaster(items)).toBe(false);
     expect(canExportMaster([])).toBe(false);
     expect(canExportMaster([items[0] as SequenceItem])).toBe(true);
+  });
+  it('does not export freshly pinned items: completed but without a video', () => {
+    const pinned = pinImage([], { id: 'img-1', url: '/i.png', name: 'Dusk' }, { id: 's1', timestamp: 1 });
+    if (!pinned.pinned) throw new Error('not pinned');
+    expect(pinned.item.videoStatus).toBe('completed');
+    expect(hasFinishedVideo(pinned.item)).toBe(false);
+    expect(sequenceItemState(pinned.item)).toBe('needsVideo');
+    expect(canExportMaster(pinned.items)).toBe(false);
+    expect(itemsWithoutVideo(pinned.items)).toBe(1);
+    expect(canExportMaster([...pinned.items, items[0] as SequenceItem])).toBe(false);
+  });
+  it('counts an enhanced video as done, and a failed, generating or pending one as not', () => {
+    const enhanced = { ...base, videoStatus: 'enhanced' as const, videoUrl: '/e.mp4', duration: 4 };
+    expect(hasFinishedVideo(enhanced)).toBe(true);
+    expect(sequenceItemState(enhanced)).toBe('enhanced');
+    expect(canExportMaster([items[0] as SequenceItem, enhanced])).toBe(true);
+    expect(itemsWithoutVideo([items[0] as SequenceItem, enhanced])).toBe(0);
+    for (const videoStatus of ['failed', 'generating', 'pending'] as const) {
+      const item = { ...base, videoStatus, videoUrl: '/old.mp4', duration: 4 };
+      expect(hasFinishedVideo(item)).toBe(false);
+      expect(canExportMaster([item])).toBe(false);
+    }
+    expect(sequenceItemState({ videoStatus: 'generating' })).toBe('generating');
+    expect(sequenceItemState({ videoStatus: 'failed' })).toBe('failed');
+    expect(sequenceItemState({ videoStatus: 'pending' })).toBe('needsVideo');
+    expect(sequenceItemState({ videoStatus: 'pending', videoUrl: '/old.mp4' })).toBe('pending');
+    expect(sequenceItemState({ videoStatus: 'completed', videoUrl: '/a.mp4' })).toBe('completed');
   });
   it('plays completed items with a URL and sums durations', () => {
     expect(playableItems(items)).toHaveLength(1);

@@ -356,19 +356,43 @@ export function truncatePrompt(prompt: string, max: number): string {
   return prompt.length <= max ? prompt : prompt.slice(0, max);
 }
 
-/** Export Master Video is enabled only when there are items and every one is completed. */
-export function canExportMaster(items: readonly Pick<SequenceItem, 'videoStatus'>[]): boolean {
-  return items.length > 0 && items.every((item) => item.videoStatus === 'completed');
+/**
+ * Whether an item's video is done: it has a video URL and is completed, or enhanced (an enhancement replaces
+ * the URL). A newly pinned item is completed (spec 4) but has no video yet, so it is not done.
+ */
+export function hasFinishedVideo(item: Pick<SequenceItem, 'videoStatus' | 'videoUrl'>): boolean {
+  return (item.videoStatus === 'completed' || item.videoStatus === 'enhanced') && !!item.videoUrl;
+}
+
+/**
+ * What an item card shows: `needsVideo` for an item with no video yet (a freshly pinned item reads completed
+ * in the spec's vocabulary, but there is nothing to compile), otherwise its videoStatus.
+ */
+export type SequenceItemState = SequenceVideoStatus | 'needsVideo';
+export function sequenceItemState(item: Pick<SequenceItem, 'videoStatus' | 'videoUrl'>): SequenceItemState {
+  if (item.videoStatus === 'generating' || item.videoStatus === 'failed') return item.videoStatus;
+  if (!item.videoUrl) return 'needsVideo';
+  return item.videoStatus;
+}
+
+/**
+ * Export Master Video is enabled only when there are items and every one is completed (spec 4), which here
+ * means every item has its video: completed or enhanced, with a video URL.
+ */
+export function canExportMaster(items: readonly Pick<SequenceItem, 'videoStatus' | 'videoUrl'>[]): boolean {
+  return items.length > 0 && items.every(hasFinishedVideo);
+}
+
+/** How many items still need a video before the master can be exported. */
+export function itemsWithoutVideo(items: readonly Pick<SequenceItem, 'videoStatus' | 'videoUrl'>[]): number {
+  return items.filter((item) => !hasFinishedVideo(item)).length;
 }
 
 /** The items compile and playback use: completed (or enhanced) with a video URL, in timeline order. */
 export function playableItems<T extends Pick<SequenceItem, 'videoStatus' | 'videoUrl'>>(
   items: readonly T[],
 ): (T & { videoUrl: string })[] {
-  return items.filter(
-    (item): item is T & { videoUrl: string } =>
-      (item.videoStatus === 'completed' || item.videoStatus === 'enhanced') && !!item.videoUrl,
-  );
+  return items.filter((item): item is T & { videoUrl: string } => hasFinishedVideo(item));
 }
 
 /** Total length of the master: the sum of the items' cut durations. */

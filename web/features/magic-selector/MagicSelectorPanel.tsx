@@ -7,6 +7,7 @@ import { MAGIC_SELECTOR } from '../../../common/constants.ts';
 import { ApiError } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { ModalDialog } from '../../ui/ModalDialog.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
 import { imageThumbnail, loadImage, shrinkDataUrl } from '../multi-composition/images.ts';
@@ -127,6 +128,8 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
   const [result, setResult] = useState<MagicResult | null>(null);
   const canvasRef = useRef<HTMLCanvasElement | null>(null);
   const drawing = useRef<{ x: number; y: number } | null>(null);
+  // Apply Magic opened the result; it is disabled while it works, so the dialog hands focus back to it by hand.
+  const applyButton = useRef<HTMLElement | null>(null);
 
   const clearMask = useCallback(() => {
     const canvas = canvasRef.current;
@@ -424,7 +427,10 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
         className="w-full"
         disabled={!base || busy}
         loading={busy}
-        onClick={() => void apply()}
+        onClick={(event) => {
+          applyButton.current = event.currentTarget;
+          void apply();
+        }}
         data-testid="magic-apply"
       >
         {!busy && <WandSparkles className="size-4" aria-hidden />}
@@ -436,6 +442,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
     <ResultView
       result={result}
       inline={tab}
+      returnFocusTo={applyButton}
       onClose={() => setResult(null)}
       onCanvas={toCanvas}
       onEditMore={() => {
@@ -472,23 +479,64 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
   );
 }
 
-/** The result: a dialog over the side panel, or inline beside the settings in the editor tab. */
+/** The result: a modal dialog above the studio page, or inline beside the settings in the editor tab. */
 function ResultView({
   result,
   inline,
+  returnFocusTo,
   onClose,
   onCanvas,
   onEditMore,
 }: {
   result: MagicResult;
   inline: boolean;
+  returnFocusTo: { current: HTMLElement | null };
   onClose: () => void;
   onCanvas: () => void;
   onEditMore: () => void;
 }) {
   const { t } = useTranslation();
-  const body = (
-    <div className={cn('w-full space-y-3 rounded-2xl bg-surface', inline ? 'border border-line p-3' : 'max-w-2xl p-4')}>
+  const image = (
+    <img
+      src={result.url}
+      alt={t('magicSelector.result')}
+      className={cn('w-full rounded-xl object-contain', inline ? 'max-h-80' : 'max-h-[60dvh]')}
+    />
+  );
+  const actions = (
+    <div className="flex flex-wrap gap-2">
+      <Button variant="secondary" onClick={onCanvas} data-testid="magic-result-canvas">
+        {t('magicSelector.toCanvas')}
+      </Button>
+      <Button variant="secondary" onClick={onEditMore} data-testid="magic-result-edit">
+        {t('magicSelector.editMore')}
+      </Button>
+      <Button onClick={() => window.open(result.url, '_blank', 'noopener')} data-testid="magic-result-save">
+        {t('magicSelector.save')}
+      </Button>
+    </div>
+  );
+  if (!inline)
+    return (
+      <ModalDialog
+        open
+        onOpenChange={(open) => !open && onClose()}
+        title={t('magicSelector.result')}
+        testId="magic-result"
+        returnFocusTo={returnFocusTo}
+      >
+        <div className="space-y-3">
+          {image}
+          {actions}
+        </div>
+      </ModalDialog>
+    );
+  return (
+    <section
+      aria-label={t('magicSelector.result')}
+      data-testid="magic-result"
+      className="w-full space-y-3 rounded-2xl border border-line bg-surface p-3"
+    >
       <div className="flex items-center">
         <h3 className="text-sm font-semibold">{t('magicSelector.result')}</h3>
         <button
@@ -500,39 +548,8 @@ function ResultView({
           <X className="size-4" aria-hidden />
         </button>
       </div>
-      <img
-        src={result.url}
-        alt={t('magicSelector.result')}
-        className={cn('w-full rounded-xl object-contain', inline ? 'max-h-80' : 'max-h-[60vh]')}
-      />
-      <div className="flex flex-wrap gap-2">
-        <Button variant="secondary" onClick={onCanvas} data-testid="magic-result-canvas">
-          {t('magicSelector.toCanvas')}
-        </Button>
-        <Button variant="secondary" onClick={onEditMore} data-testid="magic-result-edit">
-          {t('magicSelector.editMore')}
-        </Button>
-        <Button onClick={() => window.open(result.url, '_blank', 'noopener')} data-testid="magic-result-save">
-          {t('magicSelector.save')}
-        </Button>
-      </div>
-    </div>
-  );
-  if (inline)
-    return (
-      <section aria-label={t('magicSelector.result')} data-testid="magic-result">
-        {body}
-      </section>
-    );
-  return (
-    <div
-      role="dialog"
-      aria-modal="true"
-      aria-label={t('magicSelector.result')}
-      className="fixed inset-0 z-50 grid place-items-center bg-black/70 p-4"
-      data-testid="magic-result"
-    >
-      {body}
-    </div>
+      {image}
+      {actions}
+    </section>
   );
 }

@@ -5,13 +5,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Clapperboard, Download, Film, RotateCcw, Sparkles, Trash2, WandSparkles, X } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SEQUENCE_VIDEO_MODES, type SequenceVideoMode } from '../../../common/rules/sequences.ts';
+import { SEQUENCE_VIDEO_MODES, type SequenceVideoMode, sequenceItemState } from '../../../common/rules/sequences.ts';
 import { Button } from '../../ui/Button.tsx';
 import { VideoEnhanceDialog } from '../canvas/dialogs/VideoEnhanceDialog.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { Segmented } from '../studio/controls.tsx';
 import { generateItemVideo, stopSequenceWork } from './runner.ts';
-import { MasterSection, MovieScriptField, StatusBadge } from './sections.tsx';
+import { ItemStateBadge, MasterSection, MovieScriptField } from './sections.tsx';
 import { type SequenceItem, useSequences } from './store.ts';
 
 const TimelineEditor = lazy(() => import('./TimelineEditor.tsx'));
@@ -22,12 +22,14 @@ function ItemCard({ item, index, onEnhance }: { item: SequenceItem; index: numbe
   const remove = useSequences((state) => state.remove);
   const generating = item.videoStatus === 'generating';
   const failed = item.videoStatus === 'failed';
+  const state = sequenceItemState(item);
   const videoEnhancing = useCanvas((state) => state.videoEnhancementsInProgress > 0);
   return (
     <li
       data-testid="sequence-item"
       data-item-id={item.id}
       data-status={item.videoStatus}
+      data-state={state}
       className="rounded-xl border border-line bg-surface p-2.5"
     >
       <div className="flex gap-2.5">
@@ -43,7 +45,7 @@ function ItemCard({ item, index, onEnhance }: { item: SequenceItem; index: numbe
         </div>
         <div className="min-w-0 flex-1 space-y-1">
           <div className="flex items-center gap-1.5">
-            <StatusBadge status={item.videoStatus} />
+            <ItemStateBadge item={item} />
             <span className="text-[11px] tabular-nums text-subtle">
               {t('sequences.seconds', { value: item.duration })}
             </span>
@@ -87,7 +89,7 @@ function ItemCard({ item, index, onEnhance }: { item: SequenceItem; index: numbe
       {failed && item.error && <p className="mt-1.5 text-[11px] text-danger">{item.error}</p>}
       <Button
         size="sm"
-        variant={failed ? 'danger' : 'secondary'}
+        variant={failed ? 'danger' : state === 'needsVideo' ? 'primary' : 'secondary'}
         className="mt-2 w-full"
         disabled={generating}
         loading={generating}

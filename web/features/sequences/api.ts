@@ -19,10 +19,11 @@ export function generateSequenceVideo(body: GenerateVideoSequenceBody, signal?: 
 
 /** POST /api/ai/status: the poll of a sequence video or of a master compile that outlived its request. */
 export function sequenceTaskStatus(taskId: string, signal?: AbortSignal) {
-  return apiRequest<SequenceStatusReply & { data?: { progress?: number; assetId?: string | null } | null }>(
-    '/api/ai/status',
-    { method: 'POST', body: { taskId }, signal },
-  );
+  return apiRequest<
+    SequenceStatusReply & {
+      data?: { progress?: number; assetId?: string | null; thumbnail_url?: string | null } | null;
+    }
+  >('/api/ai/status', { method: 'POST', body: { taskId }, signal });
 }
 
 export function runMovieAgent(body: MovieAgentBody, signal?: AbortSignal) {

@@ -45,9 +45,14 @@ export function stopSequenceWork(id?: string) {
  * The item's video is ready. The server saves every finished sequence video as a campaign asset and names it
  * in the status reply (`data.assetId`); without one the save failed (logged on the server) and the flow goes on.
  */
-function complete(id: string, videoUrl: string, saved: boolean | null, queryClient?: QueryClient) {
+function complete(
+  id: string,
+  video: { videoUrl: string; posterUrl: string | null },
+  saved: boolean | null,
+  queryClient?: QueryClient,
+) {
   if (!exists(id)) return;
-  patch(id, { videoStatus: 'completed', videoUrl, progress: 100, error: undefined });
+  patch(id, { videoStatus: 'completed', ...video, progress: 100, error: undefined });
   if (saved === null) return;
   if (saved) {
     toast.success(sequenceText('videoSaved'));
@@ -64,19 +69,21 @@ async function poll(
   taskId: string,
   signal: AbortSignal,
   onProgress: (progress: number) => void,
-): Promise<{ videoUrl: string; assetId: string | null }> {
+): Promise<{ videoUrl: string; assetId: string | null; posterUrl: string | null }> {
   let delay: number = SEQUENCE_LIMITS.pollIntervalMs;
   for (let attempt = 1; ; attempt++) {
     await sleep(delay, signal);
     let outcome: SequencePollOutcome;
     let progress: number | null = null;
     let assetId: string | null = null;
+    let posterUrl: string | null = null;
     try {
       const reply = await sequenceTaskStatus(taskId, signal);
       outcome = { ok: true, reply };
       const value = reply.data?.progress;
       if (typeof value === 'number' && Number.isFinite(value)) progress = value;
       assetId = reply.data?.assetId ?? null;
+      posterUrl = reply.data?.thumbnail_url ?? null;
     } catch (error) {
       if (isAbort(error)) throw error;
       if (error instanceof ApiError && error.status >= 200 && error.status < 300) {
@@ -88,7 +95,7 @@ async function poll(
       }
     }
     const decision = decideSequencePoll(attempt, outcome);
-    if (decision.kind === 'done') return { videoUrl: decision.videoUrl, assetId };
+    if (decision.kind === 'done') return { videoUrl: decision.videoUrl, assetId, posterUrl };
     if (decision.kind === 'failed') throw new Error(decision.error);
     delay = decision.delayMs;
     onProgress(Math.min(95, Math.round(progress ?? 5 + 2 * attempt)));
@@ -104,7 +111,14 @@ export async function generateItemVideo(id: string, queryClient?: QueryClient) {
   const controller = new AbortController();
   running.set(id, controller);
   const mode = SEQUENCE_VIDEO_MODES[videoMode];
-  patch(id, { videoStatus: 'generating', progress: 5, error: undefined, videoUrl: undefined, taskId: undefined });
+  patch(id, {
+    videoStatus: 'generating',
+    progress: 5,
+    error: undefined,
+    videoUrl: undefined,
+    posterUrl: null,
+    taskId: undefined,
+  });
 
   try {
     let reply: GenerateVideoSequenceReply;
@@ -132,14 +146,14 @@ export async function generateItemVideo(id: string, queryClient?: QueryClient) {
     const start = sequenceStartFrom(reply);
     if (start.videoStatus === 'failed') throw new Error(start.error);
     if (start.videoStatus === 'completed') {
-      complete(id, start.videoUrl, null, queryClient);
+      complete(id, { videoUrl: start.videoUrl, posterUrl: null }, null, queryClient);
       return;
     }
     patch(id, { taskId: start.taskId });
     const done = await poll(start.taskId, controller.signal, (progress) => {
       if (exists(id)) patch(id, { progress });
     });
-    complete(id, done.videoUrl, done.assetId !== null, queryClient);
+    complete(id, { videoUrl: done.videoUrl, posterUrl: done.posterUrl }, done.assetId !== null, queryClient);
   } catch (error) {
     if (isAbort(error)) return;
     fail(id, error instanceof Error && error.message ? error.message : sequenceText('generationFailed'));

@@ -4,7 +4,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Clapperboard, Download, Play, Wand2 } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { canExportMaster, SEQUENCE_LIMITS } from '../../../common/rules/sequences.ts';
+import {
+  canExportMaster,
+  itemsWithoutVideo,
+  SEQUENCE_LIMITS,
+  type SequenceItemState,
+  sequenceItemState,
+} from '../../../common/rules/sequences.ts';
 import { downloadUrl } from '../../../common/rules/studio.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
@@ -13,7 +19,8 @@ import { MasterPlayer } from './MasterPlayer.tsx';
 import { analyzeWithMovieAgent, exportMasterVideo } from './runner.ts';
 import { type SequenceItem, useSequences } from './store.ts';
 
-const statusTone: Record<SequenceItem['videoStatus'], string> = {
+const stateTone: Record<SequenceItemState, string> = {
+  needsVideo: 'border border-dashed border-line-strong text-muted',
   pending: 'bg-surface-3 text-muted',
   generating: 'bg-warning-soft text-warning',
   completed: 'bg-success-soft text-success',
@@ -21,11 +28,16 @@ const statusTone: Record<SequenceItem['videoStatus'], string> = {
   enhanced: 'bg-accent-soft text-accent',
 };
 
-export function StatusBadge({ status }: { status: SequenceItem['videoStatus'] }) {
+/** The item's video state: 'No video yet' until it has one, then its status. */
+export function ItemStateBadge({ item }: { item: Pick<SequenceItem, 'videoStatus' | 'videoUrl'> }) {
   const { t } = useTranslation();
+  const state = sequenceItemState(item);
   return (
-    <span className={cn('rounded-full px-2 py-0.5 text-[11px] font-medium', statusTone[status])}>
-      {t(`sequences.status.${status}`)}
+    <span
+      className={cn('whitespace-nowrap rounded-full px-2 py-0.5 text-[11px] font-medium', stateTone[state])}
+      data-testid="sequence-state"
+    >
+      {t(`sequences.status.${state}`)}
     </span>
   );
 }
@@ -73,6 +85,8 @@ export function MasterSection({ testIds = true }: { testIds?: boolean }) {
   const master = useSequences((state) => state.master);
   const [playing, setPlaying] = useState(false);
   const exportable = canExportMaster(items);
+  const missing = itemsWithoutVideo(items);
+  const hintId = testIds ? 'export-needs-videos' : 'timeline-export-needs-videos';
   return (
     <div className="space-y-2">
       <Button
@@ -82,10 +96,16 @@ export function MasterSection({ testIds = true }: { testIds?: boolean }) {
         onClick={() => void exportMasterVideo(queryClient)}
         data-testid={testIds ? 'export-master' : 'timeline-export-master'}
         title={exportable ? undefined : t('sequences.exportHint')}
+        aria-describedby={missing > 0 ? hintId : undefined}
       >
         {!master.isGenerating && <Clapperboard className="size-4" aria-hidden />}
         {master.isGenerating ? t('sequences.compiling') : t('sequences.exportMaster')}
       </Button>
+      {missing > 0 && (
+        <p id={hintId} className="text-xs text-muted" data-testid={hintId}>
+          {t('sequences.needsVideos', { count: missing })}
+        </p>
+      )}
       {master.isGenerating && (
         <p className="text-xs text-muted" role="status">
           {t('sequences.compileEstimate', { seconds: SEQUENCE_LIMITS.masterEstimateSeconds })}

@@ -18,6 +18,9 @@ export interface SequenceItem extends SpecSequenceItem {
   /** 0–100 while a video is being generated. */
   progress: number;
   error?: string;
+  /** The pinned canvas image's small copy and the finished video's poster frame: the timeline's thumbnails. */
+  thumbnailUrl?: string | null;
+  posterUrl?: string | null;
 }
 
 interface MasterState {
@@ -38,6 +41,7 @@ interface PinnableImage {
   id: string;
   url: string;
   name: string;
+  thumbnailUrl?: string | null;
   width?: number;
   height?: number;
 }
@@ -104,7 +108,12 @@ export const useSequences = create<SequencesState>()((set, get) => ({
       sourceAspectRatio: aspectOf(image.width, image.height),
     });
     if (!result.pinned) return false;
-    set((state) => ({ items: [...state.items, { ...result.item, moviePrompt: '', progress: 0 }] }));
+    set((state) => ({
+      items: [
+        ...state.items,
+        { ...result.item, moviePrompt: '', progress: 0, thumbnailUrl: image.thumbnailUrl ?? null },
+      ],
+    }));
     return true;
   },
   remove: (id) => set((state) => ({ items: state.items.filter((item) => item.id !== id) })),
