@@ -184,7 +184,7 @@ describe('POST /api/ai/generate-video-sequence', () => {
     expect(streams.some((s) => s.codec_type === 'audio')).toBe(true);
   });
 
-  it('dream: seedance, 12 s, for 41 credits', async () => {
+  it('dream: seedance, 12 s, for 41 credits', { timeout: 90_000 }, async () => {
     const before = await creditsOf(t.ctx.db, user.id);
     const res = await post(
       '/api/ai/generate-video-sequence',
@@ -204,7 +204,8 @@ describe('POST /api/ai/generate-video-sequence', () => {
 });
 
 describe('POST /api/ai/generate/video (dream-mode form)', () => {
-  it('accepts the canvas dream form and records the item id', async () => {
+  // Encodes a real 12 s video: on a busy 2-core machine that alone can take most of the default 30 s.
+  it('accepts the canvas dream form and records the item id', { timeout: 90_000 }, async () => {
     const res = await post(
       '/api/ai/generate/video',
       {
