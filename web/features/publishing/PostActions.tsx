@@ -246,11 +246,11 @@ function Reschedule({
           {t('publishing.schedule.summaryWhen', { date: formatDay(choice.date, i18n.language), time: choice.time })}
         </span>
         <span
-          className="ms-1.5 font-mono text-xs text-subtle tabular-nums"
+          className="mt-0.5 block font-mono text-xs text-subtle tabular-nums rtl:text-right"
           dir="ltr"
           data-testid="post-reschedule-value"
         >
-          ({value})
+          {value}
         </span>
       </p>
       {problem && <FormMessage>{socialMessage(problem)}</FormMessage>}

@@ -260,7 +260,7 @@ export function ScheduledPosts({ zone, onZoneChange }: { zone: string; onZoneCha
       {failed ? (
         <LoadError error={failed} onRetry={retry} />
       ) : (
-        <div className="grid grid-cols-1 gap-5 @4xl:grid-cols-[minmax(0,1.25fr)_minmax(0,1fr)]">
+        <div className="grid grid-cols-1 gap-5 @4xl:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
           <section className="space-y-4 rounded-2xl border border-line bg-surface p-4 sm:p-5 @4xl:self-start">
             <div className="flex flex-wrap items-end justify-between gap-3">
               <h2 className="text-base font-semibold">{t('publishing.scheduled.calendarTitle')}</h2>
