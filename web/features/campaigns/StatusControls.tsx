@@ -1,4 +1,4 @@
-import { CheckCheck, Info, MoreHorizontal, Play, Rocket, Trash2 } from 'lucide-react';
+import { CheckCheck, Ellipsis, Info, Play, Rocket, Trash2 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -162,7 +162,7 @@ export function StatusControls({ campaign, onDeleted }: { campaign: Campaign; on
 }
 
 const itemClass = cn(
-  'flex cursor-pointer select-none items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-fg outline-none',
+  'flex cursor-pointer select-none items-center gap-2 rounded-lg px-2.5 py-2 text-sm outline-none',
   'data-[highlighted]:bg-surface-2 data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50',
 );
 
@@ -182,7 +182,7 @@ export function CampaignActionsMenu({ campaign, onDetails }: { campaign: Campaig
           aria-label={t('campaigns.card.moreActions', { title: campaign.title })}
           data-testid="campaign-more"
         >
-          <MoreHorizontal className="size-4" aria-hidden />
+          <Ellipsis className="size-5" aria-hidden />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content
@@ -192,7 +192,11 @@ export function CampaignActionsMenu({ campaign, onDetails }: { campaign: Campaig
             data-testid="campaign-menu"
             className="z-40 min-w-48 rounded-xl border border-line bg-surface p-1 shadow-xl"
           >
-            <DropdownMenu.Item className={itemClass} onSelect={onDetails} data-testid="campaign-menu-details">
+            <DropdownMenu.Item
+              className={cn(itemClass, 'text-fg')}
+              onSelect={onDetails}
+              data-testid="campaign-menu-details"
+            >
               <Info className="size-4 text-muted" aria-hidden />
               {t('campaigns.card.detailsShort')}
             </DropdownMenu.Item>
@@ -202,7 +206,7 @@ export function CampaignActionsMenu({ campaign, onDetails }: { campaign: Campaig
               return (
                 <DropdownMenu.Item
                   key={to}
-                  className={itemClass}
+                  className={cn(itemClass, 'text-fg')}
                   onSelect={() => actions.setOpen(to)}
                   data-testid={`status-to-${to}`}
                 >
