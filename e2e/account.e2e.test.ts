@@ -150,7 +150,11 @@ describe('account and billing', () => {
         await page.getByTestId('account-transactions').waitFor();
         const rowTestId = width === 375 ? 'transaction-card' : 'transaction-row';
         await expect.poll(() => page.getByTestId(rowTestId).count(), { timeout: 15_000 }).toBe(3);
-        const dates = page.getByTestId(rowTestId).getByTestId('transaction-date');
+        // The table's last column, or the date line of each card.
+        const dates =
+          width === 375
+            ? page.getByTestId(rowTestId).getByTestId('transaction-date')
+            : page.getByTestId(rowTestId).locator('td:last-child');
         expect(await dates.count()).toBe(3);
         for (const visible of await dates.evaluateAll((cells) =>
           cells.map((cell) => {

@@ -150,8 +150,8 @@ describe('campaigns', () => {
       const mine = page.locator(`[data-testid="campaign-card"][data-campaign-id="${campaignId}"]`);
       await mine.waitFor({ timeout: 15_000 });
       // One primary action on the card (Manage); Details and the status changes sit in its menu (issue 18).
-      const cardActions = mine.getByTestId('campaign-card-actions');
-      expect(await cardActions.locator('a:visible, button:visible').count()).toBe(2);
+      // Visible controls: the thumbnail (opens the details), Manage and the menu.
+      expect(await mine.locator('a:visible, button:visible').count()).toBe(3);
       expect(await mine.getByTestId('status-to-running').count()).toBe(0);
       await mine.getByTestId('campaign-more').click();
       const menu = page.getByTestId('campaign-menu');
