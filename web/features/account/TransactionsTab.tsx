@@ -79,8 +79,8 @@ export function TransactionsTab() {
             <table className="w-full min-w-[40rem] table-fixed text-sm" data-testid="transactions-table">
               <colgroup>
                 <col />
-                <col className="w-36" />
-                <col className="w-24" />
+                <col className="w-32" />
+                <col className="w-20" />
                 <col className="w-28" />
                 <col className="w-36" />
               </colgroup>
@@ -90,7 +90,11 @@ export function TransactionsTab() {
                     <th
                       key={column}
                       scope="col"
-                      className={cn('whitespace-nowrap px-4 py-2.5 font-medium', index < 2 ? 'text-start' : 'text-end')}
+                      className={cn(
+                        'whitespace-nowrap py-2.5 font-medium',
+                        column === 'amount' ? 'px-3' : 'px-4',
+                        index < 2 ? 'text-start' : 'text-end',
+                      )}
                     >
                       {t(`account.transactions.${column}`)}
                     </th>
@@ -113,14 +117,12 @@ export function TransactionsTab() {
                       )}
                     </td>
                     <td className="px-4 py-3 align-top">
-                      <div className="truncate" title={sourceLabel(row.source)}>
-                        {sourceLabel(row.source)}
-                      </div>
+                      <div className="break-words">{sourceLabel(row.source)}</div>
                       {row.generationType && (
                         <div className="truncate text-xs text-subtle">{generationLabel(row.generationType)}</div>
                       )}
                     </td>
-                    <td className={cn('px-4 py-3 text-end align-top font-semibold tabular-nums', toneOf(row.type))}>
+                    <td className={cn('px-3 py-3 text-end align-top font-semibold tabular-nums', toneOf(row.type))}>
                       <bdi dir="ltr">{signedAmount(row)}</bdi>
                     </td>
                     <td className="px-4 py-3 text-end align-top tabular-nums">{count(row.balanceAfter)}</td>
