@@ -128,6 +128,54 @@ describe('account and billing', () => {
       // A reload keeps the open tab.
       await page.reload();
       await page.getByTestId('account-transactions').waitFor();
+
+      // A generation adds a row with a long description; every date stays whole in the table at 1440 px and in
+      // the stacked cards at 375 px, in both reading directions (issue 18).
+      const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+      const generated = await fetch(`${baseUrl()}/api/ai/generate/image`, {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
+        body: JSON.stringify({ prompt: 'A lighthouse on a cliff at dusk', model: 'nanobana', numberOfImages: 1 }),
+      });
+      expect(generated.status).toBe(200);
+      for (const [width, language] of [
+        [1440, 'en'],
+        [1440, 'ar'],
+        [375, 'en'],
+        [375, 'ar'],
+      ] as const) {
+        await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+        await page.evaluate((lang) => localStorage.setItem('language', lang), language);
+        await page.reload();
+        await page.getByTestId('account-transactions').waitFor();
+        const rowTestId = width === 375 ? 'transaction-card' : 'transaction-row';
+        await expect.poll(() => page.getByTestId(rowTestId).count(), { timeout: 15_000 }).toBe(3);
+        // The table's last column, or the date line of each card.
+        const dates =
+          width === 375
+            ? page.getByTestId(rowTestId).getByTestId('transaction-date')
+            : page.getByTestId(rowTestId).locator('td:last-child');
+        expect(await dates.count()).toBe(3);
+        for (const visible of await dates.evaluateAll((cells) =>
+          cells.map((cell) => {
+            const box = cell.getBoundingClientRect();
+            // The table's frame (which clips what overflows it) or the card.
+            const frame = (cell.closest('table')?.parentElement ?? cell.closest('li')) as HTMLElement;
+            const outer = frame.getBoundingClientRect();
+            return (
+              cell.scrollWidth <= cell.clientWidth + 1 &&
+              box.width > 0 &&
+              box.left >= outer.left - 1 &&
+              box.right <= outer.right + 1 &&
+              box.right <= window.innerWidth
+            );
+          }),
+        )) {
+          expect(visible, `date cell at ${width} px (${language})`).toBe(true);
+        }
+        await page.screenshot({ path: `test-results/screenshots/account-transactions-${width}-${language}.png` });
+      }
+      await page.evaluate(() => localStorage.setItem('language', 'en'));
     } finally {
       await browser.close();
     }

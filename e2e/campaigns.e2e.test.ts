@@ -149,6 +149,28 @@ describe('campaigns', () => {
       await page.goto(`${baseUrl()}/dashboard?view=myCampaigns`);
       const mine = page.locator(`[data-testid="campaign-card"][data-campaign-id="${campaignId}"]`);
       await mine.waitFor({ timeout: 15_000 });
+      // One primary action on the card (Manage); Details and the status changes sit in its menu (issue 18).
+      // Visible controls: the thumbnail (opens the details), Manage and the menu.
+      expect(await mine.locator('a:visible, button:visible').count()).toBe(3);
+      expect(await mine.getByTestId('status-to-running').count()).toBe(0);
+      await mine.getByTestId('campaign-more').click();
+      const menu = page.getByTestId('campaign-menu');
+      await menu.waitFor();
+      expect((await menu.getByRole('menuitem').allInnerTexts()).map((s) => s.trim())).toEqual([
+        'Details',
+        'Start running',
+        'Complete campaign',
+      ]);
+      await page.screenshot({ path: 'test-results/screenshots/campaigns-card-menu-1280.png' });
+      await menu.getByTestId('status-to-running').click();
+      await page.getByTestId('status-confirm-running').waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByTestId('status-confirm-running').waitFor({ state: 'detached' });
+      await mine.getByTestId('campaign-more').click();
+      await page.getByTestId('campaign-menu-details').click();
+      await page.getByTestId('campaign-details').getByTestId('campaign-details-body').waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByTestId('campaign-details').waitFor({ state: 'detached' });
       await mine.getByTestId('campaign-manage').click();
       await page.waitForURL(`**/dashboard/campaigns/${campaignId}/manage`);
       await page.getByTestId('manage-campaign').waitFor();

@@ -35,6 +35,11 @@ describe('chat with GenPro', () => {
       );
       const source = answer.getByTestId('chat-source');
       expect((await source.innerText()).trim()).toBe('Cinema sequences and the master video');
+      // The source is shown once, as the help page's title with its link, never as a file path (issue 18).
+      const bubble = await answer.innerText();
+      expect(bubble.split('Cinema sequences and the master video').length - 1).toBe(1);
+      expect(bubble).not.toContain('docs/help');
+      expect(bubble).not.toContain('.md');
       expect(await source.getAttribute('href')).toBe('/api/help/sequences');
       expect(await input.inputValue()).toBe('');
 

@@ -1,8 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, it } from 'vitest';
-import { baseUrl, expect, freshCreator, openBrowser } from './browser.ts';
+import { makeTestClip } from '../server/test/fixtures.ts';
+import { baseUrl, expect, freshCreator, latestCode, openBrowser, uniqueEmail } from './browser.ts';
 
 const SHOTS = path.resolve('test-results', 'screenshots');
 
@@ -63,6 +65,115 @@ async function connectInstagram(page: Page): Promise<void> {
   expect(await connectCookie()).toBeNull();
 }
 
+const JSON_HEADERS = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+
+/** A JSON call of the API with a bearer token; answers the parsed reply after checking its status. */
+async function call<T>(method: string, url: string, token: string, body?: unknown, status = 200): Promise<T> {
+  const res = await fetch(`${baseUrl()}${url}`, {
+    method,
+    headers:
+      body === undefined
+        ? { 'x-requested-with': 'XMLHttpRequest', authorization: `Bearer ${token}` }
+        : { ...JSON_HEADERS, authorization: `Bearer ${token}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  expect(res.status, `${method} ${url}: ${text}`).toBe(status);
+  return JSON.parse(text) as T;
+}
+
+/** A verified user of a role, registered through the API: its session token. */
+async function registered(role: 'brand' | 'creator', firstName: string): Promise<string> {
+  const email = uniqueEmail(role);
+  const reg = await fetch(`${baseUrl()}/api/auth/register`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ first_name: firstName, last_name: 'Journey', email, password: 'journey-pass-1', role }),
+  });
+  const { data } = (await reg.json()) as { data: { token: string; user: { id: string } } };
+  const verified = await call<{ token: string }>('POST', '/api/auth/verify-code', data.token, {
+    code: await latestCode(email),
+  });
+  return verified.token;
+}
+
+/** Signs the page in with a session token, as the web app does after log-in. */
+async function signIn(page: Page, token: string): Promise<void> {
+  await page.context().clearCookies();
+  await page.context().addCookies([{ name: 'genpro_session', value: token, url: baseUrl() }]);
+  await page.goto(`${baseUrl()}/auth/login`);
+  await page.evaluate((t) => {
+    localStorage.clear();
+    localStorage.setItem('auth_token', t);
+  }, token);
+}
+
+/**
+ * A running campaign of a new brand with one video material (an uploaded MP4) and deliverables of 2 Instagram
+ * videos and 1 Instagram image, and an approved creator collaborating on it. Answers the ids and tokens.
+ */
+async function campaignWithCollaboration(page: Page) {
+  const brand = await registered('brand', 'Bea');
+  const creator = await registered('creator', 'Cody');
+  const me = await call<{ data: { user: { id: string } } }>('GET', '/api/auth/me', creator);
+  const admin = await fetch(`${baseUrl()}/api/auth/login`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ email: 'admin@genpro.local', password: 'genpro-admin' }),
+  });
+  const adminToken = ((await admin.json()) as { data: { token: string } }).data.token;
+  await call('POST', '/api/admin/users/approve', adminToken, {
+    userId: me.data.user.id,
+    action: 'approve',
+    creatorType: 'influencer',
+  });
+
+  // The brand funds its wallet through the local checkout, in the browser.
+  const topup = await call<{ checkout_url: string }>('POST', '/api/brands/wallet/topup', brand, { amount: 100 });
+  await signIn(page, brand);
+  await page.goto(`${baseUrl()}${topup.checkout_url}`);
+  await page.getByTestId('checkout-pay').click();
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'genpro-clip-'));
+  let video: { url: string };
+  try {
+    const clip = await makeTestClip({}, dir, { seconds: 1, width: 160, height: 90, fps: 12 });
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(clip)], { type: 'video/mp4' }), 'teaser.mp4');
+    const uploaded = await fetch(`${baseUrl()}/api/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${brand}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(200);
+    video = ((await uploaded.json()) as { data: { url: string } }).data;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const campaign = await call<{ data: { id: string } }>('POST', '/api/campaigns', brand, {
+    title: 'Trail shoe teaser',
+    objective: 'Show the new trail shoe in motion',
+    budget: 60,
+    platforms: ['instagram'],
+    contentTypes: ['video', 'image'],
+    deliverables: [
+      { type: 'Instagram videos', quantity: 2, platform: 'instagram', contentType: 'video' },
+      { type: 'Instagram image', quantity: 1, platform: 'instagram', contentType: 'image' },
+    ],
+    sessionMaterials: [{ url: video.url, prompt: 'Teaser' }],
+  });
+  const campaignId = campaign.data.id;
+  const application = await call<{ data: { id: string } }>(
+    'POST',
+    `/api/campaigns/${campaignId}/applications`,
+    creator,
+    { message: 'I film trail runs every week.', rate: 40 },
+  );
+  await call('POST', `/api/applications/${application.data.id}/accept`, brand);
+  return { brand, creator, campaignId };
+}
+
 describe('publishing and scheduling', () => {
   it('connects Instagram, schedules a post for tomorrow, reschedules it, publishes another now and opens its share page', {
     timeout: 180_000,
@@ -115,24 +226,39 @@ describe('publishing and scheduling', () => {
       expect(created?.status).toBe('scheduled');
       await shot(page, 'scheduled-1280');
 
-      // Reschedule from the day dialog: bad input and a past time are refused with the spec's alerts.
+      // Reschedule from the day dialog with the date and 15-minute time pickers of Schedule Post (issue 18); a
+      // past time is refused with the spec's alert.
       await tomorrowCell.click();
       const day = page.getByTestId('day-dialog');
       await day.getByTestId('scheduled-post').waitFor();
       await day.getByTestId('post-reschedule').click();
       const prompt = page.getByTestId('post-reschedule-dialog');
-      await expect.poll(() => prompt.getByTestId('post-reschedule-input').inputValue()).toBe(`${tomorrow} 09:00`);
-      await prompt.getByTestId('post-reschedule-input').fill('next friday');
-      await prompt.getByTestId('post-reschedule-dialog-save').click();
+      const today = await dayInBrowser(page, 0);
       await expect
-        .poll(() => prompt.getByTestId('form-error').textContent())
-        .toBe('Invalid date format. Please use YYYY-MM-DD HH:MM');
-      await prompt.getByTestId('post-reschedule-input').fill(`${yesterday} 09:00`);
+        .poll(() => prompt.getByTestId(`post-reschedule-calendar-day-${tomorrow}`).getAttribute('aria-pressed'))
+        .toBe('true');
+      expect(await prompt.getByTestId('post-reschedule-time').inputValue()).toBe('09:00');
+      expect(await prompt.getByTestId('post-reschedule-value').textContent()).toBe(`${tomorrow} 09:00`);
+      const slots = await prompt
+        .getByTestId('post-reschedule-time')
+        .locator('option')
+        .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+      expect(slots).toHaveLength(96);
+      expect(slots.slice(0, 3)).toEqual(['00:00', '00:15', '00:30']);
+      const yesterdayInPrompt = prompt.getByTestId(`post-reschedule-calendar-day-${yesterday}`);
+      if (await yesterdayInPrompt.count()) expect(await yesterdayInPrompt.isDisabled()).toBe(true);
+      await shot(page, 'reschedule-1280', false);
+      await prompt.getByTestId(`post-reschedule-calendar-day-${today}`).click();
+      await prompt.getByTestId('post-reschedule-time').selectOption('00:00');
       await prompt.getByTestId('post-reschedule-dialog-save').click();
       await expect
         .poll(() => prompt.getByTestId('form-error').textContent())
         .toBe('Please enter a valid future date and time');
-      await prompt.getByTestId('post-reschedule-input').fill(`${inTwoDays} 10:30`);
+      const inTwoDaysInPrompt = prompt.getByTestId(`post-reschedule-calendar-day-${inTwoDays}`);
+      if (!(await inTwoDaysInPrompt.count())) await prompt.getByTestId('post-reschedule-calendar-next').click();
+      await prompt.getByTestId(`post-reschedule-calendar-day-${inTwoDays}`).click();
+      await prompt.getByTestId('post-reschedule-time').selectOption('10:30');
+      expect(await prompt.getByTestId('post-reschedule-value').textContent()).toBe(`${inTwoDays} 10:30`);
       await prompt.getByTestId('post-reschedule-dialog-save').click();
       await prompt.waitFor({ state: 'detached' });
       await expect.poll(async () => (await posts(token))[0]?.scheduled_time).not.toBe(created?.scheduled_time);
@@ -198,6 +324,113 @@ describe('publishing and scheduling', () => {
       ]);
       await share.getByTestId('post-message').waitFor();
       expect(await share.getByTestId('post-message').textContent()).toBe('Live now from GenPro Studio');
+      await share.close();
+
+      // The calendar at a readable size (issue 18): five posts on a day show the spec's count, fewer a dot, both
+      // legible at 1280 and at 375 px.
+      const busyDay = await dayInBrowser(page, 5);
+      const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+      for (const time of ['08:00', '09:00', '10:00', '11:00', '12:00']) {
+        await call('POST', '/api/social/scheduled-posts', token, {
+          message: `Busy day ${time}`,
+          scheduled_time: `${busyDay}T${time}`,
+          timezone: zone,
+          platforms: ['instagram'],
+        });
+      }
+      await page.getByTestId('publish-subtab-scheduled').click();
+      const calendar = page.getByTestId('posts-calendar');
+      if (!(await calendar.getByTestId(`posts-calendar-day-${busyDay}`).count())) {
+        await page.getByTestId('posts-calendar-next').click();
+      }
+      const busyCell = page.getByTestId(`posts-calendar-day-${busyDay}`);
+      const count = busyCell.getByTestId('calendar-badge-count');
+      await expect.poll(() => count.textContent(), { timeout: 15_000 }).toBe('5');
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
+        await count.scrollIntoViewIfNeeded();
+        const fontSize = await count.evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize));
+        expect(fontSize, `count font at ${width}`).toBeGreaterThanOrEqual(12);
+        const cell = await busyCell.boundingBox();
+        expect(cell?.height, `cell height at ${width}`).toBeGreaterThanOrEqual(60);
+        expect(cell?.width, `cell width at ${width}`).toBeGreaterThanOrEqual(width === 375 ? 36 : 56);
+        const dot = page.getByTestId(`posts-calendar-day-${inTwoDays}`).getByTestId('calendar-badge-dot');
+        if (await dot.count()) expect((await dot.first().boundingBox())?.width).toBeGreaterThanOrEqual(8);
+        await shot(page, `calendar-${width}`);
+      }
+    } finally {
+      await close();
+    }
+  });
+
+  it("publishes the campaign's video for a collaboration now and scheduled; the brand's manage page counts 1/2 video deliverables", {
+    timeout: 240_000,
+  }, async () => {
+    const { page, close } = await openBrowser({ width: 1440, height: 900 });
+    try {
+      const { brand, creator, campaignId } = await campaignWithCollaboration(page);
+      await signIn(page, creator);
+      await openPublishTab(page);
+      await page.getByTestId('social-accounts').waitFor();
+      await connectInstagram(page);
+
+      // My Active Collaborations (the creator's default): the collaboration, then the campaign's video.
+      await page.getByTestId('publish-collaboration').first().click();
+      const media = page.getByTestId('publish-media');
+      const material = media.getByTestId('publish-campaign-material').first();
+      await material.waitFor();
+      expect(await material.getAttribute('data-type')).toBe('video');
+      await material.click();
+      expect(await material.getAttribute('aria-pressed')).toBe('true');
+      // Their own assets are offered too, for the same post.
+      await media.getByTestId('publish-media-tab-own').click();
+      await media.getByTestId('publish-media-tab-campaign').click();
+      await page.getByTestId('publish-platform-instagram').click();
+      await page.getByTestId('publish-message').fill('Trail shoe teaser, in motion');
+      await shot(page, 'collaboration-media-1440');
+      await page.getByTestId('generate-button').click();
+      await expect
+        .poll(() => page.getByTestId('publish-result-instagram').getAttribute('data-status'), { timeout: 30_000 })
+        .toBe('published');
+
+      // Scheduled for tomorrow with the same collaboration and video: the list shows the video's thumbnail.
+      await page.getByTestId('publish-subtab-schedule').click();
+      await page.getByTestId(`schedule-calendar-day-${await dayInBrowser(page, 1)}`).click();
+      await page.getByTestId('schedule-message').fill('Second teaser tomorrow');
+      await page.getByTestId('schedule-submit').click();
+      await page.getByTestId('scheduled-posts').waitFor();
+      const preview = page.getByTestId('posts-list').getByTestId('scheduled-post-media').first();
+      await preview.waitFor({ timeout: 15_000 });
+      expect(await preview.getAttribute('data-type')).toBe('video');
+      await expect
+        .poll(async () => preview.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth), {
+          timeout: 20_000,
+        })
+        .toBeGreaterThan(0);
+      const all = await call<{ data: Array<{ status: string; media_urls: string[]; collaboration_id: string }> }>(
+        'GET',
+        '/api/social/scheduled-posts?filter=all',
+        creator,
+      );
+      expect(all.data.map((p) => p.status).sort()).toEqual(['published', 'scheduled']);
+      for (const post of all.data) {
+        expect(post.media_urls).toHaveLength(1);
+        expect(post.media_urls[0]).toMatch(/^\/api\/videos\//);
+        expect(post.collaboration_id).toBeTruthy();
+      }
+      await shot(page, 'scheduled-media-1440');
+
+      // The brand's manage page: the published video counts toward the video deliverables, none toward images.
+      await signIn(page, brand);
+      await page.goto(`${baseUrl()}/dashboard/campaigns/${campaignId}/manage`);
+      const collaboration = page.getByTestId('manage-collaborations').getByTestId('collaboration');
+      await collaboration.waitFor({ timeout: 15_000 });
+      const videos = collaboration.locator('[data-testid="collaboration-deliverable"][data-content-type="video"]');
+      const images = collaboration.locator('[data-testid="collaboration-deliverable"][data-content-type="image"]');
+      expect(await videos.getByTestId('collaboration-deliverable-count').textContent()).toBe('1/2');
+      expect(await images.getByTestId('collaboration-deliverable-count').textContent()).toBe('0/1');
+      expect(await collaboration.getByTestId('metric-posts').textContent()).toBe('1');
+      await shot(page, 'manage-deliverables-1440');
     } finally {
       await close();
     }

@@ -235,6 +235,8 @@ const campaignMaterial = z.object({
   type: z.enum(['image', 'video']),
   /** A signed media URL, viewable by everyone the campaign is shown to. */
   url: z.string(),
+  /** Its WebP thumbnail (signed) when the file is a stored asset's; lists show it instead of the original. */
+  thumbnail_url: z.string().nullable(),
   prompt: z.string().nullable(),
 });
 export type CampaignMaterial = z.infer<typeof campaignMaterial>;

@@ -2,7 +2,7 @@
 // GET /api/creators, GET /api/brands (approved creators, brands and admins), GET /api/creators/{id},
 // GET /api/brands/{id} (any signed-in user). Admin lists reuse these cards (common/api/admin.ts).
 import { z } from 'zod';
-import { BRAND_VERIFICATION_STATUSES, USER_STATUSES } from '../constants.ts';
+import { BRAND_VERIFICATION_STATUSES, SOCIAL_LINK_PLATFORMS, USER_STATUSES } from '../constants.ts';
 import {
   BRAND_SORTS,
   COMMUNITY_CATEGORIES,
@@ -61,6 +61,8 @@ export const creatorCard = z.object({
     tiktok: z.string().nullable(),
   }),
   pricing: z.object({ starting_rate: z.number().nullable() }),
+  /** The networks the creator names on their profile: the primary platform first, then those they link. */
+  platforms: z.array(z.enum(SOCIAL_LINK_PLATFORMS)),
   created_at: z.string(),
   credits: z.number().int().nullable(),
   email: z.string().nullable(),

@@ -115,6 +115,11 @@ const scheduledPost = z.object({
   collaboration_id: z.string().nullable(),
   /** Views of the share page (sandbox) or as reported by the platform. */
   views: z.number().int(),
+  /**
+   * Previews of `media_urls`, in order, that the poster's browser can open: the studio's own files as signed URLs
+   * with their WebP thumbnail when there is one; other URLs as they are.
+   */
+  media: z.array(z.object({ url: z.string(), type: z.enum(['image', 'video']), thumbnail_url: z.string().nullable() })),
 });
 export type ScheduledPost = z.infer<typeof scheduledPost>;
 

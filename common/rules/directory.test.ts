@@ -6,7 +6,6 @@ import {
   COMMUNITY_CATEGORIES,
   CREATOR_SEARCH_FIELDS,
   CREATOR_TYPES,
-  creatorRateDisplay,
   isCommunityCategory,
   isCreatorType,
   matchesCategory,
@@ -103,17 +102,6 @@ describe('card display', () => {
     expect(nicheDisplay(['a', 'b', 'c', 'd'])).toEqual({ shown: ['a', 'b'], more: 2 });
     expect(nicheDisplay(['a'])).toEqual({ shown: ['a'], more: 0 });
     expect(nicheDisplay([])).toEqual({ shown: [], more: 0 });
-  });
-  it('shows the starting rate, else engagement, else nothing (never a made-up number)', () => {
-    expect(creatorRateDisplay({ pricing: { starting_rate: 250 }, stats: { avgEngagementRate: 3 } })).toEqual({
-      kind: 'rate',
-      amount: 250,
-    });
-    expect(creatorRateDisplay({ pricing: { starting_rate: null }, stats: { avgEngagementRate: 3.5 } })).toEqual({
-      kind: 'engagement',
-      percent: 3.5,
-    });
-    expect(creatorRateDisplay({ pricing: { starting_rate: null }, stats: { avgEngagementRate: null } })).toBeNull();
   });
   it('reads the lower bound of a budget range', () => {
     expect(budgetRangeFloor('$1K - $5K')).toBe(1000);

@@ -197,16 +197,3 @@ export function nicheDisplay(
 ): { shown: string[]; more: number } {
   return { shown: niches.slice(0, visible), more: Math.max(0, niches.length - visible) };
 }
-
-/**
- * What a creator card shows as its rate (spec 9): the starting rate when known, else the average
- * engagement rate when known, else nothing. The spec's random placeholder is deliberately not kept.
- */
-export function creatorRateDisplay(card: {
-  pricing: { starting_rate: number | null };
-  stats: { avgEngagementRate: number | null };
-}): { kind: 'rate'; amount: number } | { kind: 'engagement'; percent: number } | null {
-  if (card.pricing.starting_rate !== null) return { kind: 'rate', amount: card.pricing.starting_rate };
-  if (card.stats.avgEngagementRate !== null) return { kind: 'engagement', percent: card.stats.avgEngagementRate };
-  return null;
-}

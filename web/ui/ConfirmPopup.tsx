@@ -4,9 +4,10 @@ import { Button, buttonClass } from './Button.tsx';
 import { cn } from './cn.ts';
 
 /**
- * A small yes/no question opened by `trigger`, before something that cannot be undone. Without `pending`
- * the confirm button closes it at once; with `pending` (an async confirm) it stays open and shows the call
- * running, and the caller closes it through `open`/`onOpenChange`. `layerClassName` lifts it over other dialogs.
+ * A small yes/no question opened by `trigger` (or only through `open` when there is none), before something that
+ * cannot be undone. Without `pending` the confirm button closes it at once; with `pending` (an async confirm) it
+ * stays open and shows the call running, and the caller closes it through `open`/`onOpenChange`.
+ * `layerClassName` lifts it over other dialogs.
  */
 export function ConfirmPopup({
   trigger,
@@ -22,7 +23,7 @@ export function ConfirmPopup({
   onOpenChange,
   pending,
 }: {
-  trigger: ReactNode;
+  trigger?: ReactNode;
   title: string;
   body: ReactNode;
   cancelLabel: string;
@@ -37,7 +38,7 @@ export function ConfirmPopup({
 }) {
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
-      <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>
+      {trigger && <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>}
       <AlertDialog.Portal>
         <AlertDialog.Overlay className={cn('fixed inset-0 bg-black/60', layerClassName)} />
         <AlertDialog.Content

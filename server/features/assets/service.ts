@@ -96,6 +96,25 @@ export async function getAsset(ctx: AppContext, userId: string, id: string): Pro
   return row;
 }
 
+/**
+ * The WebP thumbnail keys of stored media keys that belong to an asset (a file without an asset, or an asset
+ * without a thumbnail, is left out). The caller has already checked the viewer may see those files.
+ */
+export async function thumbnailKeysOf(
+  ctx: Pick<AppContext, 'db'>,
+  keys: readonly string[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const unique = [...new Set(keys)];
+  if (unique.length === 0) return out;
+  const rows = await ctx.db
+    .select({ key: assets.key, thumbnailKey: assets.thumbnailKey })
+    .from(assets)
+    .where(inArray(assets.key, unique));
+  for (const row of rows) if (row.key && row.thumbnailKey) out.set(row.key, row.thumbnailKey);
+  return out;
+}
+
 /** Assets a task produced, oldest first (lets a retried task find what an earlier attempt saved). */
 export async function assetsOfTask(ctx: AppContext, userId: string, taskId: string): Promise<AssetRow[]> {
   return ctx.db

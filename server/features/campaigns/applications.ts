@@ -11,7 +11,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import { acceptsApplications, eurosToCents, formatAmount } from '../../../common/rules/campaigns.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { campaignApplications, campaigns, collaborations } from '../../db/schema/index.ts';
+import { campaignApplications, campaignMaterials, campaigns, collaborations } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { centsToEuros, creditMoney } from '../../platform/money/ledger.ts';
@@ -257,6 +257,21 @@ export async function myActiveCollaborations(ctx: AppContext, user: UserRow): Pr
       created_at: c.createdAt.toISOString(),
     };
   });
+}
+
+/**
+ * The materials of a collaboration's campaign as stored (unsigned URLs): what its creator may post for it
+ * beside their own media (publishing, issue 18).
+ */
+export async function collaborationMaterials(
+  ctx: Pick<AppContext, 'db'>,
+  collaborationId: string,
+): Promise<Array<{ id: string; type: 'image' | 'video'; url: string }>> {
+  return ctx.db
+    .select({ id: campaignMaterials.id, type: campaignMaterials.type, url: campaignMaterials.url })
+    .from(collaborations)
+    .innerJoin(campaignMaterials, eq(campaignMaterials.campaignId, collaborations.campaignId))
+    .where(eq(collaborations.id, collaborationId));
 }
 
 export interface CompletedCollaboration {

@@ -20,8 +20,11 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
+import { storedKeyOf } from '../../platform/media/inputs.ts';
 import { signMediaUrl } from '../../platform/media/signing.ts';
+import { mediaUrl } from '../../platform/media/store.ts';
 import { centsToEuros } from '../../platform/money/ledger.ts';
+import { thumbnailsOf } from '../media/thumbnails.ts';
 import { collaborationProgress, progressOrNone } from './progress.ts';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
@@ -110,8 +113,24 @@ function audienceOf(value: Record<string, unknown>): Campaign['target_audience']
   };
 }
 
-function materialDto(deps: Deps, row: typeof campaignMaterials.$inferSelect): CampaignMaterial {
-  return { id: row.id, type: row.type, url: viewableUrl(deps, row.url) ?? row.url, prompt: row.prompt };
+type MaterialRow = typeof campaignMaterials.$inferSelect;
+
+/** The WebP thumbnails of materials that are stored assets' files, by the file's key. */
+async function materialThumbnails(deps: Deps, rows: readonly MaterialRow[]): Promise<Map<string, string>> {
+  const keys = rows.map((m) => storedKeyOf(deps.config, m.url)).filter((k): k is string => k !== null);
+  return thumbnailsOf(deps, keys);
+}
+
+function materialDto(deps: Deps, row: MaterialRow, thumbnails: Map<string, string>): CampaignMaterial {
+  const key = storedKeyOf(deps.config, row.url);
+  const thumbnail = key ? thumbnails.get(key) : undefined;
+  return {
+    id: row.id,
+    type: row.type,
+    url: viewableUrl(deps, row.url) ?? row.url,
+    thumbnail_url: thumbnail ? viewableUrl(deps, mediaUrl(thumbnail, 'image/webp')) : null,
+    prompt: row.prompt,
+  };
 }
 
 /**
@@ -186,6 +205,7 @@ export async function campaignDtos(deps: Deps, viewer: Viewer, rows: readonly Ca
     people,
   );
   const pendingOf = new Map(pending.map((p) => [p.campaignId, Number(p.n)]));
+  const thumbnails = await materialThumbnails(deps, materials);
   return rows.map((r) => {
     const privileged = r.brandUserId === viewer.id || viewer.role === 'admin';
     const brand = people.get(r.brandUserId) ?? unknownPerson;
@@ -218,7 +238,7 @@ export async function campaignDtos(deps: Deps, viewer: Viewer, rows: readonly Ca
       start_date: r.startDate,
       end_date: r.endDate,
       plan: privileged && r.plan ? (r.plan as unknown as CampaignPlan) : null,
-      materials: materials.filter((m) => m.campaignId === r.id).map((m) => materialDto(deps, m)),
+      materials: materials.filter((m) => m.campaignId === r.id).map((m) => materialDto(deps, m, thumbnails)),
       collaborations: collabDtos.filter((_, i) => collabs[i].campaignId === r.id),
       is_owner: r.brandUserId === viewer.id,
       my_application: application
@@ -241,7 +261,8 @@ export async function materialDtos(deps: Deps, campaignId: string): Promise<Camp
     .from(campaignMaterials)
     .where(eq(campaignMaterials.campaignId, campaignId))
     .orderBy(campaignMaterials.createdAt, campaignMaterials.id);
-  return rows.map((m) => materialDto(deps, m));
+  const thumbnails = await materialThumbnails(deps, rows);
+  return rows.map((m) => materialDto(deps, m, thumbnails));
 }
 
 /** Applications with their campaign and creator. */

@@ -36,7 +36,7 @@ describe('the local assistant (no LLM configured)', () => {
     await t?.close();
   });
 
-  it('answers a how-to question by quoting the help page it used and naming it', async () => {
+  it('answers a how-to question by quoting the help page it used, named once in sources, never by its file path', async () => {
     const res = await post(t, { message: '  How do I compile a master video?  ' }, user.token);
     expect(res.statusCode, res.body).toBe(200);
     const json = res.json();
@@ -44,7 +44,10 @@ describe('the local assistant (no LLM configured)', () => {
     expect(json.sources).toEqual([
       { title: 'Cinema sequences and the master video', path: 'docs/help/sequences.md', url: '/api/help/sequences' },
     ]);
-    expect(json.response).toContain('Cinema sequences and the master video');
+    // The source is named once, by `sources`: the text neither repeats it nor shows a file path (issue 18).
+    expect(json.response).not.toContain('Cinema sequences and the master video');
+    expect(json.response).not.toContain('docs/help');
+    expect(json.response).not.toMatch(/\bSource:/);
     // A quote of the page itself, word for word.
     expect(json.response).toContain(
       '> To compile the master video, every sequence item must be completed first. Then press Export Master Video',

@@ -64,10 +64,10 @@ function localAnswer(index: HelpIndex, message: string): { response: string; sou
   const second = answering.find(
     (hit) => hit !== best && hit.section.slug === best.section.slug && hit.score >= best.score * 0.75,
   );
+  // The page is named once, by `sources` (shown as its title with a link), never in the text or as a file path.
   const page = sourceOf(index, best.section.slug);
-  const parts = [`From the help page “${page.title}” — ${best.section.heading}:`, quoteOf(best.section.text)];
+  const parts = [`${best.section.heading}:`, quoteOf(best.section.text)];
   if (second) parts.push(`${second.section.heading}:`, quoteOf(second.section.text));
-  parts.push(`Source: ${page.title} (${page.path})`);
   return { response: parts.join('\n\n'), sources: [page] };
 }
 
@@ -97,7 +97,8 @@ async function userContext(ctx: AppContext, userId: string): Promise<string> {
 
 const SYSTEM_PROMPT = [
   'You are the GenPro Studio assistant. Answer questions about using GenPro Studio.',
-  'Ground every answer in the help excerpts and the user context given below. Name the help page you used.',
+  'Ground every answer in the help excerpts and the user context given below. The help pages used are shown under',
+  'your answer as links, so do not cite page names or file paths yourself.',
   'If the excerpts do not answer the question, say plainly that you do not know and suggest the closest help page.',
   'Never invent features, prices, limits or facts. Be concise.',
 ].join(' ');

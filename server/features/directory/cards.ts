@@ -2,6 +2,7 @@
 // profiles and the admin lists, plus the search, category and sort rules of common/rules/directory.ts.
 import { and, asc, count, desc, eq, inArray, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { BrandCard, CreatorCard } from '../../../common/api/directory.ts';
+import { SOCIAL_LINK_PLATFORMS, type SocialLinkPlatform } from '../../../common/constants.ts';
 import type { CommunityCategory } from '../../../common/rules/directory.ts';
 import { CATEGORY_RULES } from '../../../common/rules/directory.ts';
 import { brandProfiles, campaigns, creatorProfiles, userSettings, users } from '../../db/schema/index.ts';
@@ -163,12 +164,20 @@ export function toCreatorCard(row: CreatorRow, showPrivate: boolean): CreatorCar
       tiktok: link(row.socialLinks, 'tiktok'),
     },
     pricing: { starting_rate: row.startingRateCents === null ? null : row.startingRateCents / 100 },
+    platforms: platformsOf(row),
     created_at: new Date(row.createdAt).toISOString(),
     credits: showPrivate ? row.credits : null,
     email: showPrivate ? row.email : null,
     creator_type: row.creatorType,
     user_status: row.userStatus,
   };
+}
+
+/** The primary platform first, then every platform the profile links to, each once. */
+function platformsOf(row: CreatorRow): SocialLinkPlatform[] {
+  const primary = SOCIAL_LINK_PLATFORMS.find((p) => p === row.primaryPlatform);
+  const linked = SOCIAL_LINK_PLATFORMS.filter((p) => link(row.socialLinks, p) !== null);
+  return [...new Set([...(primary ? [primary] : []), ...linked])];
 }
 
 export function otherLinks(row: CreatorRow): Record<string, string> {

@@ -153,6 +153,7 @@ describe('GET /api/creators', () => {
         bio: word,
         startingRateCents: 12_550,
         socialLinks: { youtube: 'https://youtube.com/@x', twitter: 'https://x.com/x' },
+        primaryPlatform: 'tiktok',
         isVerified: true,
       },
     });
@@ -169,10 +170,13 @@ describe('GET /api/creators', () => {
       isVerified: false,
       displayName: 'Test User',
       user_status: 'approved_creator',
+      platforms: [],
     });
     expect(cards.find((c) => c.id === priced.id)).toMatchObject({
       pricing: { starting_rate: 125.5 },
       social_links: { youtube: 'https://youtube.com/@x', instagram: null, tiktok: null },
+      // The primary platform first, then the linked ones (issue 18).
+      platforms: ['tiktok', 'youtube', 'twitter'],
       isVerified: true,
       stats: { totalFollowers: null, avgEngagementRate: null },
     });

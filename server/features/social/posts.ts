@@ -24,10 +24,13 @@ import { socialAccounts, socialPosts, tasks } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { defineTask, PermanentTaskError } from '../../platform/jobs/types.ts';
-import { ownedMediaObject, type ParsedMediaRef, parseMediaRef } from '../../platform/media/inputs.ts';
+import { ownedMediaObject, type ParsedMediaRef, parseMediaRef, storedKeyOf } from '../../platform/media/inputs.ts';
+import { signMediaUrl } from '../../platform/media/signing.ts';
+import { mediaUrl } from '../../platform/media/store.ts';
 import { isPublicAddress } from '../../platform/net/address.ts';
 import { getAsset } from '../assets/service.ts';
-import { myActiveCollaborations } from '../campaigns/applications.ts';
+import { collaborationMaterials, myActiveCollaborations } from '../campaigns/applications.ts';
+import { thumbnailsOf } from '../media/thumbnails.ts';
 import { connectedAccounts, freshAccessToken, markAccountError } from './accounts.ts';
 import { connectorFor } from './connectors/registry.ts';
 import { ConnectorError, type PostOutcome } from './connectors/types.ts';
@@ -43,7 +46,7 @@ const INLINE_RETRY_MAX_SECONDS = 2;
 const MAX_CALENDAR_DAYS = 370;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function toPostDto(row: PostRow): ScheduledPost {
+function toPostDto(row: PostRow, media: ScheduledPost['media']): ScheduledPost {
   return {
     id: row.id,
     message: row.message,
@@ -58,13 +61,49 @@ function toPostDto(row: PostRow): ScheduledPost {
     published_at: row.publishedAt?.toISOString() ?? null,
     collaboration_id: row.collaborationId,
     views: row.views ?? 0,
+    media,
   };
 }
 
+const isVideoUrl = (url: string) => /\/api\/videos\/|\/api\/personas\/video\/|\.(mp4|mov|webm|avi)(\?|$)/i.test(url);
+
 function mediaTypeOf(urls: readonly string[]): string {
-  if (urls.some((u) => /\/api\/videos\/|\.(mp4|mov|webm|avi)(\?|$)/i.test(u))) return 'video';
+  if (urls.some(isVideoUrl)) return 'video';
   if (urls.length > 0) return 'image';
   return 'text';
+}
+
+/**
+ * Posts as the client reads them, with previews of their media its browser can open: the studio's own files
+ * signed (a campaign's material is the brand's file, not the poster's) with their WebP thumbnail when the file
+ * is an asset's; other URLs as they are.
+ */
+async function postDtos(ctx: AppContext, rows: readonly PostRow[]): Promise<ScheduledPost[]> {
+  const keyOf = new Map<string, string>();
+  for (const url of rows.flatMap((r) => r.mediaUrls)) {
+    const key = storedKeyOf(ctx.config, url);
+    if (key) keyOf.set(url, key);
+  }
+  const thumbnails = await thumbnailsOf(ctx, [...keyOf.values()]);
+  const now = ctx.clock.now();
+  const signed = (path: string) => signMediaUrl(ctx.config, path, undefined, now);
+  const preview = (url: string): ScheduledPost['media'][number] => {
+    const key = keyOf.get(url);
+    const type = isVideoUrl(url) ? 'video' : 'image';
+    if (!key) return { url, type, thumbnail_url: null };
+    const thumbnail = thumbnails.get(key);
+    return {
+      url: signed(new URL(url, ctx.config.publicUrl).pathname),
+      type,
+      thumbnail_url: thumbnail ? signed(mediaUrl(thumbnail, 'image/webp')) : null,
+    };
+  };
+  return rows.map((row) => toPostDto(row, row.mediaUrls.map(preview)));
+}
+
+async function postDto(ctx: AppContext, row: PostRow): Promise<ScheduledPost> {
+  const [dto] = await postDtos(ctx, [row]);
+  return dto as ScheduledPost;
 }
 
 /** No connected account: the spec's message; a requested platform not connected: ours. */
@@ -212,13 +251,52 @@ function postableMediaRef(config: Pick<Config, 'publicUrl'>, url: string): Parse
   return ref;
 }
 
-/** Every media URL must be postable (400 naming `field`); own media must be the user's or public (else 404). */
-async function assertPostableMedia(ctx: AppContext, userId: string, urls: readonly string[], field: string) {
+/**
+ * The campaign materials a post for a collaboration may carry beside the poster's own media: by material id and
+ * by the stored file's key (a signed material URL names the file; the post keeps the material's own URL).
+ */
+interface CampaignMedia {
+  byId: Map<string, string>;
+  byKey: Map<string, string>;
+}
+
+const NO_CAMPAIGN_MEDIA: CampaignMedia = { byId: new Map(), byKey: new Map() };
+
+async function campaignMediaOf(ctx: AppContext, collaborationId: string | null): Promise<CampaignMedia> {
+  if (!collaborationId) return NO_CAMPAIGN_MEDIA;
+  const media: CampaignMedia = { byId: new Map(), byKey: new Map() };
+  for (const m of await collaborationMaterials(ctx, collaborationId)) {
+    media.byId.set(m.id, m.url);
+    const key = storedKeyOf(ctx.config, m.url);
+    if (key) media.byKey.set(key, m.url);
+  }
+  return media;
+}
+
+/**
+ * Every media URL must be postable (400 naming `field`); own media must be the user's or public (else 404), or a
+ * material of the post's campaign. Answers the URLs to store: a campaign material as the material's URL.
+ */
+async function postableMedia(
+  ctx: AppContext,
+  userId: string,
+  urls: readonly string[],
+  field: string,
+  campaign: CampaignMedia = NO_CAMPAIGN_MEDIA,
+): Promise<string[]> {
+  const out: string[] = [];
   for (const url of urls) {
     const ref = postableMediaRef(ctx.config, url);
     if (!ref) throw badRequest(M.mediaUrlInvalid(field));
+    const material = ref.kind === 'stored' ? campaign.byKey.get(ref.key) : undefined;
+    if (material) {
+      out.push(material);
+      continue;
+    }
     if (ref.kind === 'stored') await ownedMediaObject(ctx, userId, ref.key);
+    out.push(url);
   }
+  return out;
 }
 
 /** POST /api/social/scheduled-posts: a named collaboration must be one of the creator's active ones. */
@@ -232,10 +310,18 @@ export async function scheduleFor(
   return createScheduled(ctx, user.id, { ...body, collaboration_id: collaborationId });
 }
 
-/** Material ids become their asset URLs; URLs are kept. */
-async function materialUrls(ctx: AppContext, userId: string, materials: readonly string[]): Promise<string[]> {
+/** Material ids become their URLs (a material of the post's campaign, else one of the user's assets); URLs are kept. */
+async function materialUrls(
+  ctx: AppContext,
+  userId: string,
+  materials: readonly string[],
+  campaign: CampaignMedia,
+): Promise<string[]> {
   const urls: string[] = [];
-  for (const m of materials) urls.push(UUID.test(m) ? (await getAsset(ctx, userId, m)).url : m);
+  for (const m of materials) {
+    if (!UUID.test(m)) urls.push(m);
+    else urls.push(campaign.byId.get(m) ?? (await getAsset(ctx, userId, m)).url);
+  }
   return urls;
 }
 
@@ -255,10 +341,11 @@ export interface PublishInput {
 export async function publish(ctx: AppContext, user: UserRow, body: PublishInput): Promise<PublishResult[]> {
   await requireConnected(ctx, user.id, body.platforms);
   const collaborationId = await collaborationFor(ctx, user, body);
-  await assertPostableMedia(ctx, user.id, body.media_urls, 'media_urls');
-  const materials = await materialUrls(ctx, user.id, body.selected_materials);
-  await assertPostableMedia(ctx, user.id, materials, 'selected_materials');
-  const media = [...new Set([...body.media_urls, ...materials])];
+  const campaign = await campaignMediaOf(ctx, collaborationId);
+  const given = await postableMedia(ctx, user.id, body.media_urls, 'media_urls', campaign);
+  const materials = await materialUrls(ctx, user.id, body.selected_materials, campaign);
+  const chosen = await postableMedia(ctx, user.id, materials, 'selected_materials', campaign);
+  const media = [...new Set([...given, ...chosen])];
   const platforms = [...new Set(body.platforms)];
   if (body.schedule_time) {
     const posts = await createScheduled(ctx, user.id, {
@@ -341,7 +428,8 @@ async function createScheduled(
 ): Promise<ScheduledPost[]> {
   const platforms = [...new Set(body.platforms)];
   await requireConnected(ctx, userId, platforms);
-  await assertPostableMedia(ctx, userId, body.media_urls, 'media_urls');
+  const campaign = await campaignMediaOf(ctx, body.collaboration_id ?? null);
+  const mediaUrls = await postableMedia(ctx, userId, body.media_urls, 'media_urls', campaign);
   const now = ctx.clock.now();
   const at = momentOf(body.scheduled_time, body.timezone, now, M.futureDateTime);
   const rows = await ctx.db
@@ -351,8 +439,8 @@ async function createScheduled(
         userId,
         platform,
         message: body.message,
-        mediaUrls: body.media_urls,
-        mediaType: mediaTypeOf(body.media_urls),
+        mediaUrls,
+        mediaType: mediaTypeOf(mediaUrls),
         scheduledTime: at,
         timezone: body.timezone,
         origin: 'scheduled' as const,
@@ -362,7 +450,7 @@ async function createScheduled(
       })),
     )
     .returning();
-  return rows.map(toPostDto);
+  return postDtos(ctx, rows);
 }
 
 export async function listPosts(ctx: AppContext, userId: string, filter: 'upcoming' | 'all'): Promise<ScheduledPost[]> {
@@ -386,7 +474,7 @@ export async function listPosts(ctx: AppContext, userId: string, filter: 'upcomi
           .where(eq(socialPosts.userId, userId))
           .orderBy(desc(socialPosts.scheduledTime), desc(socialPosts.id))
           .limit(500);
-  return rows.map(toPostDto);
+  return postDtos(ctx, rows);
 }
 
 async function ownPost(ctx: AppContext, userId: string, id: string): Promise<PostRow> {
@@ -439,8 +527,8 @@ export async function updatePost(
     set.scheduledTime = momentOf(body.scheduled_time, zone, now, M.rescheduleInvalid);
     set.timezone = zone;
   }
-  if (Object.keys(set).length === 0) return toPostDto(row);
-  return toPostDto(await changeWaiting(ctx, row, set));
+  if (Object.keys(set).length === 0) return postDto(ctx, row);
+  return postDto(ctx, await changeWaiting(ctx, row, set));
 }
 
 /** DELETE ?id=: cancels a future scheduled post (spec 4: cancel is done as a delete). */
@@ -449,7 +537,7 @@ export async function cancelPost(ctx: AppContext, userId: string, id: string): P
   if (!isChangeable({ status: row.status, scheduled_time: row.scheduledTime }, ctx.clock.now())) {
     throw conflict(M.onlyFutureScheduled);
   }
-  return toPostDto(await changeWaiting(ctx, row, { status: 'cancelled' }));
+  return postDto(ctx, await changeWaiting(ctx, row, { status: 'cancelled' }));
 }
 
 async function postsBetween(ctx: AppContext, userId: string, from: Date, to: Date): Promise<PostRow[]> {
@@ -475,9 +563,20 @@ export async function calendar(
     const day = dayInZone(row.scheduledTime, q.timezone);
     byDay.set(day, [...(byDay.get(day) ?? []), row]);
   }
-  return [...byDay.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([date, rows]) => ({ date, stats: statsOf(rows), posts: rows.map(toPostDto) }));
+  const days = [...byDay.entries()].sort(([a], [b]) => a.localeCompare(b));
+  const dtos = new Map(
+    (
+      await postDtos(
+        ctx,
+        days.flatMap(([, rows]) => rows),
+      )
+    ).map((p) => [p.id, p]),
+  );
+  return days.map(([date, rows]) => ({
+    date,
+    stats: statsOf(rows),
+    posts: rows.map((r) => dtos.get(r.id) as ScheduledPost),
+  }));
 }
 
 /** POST calendar {date}: that day's posts in the zone. */
@@ -485,7 +584,7 @@ export async function dayPosts(ctx: AppContext, userId: string, date: string, zo
   const from = dayStart(date, zone);
   const to = dayStart(nextDay(date), zone);
   if (!from || !to) throw badRequest(M.dateRequired);
-  return (await postsBetween(ctx, userId, from, to)).map(toPostDto);
+  return postDtos(ctx, await postsBetween(ctx, userId, from, to));
 }
 
 // ---- The due-post dispatcher ----

@@ -4,6 +4,7 @@ import type { CalendarDay, PublishResult, ScheduledPost, SocialAccount } from '.
 import { MESSAGES } from '../../../common/messages.ts';
 import { buildApp } from '../../app.ts';
 import {
+  campaignMaterials,
   campaigns,
   collaborations,
   sandboxGrants,
@@ -15,8 +16,10 @@ import {
 import { sha256 } from '../../platform/auth/crypto.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { signMediaUrl } from '../../platform/media/signing.ts';
+import { MediaStore } from '../../platform/media/store.ts';
 import { authHeader, createTestUser, eventually, solidPng, storeUpload, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { createAsset } from '../assets/service.ts';
 import { collaborationProgress } from '../campaigns/progress.ts';
 import { unseal } from '../security/secret-box.ts';
 import { dispatchDuePosts } from './posts.ts';
@@ -751,5 +754,117 @@ describe('media URLs of posts (issue 17)', () => {
         .from(sandboxPosts)
         .where(eq(sandboxPosts.idempotencyKey, row?.id as string)),
     ).toEqual([]);
+  });
+});
+
+describe('media of collaboration posts (issue 18)', () => {
+  it("a creator posts the campaign's video and their own image for a collaboration; the brand sees them against the deliverables by type", async () => {
+    const brand = await createTestUser(t.ctx.db, { role: 'brand' });
+    const creator = await createTestUser(t.ctx.db, { role: 'creator' });
+    const stranger = await createTestUser(t.ctx.db, { role: 'creator' });
+    const store = new MediaStore(t.ctx);
+    const video = await store.put({
+      body: Buffer.from('not really a video'),
+      contentType: 'video/mp4',
+      ext: 'mp4',
+      storageClass: 'upload',
+      userId: brand.id,
+      source: 'upload',
+      probe: null,
+    });
+    const poster = await storeUpload(t.ctx, brand.id, await solidPng(16, 9, '#aa3355'), 'image/webp', 'webp');
+    const asset = await createAsset(t.ctx, {
+      userId: brand.id,
+      type: 'video',
+      key: video.key,
+      url: video.url,
+      thumbnailKey: poster.key,
+    });
+    const [campaign] = await t.ctx.db
+      .insert(campaigns)
+      .values({ brandUserId: brand.id, title: 'Drop', objective: 'Sales', status: 'running', budgetCents: 10_000 })
+      .returning();
+    const campaignId = campaign?.id as string;
+    const [material] = await t.ctx.db
+      .insert(campaignMaterials)
+      .values({ campaignId, assetId: asset.id, type: 'video', url: video.url, prompt: 'The drop' })
+      .returning();
+    const deliverables = [
+      { type: 'Instagram videos', quantity: 3, platform: 'instagram' as const, contentType: 'video' as const },
+      { type: 'Instagram images', quantity: 2, platform: 'instagram' as const, contentType: 'image' as const },
+    ];
+    const [collab] = await t.ctx.db
+      .insert(collaborations)
+      .values({ campaignId, creatorUserId: creator.id, agreedCents: 5000, deliverables })
+      .returning();
+    const collaborationId = collab?.id as string;
+    await connect(creator, 'instagram');
+    await connect(stranger, 'instagram');
+
+    // The material comes with its thumbnail, signed for every viewer of the campaign.
+    const assetsReply = await api('GET', `/api/campaigns/${campaignId}/assets`, creator.token);
+    expect(assetsReply.statusCode, assetsReply.body).toBe(200);
+    const [listed] = assetsReply.json().data.assets as Array<{ id: string; url: string; thumbnail_url: string | null }>;
+    expect(listed?.id).toBe(material?.id);
+    expect(listed?.thumbnail_url).toMatch(new RegExp(`^/api/images/${poster.key}\\?expires=\\d+&sig=`));
+
+    // Publish now for the collaboration: the campaign's video by its material id.
+    const now = await api('POST', '/api/social/publish', creator.token, {
+      message: 'The drop, on video',
+      platforms: ['instagram'],
+      collaboration_id: collaborationId,
+      selected_materials: [material?.id],
+    });
+    expect(now.statusCode, now.body).toBe(200);
+    expect(now.json().data.results[0].status).toBe('published');
+    const [videoPost] = (await api('GET', '/api/social/scheduled-posts?filter=all', creator.token)).json()
+      .data as ScheduledPost[];
+    expect(videoPost?.media_urls).toEqual([video.url]);
+    expect(videoPost?.media[0]).toMatchObject({ type: 'video' });
+    expect(videoPost?.media[0]?.url).toMatch(new RegExp(`^${video.url}\\?expires=\\d+&sig=`));
+    expect(videoPost?.media[0]?.thumbnail_url).toMatch(new RegExp(`^/api/images/${poster.key}\\?expires=`));
+    // The signed preview opens without a session.
+    expect((await api('GET', videoPost?.media[0]?.thumbnail_url as string, null)).statusCode).toBe(200);
+
+    // Scheduled for the collaboration with the signed material URL as the client shows it: stored unsigned.
+    const later = new Date(clock.now().getTime() + 2 * 60 * 60_000).toISOString();
+    const scheduled = await api('POST', '/api/social/scheduled-posts', creator.token, {
+      message: 'Again tomorrow',
+      media_urls: [listed?.url],
+      scheduled_time: later,
+      platforms: ['instagram'],
+      collaboration_id: collaborationId,
+    });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    expect((scheduled.json().data as ScheduledPost[])[0]?.media_urls).toEqual([video.url]);
+
+    // Their own image for the same collaboration counts as an image.
+    const own = await storeUpload(t.ctx, creator.id, await solidPng(8, 8, '#22aa66'), 'image/png', 'png');
+    const image = await api('POST', '/api/social/publish', creator.token, {
+      message: 'A still',
+      platforms: ['instagram'],
+      media_urls: [own.url],
+      selected_collaborations: [collaborationId],
+    });
+    expect(image.json().data.results[0].status).toBe('published');
+
+    // Nobody else may post the brand's file: not another creator, not this creator outside the collaboration.
+    for (const [user, body] of [
+      [stranger, { message: 'Mine?', platforms: ['instagram'], mode: 'materials', media_urls: [video.url] }],
+      [creator, { message: 'Outside', platforms: ['instagram'], mode: 'materials', media_urls: [listed?.url] }],
+      [creator, { message: 'By id', platforms: ['instagram'], mode: 'materials', selected_materials: [material?.id] }],
+    ] as const) {
+      expect((await api('POST', '/api/social/publish', user.token, body)).statusCode).toBe(404);
+    }
+
+    // The brand's campaign: one video and one image delivered of 3 + 2.
+    const seen = (await api('GET', `/api/campaigns/${campaignId}`, brand.token)).json().data;
+    const row = seen.collaborations[0];
+    expect(row.deliverables.map((d: { type: string; completed: number }) => [d.type, d.completed])).toEqual([
+      ['Instagram videos', 1],
+      ['Instagram images', 1],
+    ]);
+    expect(row.progress).toEqual({ completed: 2, total: 5, percent: 40 });
+    expect(row.performance_metrics.total_posts).toBe(2);
   });
 });

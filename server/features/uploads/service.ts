@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Multipart } from '@fastify/multipart';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { UploadedFile, UploadStatus } from '../../../common/api/uploads.ts';
 import { UPLOAD } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
@@ -277,4 +277,20 @@ export async function getUpload(ctx: AppContext, userId: string, id: string): Pr
     .limit(1);
   if (!row) throw notFound();
   return toUploadStatus(row);
+}
+
+/** The WebP thumbnail keys of uploaded files by their storage key (uploads without one yet are left out). */
+export async function uploadThumbnailKeysOf(
+  ctx: Pick<AppContext, 'db'>,
+  keys: readonly string[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const unique = [...new Set(keys)];
+  if (unique.length === 0) return out;
+  const rows = await ctx.db
+    .select({ key: uploadedMedia.key, thumbnailKey: uploadedMedia.thumbnailKey })
+    .from(uploadedMedia)
+    .where(inArray(uploadedMedia.key, unique));
+  for (const row of rows) if (row.thumbnailKey) out.set(row.key, row.thumbnailKey);
+  return out;
 }

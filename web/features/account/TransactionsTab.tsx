@@ -17,6 +17,8 @@ export function TransactionsTab() {
   const { t, i18n } = useTranslation();
   const history = useCreditHistory();
   const date = useFormatDate();
+  const time = (iso: string) =>
+    new Intl.DateTimeFormat(numberLocale(i18n.language), { timeStyle: 'short' }).format(new Date(iso));
   const sentinel = useRef<HTMLDivElement>(null);
   const count = (n: number) => new Intl.NumberFormat(numberLocale(i18n.language)).format(n);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = history;
@@ -68,16 +70,31 @@ export function TransactionsTab() {
         </div>
       ) : (
         <>
-          {/* Table on wide screens, stacked cards on phones. */}
-          <div className="hidden overflow-hidden rounded-2xl border border-line md:block">
-            <table className="w-full text-sm" data-testid="transactions-table">
+          {/*
+            Table where the dialog's content area is wide enough, stacked cards below (phones, and tablets where
+            the tab list takes its share). Fixed column widths keep the amount, balance and date whole; the
+            description is the column that gives way.
+          */}
+          <div className="hidden overflow-x-auto rounded-2xl border border-line lg:block">
+            <table className="w-full min-w-[40rem] table-fixed text-sm" data-testid="transactions-table">
+              <colgroup>
+                <col />
+                <col className="w-32" />
+                <col className="w-20" />
+                <col className="w-28" />
+                <col className="w-36" />
+              </colgroup>
               <thead className="bg-surface-2 text-xs text-muted">
                 <tr>
                   {COLUMNS.map((column, index) => (
                     <th
                       key={column}
                       scope="col"
-                      className={cn('px-4 py-2.5 font-medium', index < 2 ? 'text-start' : 'text-end')}
+                      className={cn(
+                        'whitespace-nowrap py-2.5 font-medium',
+                        column === 'amount' ? 'px-3' : 'px-4',
+                        index < 2 ? 'text-start' : 'text-end',
+                      )}
                     >
                       {t(`account.transactions.${column}`)}
                     </th>
@@ -87,31 +104,38 @@ export function TransactionsTab() {
               <tbody className="divide-y divide-line bg-surface">
                 {rows.map((row) => (
                   <tr key={row.id} data-testid="transaction-row" data-type={row.type}>
-                    <td className="px-4 py-3">
+                    <td className="px-4 py-3 align-top">
                       <TypeLabel type={row.type} />
                       {row.description !== sourceLabel(row.source) && (
-                        <div className="mt-0.5 max-w-64 truncate text-xs text-subtle" title={row.description}>
+                        <div
+                          dir="auto"
+                          className="mt-0.5 truncate text-xs text-subtle rtl:text-right"
+                          title={row.description}
+                        >
                           {row.description}
                         </div>
                       )}
                     </td>
-                    <td className="px-4 py-3">
-                      <div>{sourceLabel(row.source)}</div>
+                    <td className="px-4 py-3 align-top">
+                      <div className="break-words">{sourceLabel(row.source)}</div>
                       {row.generationType && (
-                        <div className="text-xs text-subtle">{generationLabel(row.generationType)}</div>
+                        <div className="truncate text-xs text-subtle">{generationLabel(row.generationType)}</div>
                       )}
                     </td>
-                    <td className={cn('px-4 py-3 text-end font-semibold tabular-nums', toneOf(row.type))} dir="ltr">
-                      {signedAmount(row)}
+                    <td className={cn('px-3 py-3 text-end align-top font-semibold tabular-nums', toneOf(row.type))}>
+                      <bdi dir="ltr">{signedAmount(row)}</bdi>
                     </td>
-                    <td className="px-4 py-3 text-end tabular-nums">{count(row.balanceAfter)}</td>
-                    <td className="px-4 py-3 text-end whitespace-nowrap text-muted">{date(row.createdAt, true)}</td>
+                    <td className="px-4 py-3 text-end align-top tabular-nums">{count(row.balanceAfter)}</td>
+                    <td className="px-4 py-3 text-end align-top text-muted" data-testid="transaction-date">
+                      <div className="whitespace-nowrap">{date(row.createdAt)}</div>
+                      <div className="whitespace-nowrap text-xs text-subtle">{time(row.createdAt)}</div>
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
-          <ul className="space-y-2 md:hidden">
+          <ul className="space-y-2 lg:hidden">
             {rows.map((row) => (
               <li
                 key={row.id}
@@ -122,11 +146,13 @@ export function TransactionsTab() {
                   <div className="min-w-0">
                     <TypeLabel type={row.type} />
                     {row.description !== sourceLabel(row.source) && (
-                      <div className="mt-0.5 truncate text-xs text-subtle">{row.description}</div>
+                      <div dir="auto" className="mt-0.5 truncate text-xs text-subtle rtl:text-right">
+                        {row.description}
+                      </div>
                     )}
                   </div>
-                  <div className={cn('font-semibold tabular-nums', toneOf(row.type))} dir="ltr">
-                    {signedAmount(row)}
+                  <div className={cn('shrink-0 font-semibold tabular-nums', toneOf(row.type))}>
+                    <bdi dir="ltr">{signedAmount(row)}</bdi>
                   </div>
                 </div>
                 <div className="mt-2 flex flex-wrap justify-between gap-x-3 gap-y-1 text-xs text-muted">
@@ -135,7 +161,9 @@ export function TransactionsTab() {
                     {row.generationType ? ` · ${generationLabel(row.generationType)}` : ''}
                   </span>
                   <span>{t('account.transactions.balanceAfterShort', { balance: count(row.balanceAfter) })}</span>
-                  <span className="w-full">{date(row.createdAt, true)}</span>
+                  <span className="w-full" data-testid="transaction-date">
+                    {date(row.createdAt, true)}
+                  </span>
                 </div>
               </li>
             ))}

@@ -18,11 +18,14 @@ export function CampaignCard({
   campaign,
   onDetails,
   onApply,
+  actions,
   footer,
 }: {
   campaign: Campaign;
   onDetails: () => void;
   onApply?: () => void;
+  /** The card's own action row (one primary action and a menu), instead of Details / Manage / Apply. */
+  actions?: ReactNode;
   footer?: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -70,32 +73,38 @@ export function CampaignCard({
             </li>
           ))}
         </ul>
-        <div className="mt-auto flex flex-wrap gap-1.5 pt-2">
-          <Button variant="secondary" size="sm" onClick={onDetails} data-testid="campaign-details-open">
-            <Info className="size-3.5" aria-hidden />
-            {t('campaigns.card.detailsShort')}
-          </Button>
-          {campaign.is_owner && (
-            <Link
-              to={`/dashboard/campaigns/${campaign.id}/manage`}
-              className={buttonClass('secondary', 'sm')}
-              data-testid="campaign-manage"
-            >
-              <Settings2 className="size-3.5" aria-hidden />
-              {t('campaigns.manage.button')}
-            </Link>
-          )}
-          {mine ? (
-            <StatusBadge status={mine.status} className="self-center" />
-          ) : (
-            onApply && (
-              <Button size="sm" onClick={onApply} data-testid="campaign-apply">
-                <Send className="size-3.5" aria-hidden />
-                {t('campaigns.card.apply')}
-              </Button>
-            )
-          )}
-        </div>
+        {actions ? (
+          <div className="mt-auto flex items-center gap-1.5 pt-2" data-testid="campaign-card-actions">
+            {actions}
+          </div>
+        ) : (
+          <div className="mt-auto flex flex-wrap gap-1.5 pt-2" data-testid="campaign-card-actions">
+            <Button variant="secondary" size="sm" onClick={onDetails} data-testid="campaign-details-open">
+              <Info className="size-3.5" aria-hidden />
+              {t('campaigns.card.detailsShort')}
+            </Button>
+            {campaign.is_owner && (
+              <Link
+                to={`/dashboard/campaigns/${campaign.id}/manage`}
+                className={buttonClass('secondary', 'sm')}
+                data-testid="campaign-manage"
+              >
+                <Settings2 className="size-3.5" aria-hidden />
+                {t('campaigns.manage.button')}
+              </Link>
+            )}
+            {mine ? (
+              <StatusBadge status={mine.status} className="self-center" />
+            ) : (
+              onApply && (
+                <Button size="sm" onClick={onApply} data-testid="campaign-apply">
+                  <Send className="size-3.5" aria-hidden />
+                  {t('campaigns.card.apply')}
+                </Button>
+              )
+            )}
+          </div>
+        )}
         {footer}
       </div>
     </li>

@@ -1,4 +1,4 @@
-import { Eye, Heart, Megaphone, Percent, Send } from 'lucide-react';
+import { Eye, Film, Heart, ImageIcon, Layers, Megaphone, Music, Percent, Send } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -6,6 +6,7 @@ import type { Campaign, CampaignCollaboration, PerformanceMetrics } from '../../
 import { MESSAGES } from '../../../common/messages.ts';
 import { ApiError } from '../../api/client.ts';
 import { buttonClass } from '../../ui/Button.tsx';
+import { cn } from '../../ui/cn.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { MediaViewer } from '../assets/MediaViewer.tsx';
 import { useFormatEuros } from '../billing/format.ts';
@@ -148,8 +149,51 @@ export function CollaborationRow({
         </div>
         <ProgressBar percent={c.progress.percent} label={t('campaigns.collaboration.deliverables')} />
       </div>
+      {c.deliverables.length > 0 && <DeliverableBreakdown deliverables={c.deliverables} />}
       <Metrics metrics={c.performance_metrics} />
     </li>
+  );
+}
+
+const CONTENT_ICONS = { video: Film, image: ImageIcon, audio: Music, mixed: Layers } as const;
+
+/** Each deliverable of a collaboration with what its published posts delivered (video and image posts by type). */
+function DeliverableBreakdown({ deliverables }: { deliverables: CampaignCollaboration['deliverables'] }) {
+  const { t } = useTranslation();
+  const labels = useCampaignLabels();
+  return (
+    <ul className="space-y-1.5" aria-label={t('campaigns.collaboration.deliverables')}>
+      {deliverables.map((d) => {
+        const Icon = CONTENT_ICONS[d.contentType ?? 'mixed'];
+        const done = Math.min(d.completed, d.quantity);
+        const complete = d.completed >= d.quantity;
+        return (
+          <li
+            key={`${d.type}-${d.platform ?? ''}-${d.contentType ?? ''}`}
+            className="flex items-center gap-2 text-xs"
+            data-testid="collaboration-deliverable"
+            data-content-type={d.contentType ?? 'any'}
+            data-platform={d.platform ?? ''}
+            data-completed={d.completed}
+            data-quantity={d.quantity}
+          >
+            <Icon className={cn('size-3.5 shrink-0', complete ? 'text-success' : 'text-muted')} aria-hidden />
+            <span className="min-w-0 flex-1 truncate" dir="auto">
+              {d.type}
+              {d.contentType && d.contentType !== 'mixed' && (
+                <span className="sr-only"> ({labels.contentType(d.contentType)})</span>
+              )}
+            </span>
+            <span
+              className={cn('shrink-0 font-medium tabular-nums', complete ? 'text-success' : 'text-fg')}
+              data-testid="collaboration-deliverable-count"
+            >
+              {t('campaigns.collaboration.deliverableCount', { done, total: d.quantity })}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 

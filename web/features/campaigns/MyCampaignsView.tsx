@@ -1,4 +1,4 @@
-import { FolderKanban, Handshake, Megaphone, Plus, Send } from 'lucide-react';
+import { FolderKanban, Handshake, Megaphone, Plus, Send, Settings2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useOutletContext } from 'react-router';
@@ -16,7 +16,7 @@ import { CampaignCard, CampaignGrid, flattenCampaigns } from './CampaignCard.tsx
 import { CampaignDetailsDialog, Metrics } from './CampaignDetailsDialog.tsx';
 import { EmptyState, LoadFailed, StatusBadge, useCampaignLabels } from './labels.tsx';
 import { campaignMessage, errorText } from './messages.ts';
-import { StatusControls } from './StatusControls.tsx';
+import { CampaignActionsMenu } from './StatusControls.tsx';
 
 type Filter = CampaignStatus | 'all';
 const BRAND_FILTERS: Filter[] = ['all', 'draft', 'open', 'running', 'completed'];
@@ -64,15 +64,25 @@ function BrandCampaigns() {
             key={campaign.id}
             campaign={campaign}
             onDetails={() => setDetails(campaign.id)}
+            actions={
+              <>
+                <Link
+                  to={`/dashboard/campaigns/${campaign.id}/manage`}
+                  className={buttonClass('primary', 'sm', 'flex-1')}
+                  data-testid="campaign-manage"
+                >
+                  <Settings2 className="size-3.5" aria-hidden />
+                  {t('campaigns.manage.button')}
+                </Link>
+                <CampaignActionsMenu campaign={campaign} onDetails={() => setDetails(campaign.id)} />
+              </>
+            }
             footer={
-              <div className="border-t border-line pt-2">
-                {campaign.pending_applications ? (
-                  <p className="mb-2 text-xs font-medium text-warning" data-testid="pending-applications">
-                    {t('campaigns.mine.pendingApplications', { count: campaign.pending_applications })}
-                  </p>
-                ) : null}
-                <StatusControls campaign={campaign} />
-              </div>
+              campaign.pending_applications ? (
+                <p className="text-xs font-medium text-warning" data-testid="pending-applications">
+                  {t('campaigns.mine.pendingApplications', { count: campaign.pending_applications })}
+                </p>
+              ) : null
             }
           />
         ))}

@@ -240,11 +240,14 @@ function Message({
           </div>
         )}
         {message.sources && message.sources.length > 0 && (
-          <div className="mt-3 border-t border-line pt-2" data-testid="chat-sources">
+          <div
+            className="mt-3 flex flex-wrap items-baseline gap-x-2 gap-y-1 border-t border-line pt-2"
+            data-testid="chat-sources"
+          >
             <p className="text-xs text-muted">{t('chat.sources')}</p>
-            <ul className="mt-1 flex flex-wrap gap-1.5">
+            <ul className="flex min-w-0 flex-wrap gap-x-3 gap-y-1">
               {message.sources.map((source) => (
-                <li key={source.path}>
+                <li key={source.url} className="min-w-0">
                   <a
                     href={source.url}
                     data-testid="chat-source"

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { MESSAGES } from '../../../common/messages.ts';
 import { BRAND_SORTS, type BrandSort } from '../../../common/rules/directory.ts';
 import { useBrands } from './api.ts';
-import { BrandCardLink } from './cards.tsx';
+import { BrandCardLink, directoryGridClass } from './cards.tsx';
 import { PagedResults, SearchSortToolbar } from './PagedList.tsx';
 import { useDebounced } from './parts.tsx';
 
@@ -44,7 +44,7 @@ export default function BrandsView() {
         <p className="text-xs text-muted" aria-live="polite" data-testid="brands-count">
           {t('directory.brands.count', { count: total })}
         </p>
-        <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-3" data-testid="brand-list">
+        <ul className={directoryGridClass} data-testid="brand-list">
           {brands.map((brand) => (
             <BrandCardLink key={brand.id} brand={brand} />
           ))}

@@ -13,7 +13,7 @@ import { isUnapprovedCreator } from '../../../common/rules/navigation.ts';
 import type { DashboardContext } from '../../app/DashboardGuard.tsx';
 import { ApprovalGate } from '../dashboard/ApprovalBanner.tsx';
 import { useCreators } from './api.ts';
-import { CreatorCardLink } from './cards.tsx';
+import { CreatorCardLink, directoryGridClass } from './cards.tsx';
 import { PagedResults, SearchSortToolbar } from './PagedList.tsx';
 import { FilterChips, useDebounced } from './parts.tsx';
 
@@ -69,7 +69,7 @@ export default function CommunityView() {
         <p className="text-xs text-muted" aria-live="polite" data-testid="community-count">
           {t('directory.community.count', { count: total })}
         </p>
-        <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-3" data-testid="creator-list">
+        <ul className={directoryGridClass} data-testid="creator-list">
           {creators.map((creator) => (
             <CreatorCardLink key={creator.id} creator={creator} />
           ))}

@@ -1,11 +1,18 @@
-import { Building2, type LucideIcon, MapPin, Megaphone, TrendingUp, Wallet } from 'lucide-react';
+import { Building2, type LucideIcon, MapPin, Megaphone, Sparkles, Wallet } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { BrandCard as Brand, CreatorCard as Creator } from '../../../common/api/directory.ts';
-import { creatorRateDisplay, nicheDisplay } from '../../../common/rules/directory.ts';
+import { nicheDisplay } from '../../../common/rules/directory.ts';
 import { cn } from '../../ui/cn.ts';
 import { useFormatEuros } from '../billing/format.ts';
+import { PlatformMark } from '../publishing/platforms.tsx';
 import { Avatar, BrandLogo, TagChips, VerifiedBadge } from './parts.tsx';
+
+/**
+ * The directories' grid: as many columns as cards of at least 19rem fit in the content area (not the viewport:
+ * the sidebar takes its share), one full-width column on phones.
+ */
+export const directoryGridClass = 'grid grid-cols-[repeat(auto-fill,minmax(min(100%,19rem),1fr))] gap-3';
 
 const cardClass = cn(
   'group flex h-full flex-col gap-3 rounded-2xl border border-line bg-surface p-4 text-start transition-colors',
@@ -13,19 +20,22 @@ const cardClass = cn(
   'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent',
 );
 
-/** A card's name with its verified badge, and one detail line under it with its icon. */
+/** A card's name with its verified badge, and one detail line under it with its icon (or what is missing). */
 function CardTitle({
   name,
   testId,
   verified,
   icon: Icon,
   detail,
+  missing,
 }: {
   name: string;
   testId: string;
   verified: boolean;
   icon: LucideIcon;
   detail: string | null | undefined;
+  /** Shown, muted, when there is no detail. */
+  missing: string;
 }) {
   return (
     <div className="min-w-0 flex-1">
@@ -35,14 +45,12 @@ function CardTitle({
         </span>
         {verified && <VerifiedBadge />}
       </p>
-      {detail && (
-        <p className="mt-0.5 flex items-center gap-1 text-xs text-muted">
-          <Icon className="size-3.5 shrink-0" aria-hidden />
-          <span dir="auto" className="min-w-0 truncate">
-            {detail}
-          </span>
-        </p>
-      )}
+      <p className={cn('mt-0.5 flex items-center gap-1 text-xs', detail ? 'text-muted' : 'text-subtle')}>
+        <Icon className="size-3.5 shrink-0" aria-hidden />
+        <span dir="auto" className="min-w-0 truncate">
+          {detail || missing}
+        </span>
+      </p>
     </div>
   );
 }
@@ -55,50 +63,132 @@ export function usePercent() {
     '%';
 }
 
-/** What the card shows as its figure: the starting rate, else the engagement rate, else nothing. */
-function CreatorRate({ creator }: { creator: Pick<Creator, 'pricing' | 'stats'> }) {
-  const { t } = useTranslation();
-  const euros = useFormatEuros();
-  const percent = usePercent();
-  const rate = creatorRateDisplay(creator);
-  if (!rate) return null;
-  return rate.kind === 'rate' ? (
-    <span className="inline-flex items-center gap-1 text-xs font-medium text-fg" data-testid="creator-rate">
-      <Wallet className="size-3.5 text-accent" aria-hidden />
-      {t('directory.card.from', { amount: euros(rate.amount) })}
-    </span>
-  ) : (
-    <span className="inline-flex items-center gap-1 text-xs font-medium text-fg" data-testid="creator-engagement">
-      <TrendingUp className="size-3.5 text-accent" aria-hidden />
-      {t('directory.card.engagement', { value: percent(rate.percent) })}
-    </span>
+/** Whole numbers in the viewer's language, abbreviated with k for thousands (spec 9: "Counts abbreviated"). */
+function useCompact() {
+  const { i18n } = useTranslation();
+  return (value: number) =>
+    new Intl.NumberFormat(i18n.language === 'ar' ? 'ar-u-nu-latn' : 'en', {
+      notation: 'compact',
+      maximumFractionDigits: 1,
+    }).format(value);
+}
+
+/** A figure of the card: its value, or a muted word (`missing`) when it is not known. */
+function Figure({
+  label,
+  value,
+  missing,
+  testId,
+}: {
+  label: string;
+  value: string | null;
+  missing: string;
+  testId: string;
+}) {
+  return (
+    <div className="min-w-0 rounded-lg bg-surface-2 px-2.5 py-1.5" data-testid={testId} data-known={value !== null}>
+      <dt className="truncate text-[11px] text-subtle">{label}</dt>
+      <dd
+        className={cn(
+          'truncate tabular-nums',
+          value === null ? 'text-xs leading-5 text-subtle' : 'text-sm font-semibold text-fg',
+        )}
+      >
+        {value ?? missing}
+      </dd>
+    </div>
   );
 }
 
-/** Spec 3 Creator card in the community view: a link to the creator's public profile. */
+/**
+ * Spec 3 Creator card in the community view, a link to the creator's public profile: what a brand weighs up
+ * (type and niches, platforms, followers and engagement when known, starting rate), each with its empty state.
+ */
 export function CreatorCardLink({ creator }: { creator: Creator }) {
+  const { t } = useTranslation();
+  const euros = useFormatEuros();
+  const percent = usePercent();
+  const compact = useCompact();
   const niches = nicheDisplay(creator.niches);
+  const type = creator.creator_type
+    ? t(`directory.creatorTypes.${creator.creator_type}`, { defaultValue: creator.creator_type })
+    : null;
+  const rate = creator.pricing.starting_rate;
   return (
-    <li data-testid="creator-card" data-id={creator.id}>
+    <li data-testid="creator-card" data-id={creator.id} className="min-w-0">
       <Link to={`/creators/${creator.id}`} className={cardClass}>
         <div className="flex items-center gap-3">
           <Avatar url={creator.avatar} name={creator.displayName} className="size-12 text-sm" />
-          <CardTitle
-            name={creator.displayName}
-            testId="creator-name"
-            verified={creator.isVerified}
-            icon={MapPin}
-            detail={creator.location}
-          />
+          <div className="min-w-0 flex-1">
+            <p className="flex items-center gap-1.5">
+              <span dir="auto" className="min-w-0 truncate text-sm font-semibold text-fg" data-testid="creator-name">
+                {creator.displayName}
+              </span>
+              {creator.isVerified && <VerifiedBadge />}
+            </p>
+            <p className="mt-0.5 flex min-w-0 items-center gap-1 text-xs text-muted" data-testid="creator-type">
+              <Sparkles className="size-3.5 shrink-0" aria-hidden />
+              <span className="truncate">{type ?? t('directory.card.creator')}</span>
+              {creator.location && (
+                <>
+                  <span aria-hidden>·</span>
+                  <MapPin className="size-3.5 shrink-0" aria-hidden />
+                  <span dir="auto" className="min-w-0 truncate">
+                    {creator.location}
+                  </span>
+                </>
+              )}
+            </p>
+          </div>
         </div>
         {creator.bio && (
           <p dir="auto" className="line-clamp-2 text-sm leading-relaxed text-muted">
             {creator.bio}
           </p>
         )}
-        <div className="mt-auto flex flex-wrap items-center justify-between gap-2">
+        {niches.shown.length > 0 ? (
           <TagChips shown={niches.shown} rest={niches.more} testId="creator-niches" />
-          <CreatorRate creator={creator} />
+        ) : (
+          <p className="text-xs text-subtle" data-testid="creator-niches-empty">
+            {t('directory.card.noNiches')}
+          </p>
+        )}
+        <div className="mt-auto space-y-3">
+          <dl className="grid grid-cols-3 gap-1.5">
+            <Figure
+              label={t('directory.card.followers')}
+              value={creator.stats.totalFollowers === null ? null : compact(creator.stats.totalFollowers)}
+              missing={t('directory.card.notKnown')}
+              testId="creator-followers"
+            />
+            <Figure
+              label={t('directory.card.engagementLabel')}
+              value={creator.stats.avgEngagementRate === null ? null : percent(creator.stats.avgEngagementRate)}
+              missing={t('directory.card.notKnown')}
+              testId="creator-engagement"
+            />
+            <Figure
+              label={t('directory.card.startingRate')}
+              value={rate === null ? null : euros(rate)}
+              missing={t('directory.card.onRequest')}
+              testId="creator-rate"
+            />
+          </dl>
+          <div className="flex min-h-6 items-center gap-1.5" data-testid="creator-platforms">
+            {creator.platforms.length > 0 ? (
+              <>
+                <span className="sr-only">{t('directory.card.platforms')}:</span>
+                {creator.platforms.map((platform) => (
+                  <span key={platform} title={t(`publishing.platforms.${platform}`)} data-platform={platform}>
+                    <PlatformMark platform={platform} size="sm" />
+                    <span className="sr-only">{t(`publishing.platforms.${platform}`)}</span>
+                  </span>
+                ))}
+              </>
+            ) : (
+              <span className="text-xs text-subtle">{t('directory.card.noPlatforms')}</span>
+            )}
+          </div>
         </div>
       </Link>
     </li>
@@ -110,7 +200,7 @@ export function BrandCardLink({ brand }: { brand: Brand }) {
   const { t } = useTranslation();
   const name = brand.company_name ?? (brand.owner_name || t('directory.brand.unnamed'));
   return (
-    <li data-testid="brand-card" data-id={brand.id}>
+    <li data-testid="brand-card" data-id={brand.id} className="min-w-0">
       <Link to={`/brands/${brand.id}`} className={cardClass}>
         <div className="flex items-center gap-3">
           <BrandLogo brand={brand} className="size-12 text-sm" />
@@ -120,8 +210,17 @@ export function BrandCardLink({ brand }: { brand: Brand }) {
             verified={brand.verification_status === 'verified'}
             icon={Building2}
             detail={brand.industry}
+            missing={t('directory.brand.noIndustry')}
           />
         </div>
+        {brand.headquarters_location && (
+          <p className="-mt-1 flex items-center gap-1 text-xs text-muted">
+            <MapPin className="size-3.5 shrink-0" aria-hidden />
+            <span dir="auto" className="min-w-0 truncate">
+              {brand.headquarters_location}
+            </span>
+          </p>
+        )}
         {brand.company_description && (
           <p dir="auto" className="line-clamp-2 text-sm leading-relaxed text-muted">
             {brand.company_description}
@@ -134,7 +233,10 @@ export function BrandCardLink({ brand }: { brand: Brand }) {
               <span dir="auto">{brand.budget_range}</span>
             </span>
           ) : (
-            <span />
+            <span className="inline-flex items-center gap-1 text-subtle" data-testid="brand-budget-empty">
+              <Wallet className="size-3.5" aria-hidden />
+              {t('directory.brand.noBudget')}
+            </span>
           )}
           <span className="inline-flex items-center gap-1 text-muted" data-testid="brand-active-campaigns">
             <Megaphone className="size-3.5" aria-hidden />

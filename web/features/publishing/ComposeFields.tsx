@@ -1,15 +1,16 @@
-import { Check, FolderOpen, Loader2 } from 'lucide-react';
-import { useId, useMemo } from 'react';
+import { Check, Film, FolderOpen, Loader2 } from 'lucide-react';
+import { type ReactNode, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Asset } from '../../../common/api/assets.ts';
+import type { ActiveCollaboration, CampaignMaterial } from '../../../common/api/campaigns.ts';
 import type { SocialPlatform } from '../../../common/api/social.ts';
 import { useAssets } from '../../api/assets.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage, inputClass } from '../../ui/Field.tsx';
 import { AssetSkeletons, uniqueAssets } from '../assets/AssetsGrid.tsx';
-import { AssetThumb } from '../assets/AssetThumb.tsx';
-import { useMyActiveCollaborations } from '../campaigns/api.ts';
+import { AssetThumb, isVideoType } from '../assets/AssetThumb.tsx';
+import { useCampaignAssets, useMyActiveCollaborations } from '../campaigns/api.ts';
 import { labelClass, Segmented } from '../studio/controls.tsx';
 import type { PlatformView } from './connect.ts';
 import { errorText } from './messages.ts';
@@ -117,13 +118,51 @@ export function PlatformChecklist({
 
 export type ContentSource = 'collaborations' | 'materials';
 
+/** A file attached to a post: one of the user's assets, or a material of the collaboration's campaign. */
+export interface PostMedia {
+  id: string;
+  url: string;
+  type: 'image' | 'video';
+  thumbnail_url: string | null;
+  prompt: string | null;
+  origin: 'asset' | 'campaign';
+}
+
 export interface ContentChoice {
   source: ContentSource;
   collaborationId: string | null;
-  materials: Asset[];
+  /** The chosen collaboration's campaign, whose materials can be attached. */
+  campaignId: string | null;
+  media: PostMedia[];
 }
 
-function CollaborationList({ value, onChange }: { value: string | null; onChange: (id: string) => void }) {
+/** What a post attaches: in a collaboration, campaign materials and own assets; otherwise own assets only. */
+export function attachedMedia(content: ContentChoice, forCollaboration: boolean): PostMedia[] {
+  return forCollaboration ? content.media : content.media.filter((m) => m.origin === 'asset');
+}
+
+function fromAsset(asset: Asset): PostMedia {
+  return {
+    id: asset.id,
+    url: asset.url,
+    type: isVideoType(asset.type) ? 'video' : 'image',
+    thumbnail_url: asset.thumbnail_url,
+    prompt: asset.prompt,
+    origin: 'asset',
+  };
+}
+
+function fromMaterial(material: CampaignMaterial): PostMedia {
+  return { ...material, origin: 'campaign' };
+}
+
+function CollaborationList({
+  value,
+  onChange,
+}: {
+  value: string | null;
+  onChange: (collaboration: ActiveCollaboration) => void;
+}) {
   const { t } = useTranslation();
   const query = useMyActiveCollaborations();
   const name = useId();
@@ -171,7 +210,7 @@ function CollaborationList({ value, onChange }: { value: string | null; onChange
               name={name}
               className="mt-1 accent-[var(--gp-accent)]"
               checked={checked}
-              onChange={() => onChange(collab.collaboration_id)}
+              onChange={() => onChange(collab)}
             />
             <span className="min-w-0 flex-1">
               <span className="block truncate text-sm font-medium">{collab.campaign_title}</span>
@@ -181,6 +220,18 @@ function CollaborationList({ value, onChange }: { value: string | null; onChange
               {collab.campaign_description && (
                 <span className="mt-0.5 line-clamp-2 block text-xs text-subtle">{collab.campaign_description}</span>
               )}
+              {collab.deliverables.length > 0 && (
+                <span className="mt-1 flex flex-wrap gap-1" data-testid="publish-collaboration-deliverables">
+                  {collab.deliverables.map((d) => (
+                    <span
+                      key={`${d.type}-${d.platform ?? ''}`}
+                      className="rounded-full bg-surface-3 px-2 py-0.5 text-[11px] tabular-nums text-muted"
+                    >
+                      {d.type} {d.completed}/{d.quantity}
+                    </span>
+                  ))}
+                </span>
+              )}
             </span>
           </label>
         );
@@ -189,79 +240,105 @@ function CollaborationList({ value, onChange }: { value: string | null; onChange
   );
 }
 
-const MAX_MATERIALS = 10;
+/** Posts carry at most 10 files (the server's limit). */
+const MAX_MEDIA = 10;
 
-function MaterialsGrid({ value, onChange }: { value: Asset[]; onChange: (assets: Asset[]) => void }) {
+/** A grid of selectable thumbnails. */
+function MediaGrid({
+  items,
+  selected,
+  onToggle,
+  label,
+  testId,
+}: {
+  items: PostMedia[];
+  selected: PostMedia[];
+  onToggle: (item: PostMedia) => void;
+  label: string;
+  testId: string;
+}) {
+  return (
+    <ul className="grid max-h-72 grid-cols-3 gap-2 overflow-y-auto sm:grid-cols-5" aria-label={label}>
+      {items.map((item) => {
+        const isSelected = selected.some((m) => m.id === item.id);
+        return (
+          <li key={item.id}>
+            <button
+              type="button"
+              aria-pressed={isSelected}
+              data-testid={testId}
+              data-type={item.type}
+              onClick={() => onToggle(item)}
+              title={item.prompt ?? undefined}
+              className={cn(
+                'relative block aspect-square w-full overflow-hidden rounded-lg border-2 transition-colors',
+                'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent',
+                isSelected ? 'border-accent' : 'border-transparent hover:border-line-strong',
+              )}
+            >
+              <AssetThumb asset={item} />
+              {item.type === 'video' && (
+                <span className="absolute bottom-1 start-1 grid size-5 place-items-center rounded-full bg-black/60 text-white">
+                  <Film className="size-3" aria-hidden />
+                </span>
+              )}
+              {isSelected && (
+                <span className="absolute end-1 top-1 grid size-5 place-items-center rounded-full bg-accent text-accent-fg">
+                  <Check className="size-3.5" aria-hidden />
+                </span>
+              )}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function RetryPanel({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="space-y-2" role="alert">
+      <FormMessage>{errorText(error)}</FormMessage>
+      <Button variant="secondary" size="sm" onClick={onRetry}>
+        {t('publishing.scheduled.tryAgain')}
+      </Button>
+    </div>
+  );
+}
+
+function EmptyMedia({ children }: { children: ReactNode }) {
+  return (
+    <div className="flex flex-col items-center rounded-xl border border-dashed border-line px-4 py-6 text-center">
+      <FolderOpen className="mb-2 size-6 text-subtle" aria-hidden />
+      <p className="text-sm text-muted">{children}</p>
+    </div>
+  );
+}
+
+/** The user's own images and videos (AI materials), paged. */
+function OwnAssets({ selected, onToggle }: { selected: PostMedia[]; onToggle: (item: PostMedia) => void }) {
   const { t } = useTranslation();
   const query = useAssets('image|enhancement|video|video_enhancement');
-  const assets = useMemo(() => uniqueAssets(query.data?.pages), [query.data]);
-  const toggle = (asset: Asset) => {
-    if (value.some((a) => a.id === asset.id)) onChange(value.filter((a) => a.id !== asset.id));
-    else if (value.length < MAX_MATERIALS) onChange([...value, asset]);
-  };
+  const items = useMemo(() => uniqueAssets(query.data?.pages).map(fromAsset), [query.data]);
   return (
     <div className="space-y-2">
-      <div className="flex items-center justify-between gap-2">
-        <p className="text-[11px] text-subtle">{t('publishing.compose.materialsHint')}</p>
-        {value.length > 0 && (
-          <button
-            type="button"
-            className="shrink-0 text-xs font-medium text-accent hover:underline"
-            onClick={() => onChange([])}
-          >
-            {t('publishing.compose.materialsSelected', { count: value.length })} ·{' '}
-            {t('publishing.compose.clearSelection')}
-          </button>
-        )}
-      </div>
       {query.isPending ? (
         <ul className="grid grid-cols-3 gap-2 sm:grid-cols-5">
           <AssetSkeletons count={5} />
         </ul>
-      ) : query.isError && assets.length === 0 ? (
-        <div className="space-y-2" role="alert">
-          <FormMessage>{errorText(query.error)}</FormMessage>
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-            {t('publishing.scheduled.tryAgain')}
-          </Button>
-        </div>
-      ) : assets.length === 0 ? (
-        <div className="flex flex-col items-center rounded-xl border border-dashed border-line px-4 py-6 text-center">
-          <FolderOpen className="mb-2 size-6 text-subtle" aria-hidden />
-          <p className="text-sm text-muted">{t('publishing.compose.noMaterials')}</p>
-        </div>
+      ) : query.isError && items.length === 0 ? (
+        <RetryPanel error={query.error} onRetry={() => void query.refetch()} />
+      ) : items.length === 0 ? (
+        <EmptyMedia>{t('publishing.compose.noMaterials')}</EmptyMedia>
       ) : (
-        <ul
-          className="grid max-h-72 grid-cols-3 gap-2 overflow-y-auto sm:grid-cols-5"
-          aria-label={t('publishing.compose.sourceMaterials')}
-        >
-          {assets.map((asset) => {
-            const selected = value.some((a) => a.id === asset.id);
-            return (
-              <li key={asset.id}>
-                <button
-                  type="button"
-                  aria-pressed={selected}
-                  data-testid="publish-material"
-                  onClick={() => toggle(asset)}
-                  title={asset.prompt ?? undefined}
-                  className={cn(
-                    'relative block aspect-square w-full overflow-hidden rounded-lg border-2 transition-colors',
-                    'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent',
-                    selected ? 'border-accent' : 'border-transparent hover:border-line-strong',
-                  )}
-                >
-                  <AssetThumb asset={asset} />
-                  {selected && (
-                    <span className="absolute end-1 top-1 grid size-5 place-items-center rounded-full bg-accent text-accent-fg">
-                      <Check className="size-3.5" aria-hidden />
-                    </span>
-                  )}
-                </button>
-              </li>
-            );
-          })}
-        </ul>
+        <MediaGrid
+          items={items}
+          selected={selected}
+          onToggle={onToggle}
+          label={t('publishing.compose.sourceMaterials')}
+          testId="publish-material"
+        />
       )}
       {query.hasNextPage && (
         <div className="flex justify-center">
@@ -279,7 +356,103 @@ function MaterialsGrid({ value, onChange }: { value: Asset[]; onChange: (assets:
   );
 }
 
-/** Spec 2.2: creators switch between My Active Collaborations (one) and AI Materials; brands see materials. */
+/** The materials the brand attached to the collaboration's campaign. */
+function CampaignMaterials({
+  campaignId,
+  selected,
+  onToggle,
+}: {
+  campaignId: string;
+  selected: PostMedia[];
+  onToggle: (item: PostMedia) => void;
+}) {
+  const { t } = useTranslation();
+  const query = useCampaignAssets(campaignId);
+  const items = useMemo(() => (query.data ?? []).map(fromMaterial), [query.data]);
+  if (query.isPending) {
+    return (
+      <ul className="grid grid-cols-3 gap-2 sm:grid-cols-5">
+        <AssetSkeletons count={3} />
+      </ul>
+    );
+  }
+  if (query.isError) return <RetryPanel error={query.error} onRetry={() => void query.refetch()} />;
+  if (items.length === 0) return <EmptyMedia>{t('publishing.compose.noCampaignMaterials')}</EmptyMedia>;
+  return (
+    <MediaGrid
+      items={items}
+      selected={selected}
+      onToggle={onToggle}
+      label={t('publishing.compose.campaignMaterials')}
+      testId="publish-campaign-material"
+    />
+  );
+}
+
+type MediaTab = 'campaign' | 'own';
+
+/** The files attached to a post: the count chosen, Clear, and the grid of one source at a time. */
+function MediaPicker({
+  campaignId,
+  value,
+  onChange,
+}: {
+  /** Set for a collaboration post: its campaign's materials are offered beside the user's own assets. */
+  campaignId: string | null;
+  value: PostMedia[];
+  onChange: (media: PostMedia[]) => void;
+}) {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState<MediaTab>('campaign');
+  const toggle = (item: PostMedia) => {
+    if (value.some((m) => m.id === item.id)) onChange(value.filter((m) => m.id !== item.id));
+    else if (value.length < MAX_MEDIA) onChange([...value, item]);
+  };
+  const shown = campaignId ? tab : 'own';
+  return (
+    <div className="space-y-2" data-testid="publish-media">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-[11px] text-subtle">
+          {campaignId ? t('publishing.compose.collaborationMediaHint') : t('publishing.compose.materialsHint')}
+        </p>
+        {value.length > 0 && (
+          <button
+            type="button"
+            className="shrink-0 text-xs font-medium text-accent hover:underline"
+            onClick={() => onChange([])}
+            data-testid="publish-media-clear"
+          >
+            {t('publishing.compose.materialsSelected', { count: value.length })} ·{' '}
+            {t('publishing.compose.clearSelection')}
+          </button>
+        )}
+      </div>
+      {campaignId && (
+        <Segmented<MediaTab>
+          label={t('publishing.compose.media')}
+          value={tab}
+          onChange={setTab}
+          size="sm"
+          testIdPrefix="publish-media-tab"
+          options={[
+            { value: 'campaign', label: t('publishing.compose.campaignMaterials') },
+            { value: 'own', label: t('publishing.compose.myAssets') },
+          ]}
+        />
+      )}
+      {shown === 'campaign' && campaignId ? (
+        <CampaignMaterials campaignId={campaignId} selected={value} onToggle={toggle} />
+      ) : (
+        <OwnAssets selected={value} onToggle={toggle} />
+      )}
+    </div>
+  );
+}
+
+/**
+ * Spec 2.2: creators switch between My Active Collaborations (one) and AI Materials; brands see materials. A post
+ * for a collaboration may attach the campaign's materials and the creator's own assets.
+ */
 export function ContentPicker({
   isCreator,
   value,
@@ -290,6 +463,8 @@ export function ContentPicker({
   onChange: (value: ContentChoice) => void;
 }) {
   const { t } = useTranslation();
+  const forCollaboration = isCreator && value.source === 'collaborations';
+  const media = attachedMedia(value, forCollaboration);
   return (
     <div className="space-y-2.5">
       <span className={labelClass}>{t('publishing.compose.contentSource')}</span>
@@ -306,13 +481,36 @@ export function ContentPicker({
           ]}
         />
       )}
-      {isCreator && value.source === 'collaborations' ? (
-        <CollaborationList
-          value={value.collaborationId}
-          onChange={(collaborationId) => onChange({ ...value, collaborationId })}
-        />
+      {forCollaboration ? (
+        <>
+          <CollaborationList
+            value={value.collaborationId}
+            onChange={(collab) =>
+              onChange({
+                ...value,
+                collaborationId: collab.collaboration_id,
+                campaignId: collab.campaign_id,
+                // Another campaign's materials cannot go with this collaboration.
+                media:
+                  collab.campaign_id === value.campaignId
+                    ? value.media
+                    : value.media.filter((m) => m.origin === 'asset'),
+              })
+            }
+          />
+          {value.collaborationId && (
+            <div className="space-y-2 border-t border-line pt-3">
+              <span className={labelClass}>{t('publishing.compose.media')}</span>
+              <MediaPicker
+                campaignId={value.campaignId}
+                value={media}
+                onChange={(next) => onChange({ ...value, media: next })}
+              />
+            </div>
+          )}
+        </>
       ) : (
-        <MaterialsGrid value={value.materials} onChange={(materials) => onChange({ ...value, materials })} />
+        <MediaPicker campaignId={null} value={media} onChange={(next) => onChange({ ...value, media: next })} />
       )}
     </div>
   );

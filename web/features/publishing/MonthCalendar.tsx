@@ -209,8 +209,10 @@ export function MonthCalendar({
                       }}
                       onKeyDown={(event) => onKeyDown(event, date)}
                       className={cn(
-                        'flex w-full flex-col items-center justify-start gap-0.5 rounded-lg border pb-1 pt-1.5 text-sm tabular-nums transition-colors',
-                        renderDay ? 'min-h-14 sm:min-h-16' : 'h-10',
+                        'flex w-full flex-col items-center rounded-lg border tabular-nums transition-colors',
+                        renderDay
+                          ? 'min-h-16 justify-start gap-1 pb-1.5 pt-2 text-sm sm:min-h-20 sm:text-base'
+                          : 'h-10 justify-center text-sm',
                         'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent',
                         isSelected
                           ? 'border-accent bg-accent text-accent-fg'

@@ -5,14 +5,24 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { ScheduledPost } from '../../../common/api/social.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { duplicateTime, editedMessage, formatReschedule, parseReschedule } from '../../../common/rules/scheduling.ts';
+import {
+  dayInZone,
+  duplicateTime,
+  editedMessage,
+  formatReschedule,
+  parseReschedule,
+  TIME_SLOTS,
+} from '../../../common/rules/scheduling.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { cn } from '../../ui/cn.ts';
 import { DialogTitleBar } from '../../ui/DialogTitleBar.tsx';
 import { FormMessage, inputClass } from '../../ui/Field.tsx';
+import { SelectField } from '../studio/controls.tsx';
 import { useCancelScheduled, useCreateScheduled, useUpdateScheduled } from './api.ts';
+import { MonthCalendar, monthOf } from './MonthCalendar.tsx';
 import { errorText, socialMessage } from './messages.ts';
+import { formatDay, useNow } from './zone.ts';
 
 const M = MESSAGES.social;
 // Over the day dialog (z-50) these sit one layer up.
@@ -26,6 +36,7 @@ function PromptDialog({
   onSubmit,
   pending,
   testId,
+  wide,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -34,6 +45,8 @@ function PromptDialog({
   onSubmit: () => void;
   pending: boolean;
   testId: string;
+  /** Room for a month calendar. */
+  wide?: boolean;
 }) {
   const { t } = useTranslation();
   const submit = (event: FormEvent) => {
@@ -48,12 +61,13 @@ function PromptDialog({
           data-testid={testId}
           aria-describedby={undefined}
           className={cn(
-            'fixed left-1/2 top-1/2 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-line bg-surface shadow-2xl',
+            'fixed left-1/2 top-1/2 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col rounded-2xl border border-line bg-surface shadow-2xl',
+            wide ? 'max-w-lg' : 'max-w-md',
             LAYER,
           )}
         >
           <DialogTitleBar title={title} />
-          <form onSubmit={submit} className="space-y-4 p-5">
+          <form onSubmit={submit} className="min-h-0 space-y-4 overflow-y-auto p-4 sm:p-5">
             {children}
             <div className="flex justify-end gap-2">
               <Dialog.Close asChild>
@@ -134,6 +148,16 @@ function EditMessage({
   );
 }
 
+/** The post's wall date ('YYYY-MM-DD') and time ('HH:MM') in its zone. */
+function wallOf(post: ScheduledPost): { date: string; time: string } {
+  const [date = '', time = ''] = formatReschedule(new Date(post.scheduled_time), post.timezone).split(' ');
+  return { date, time };
+}
+
+/**
+ * Reschedule with the date and 15-minute time pickers of Schedule Post, in the post's zone. The choice is read as
+ * the spec's 'YYYY-MM-DD HH:MM' with its rules and messages (a past or impossible time is refused).
+ */
 function Reschedule({
   post,
   open,
@@ -143,15 +167,20 @@ function Reschedule({
   open: boolean;
   onOpenChange: (o: boolean) => void;
 }) {
-  const { t } = useTranslation();
-  const id = useId();
-  const [text, setText] = useState(() => formatReschedule(new Date(post.scheduled_time), post.timezone));
+  const { t, i18n } = useTranslation();
+  const now = useNow();
+  const today = dayInZone(now, post.timezone);
+  const [choice, setChoice] = useState(() => wallOf(post));
+  const [month, setMonth] = useState(() => monthOf(choice.date));
   const [problem, setProblem] = useState<string | null>(null);
   const update = useUpdateScheduled();
+  const value = `${choice.date} ${choice.time}`;
+  // A post scheduled off the 15-minute grid (through the API) keeps its own time on offer.
+  const slots = TIME_SLOTS.includes(choice.time) ? TIME_SLOTS : [...TIME_SLOTS, choice.time].sort();
   const submit = () => {
     let parsed: ReturnType<typeof parseReschedule>;
     try {
-      parsed = parseReschedule(text, post.timezone, new Date());
+      parsed = parseReschedule(value, post.timezone, new Date());
     } catch {
       parsed = { ok: false, message: M.rescheduleFormat };
     }
@@ -170,11 +199,19 @@ function Reschedule({
       },
     );
   };
+  const change = (next: Partial<typeof choice>) => {
+    setChoice({ ...choice, ...next });
+    setProblem(null);
+  };
   return (
     <PromptDialog
       open={open}
       onOpenChange={(next) => {
-        if (next) setText(formatReschedule(new Date(post.scheduled_time), post.timezone));
+        if (next) {
+          const wall = wallOf(post);
+          setChoice(wall);
+          setMonth(monthOf(wall.date));
+        }
         setProblem(null);
         update.reset();
         onOpenChange(next);
@@ -183,24 +220,39 @@ function Reschedule({
       onSubmit={submit}
       pending={update.isPending}
       testId="post-reschedule-dialog"
+      wide
     >
-      <div className="space-y-1.5">
-        <label htmlFor={id} className="text-sm font-medium">
-          {t('publishing.scheduled.rescheduleLabel')}
-        </label>
-        <input
-          id={id}
-          value={text}
+      <MonthCalendar
+        month={month}
+        onMonthChange={setMonth}
+        today={today}
+        selected={choice.date}
+        onSelect={(date) => change({ date })}
+        disablePast
+        label={t('publishing.schedule.date')}
+        testId="post-reschedule-calendar"
+      />
+      <SelectField
+        label={t('publishing.schedule.time')}
+        value={choice.time}
+        onChange={(time) => change({ time })}
+        options={slots.map((slot) => ({ value: slot, label: slot }))}
+        hint={t('publishing.scheduled.rescheduleHint', { zone: post.timezone })}
+        testId="post-reschedule-time"
+      />
+      <p className="rounded-lg bg-surface-2 px-3 py-2 text-sm" aria-live="polite" data-testid="post-reschedule-summary">
+        <span className="text-muted">{t('publishing.scheduled.rescheduleTo')} </span>
+        <span className="font-medium">
+          {t('publishing.schedule.summaryWhen', { date: formatDay(choice.date, i18n.language), time: choice.time })}
+        </span>
+        <span
+          className="mt-0.5 block font-mono text-xs text-subtle tabular-nums rtl:text-right"
           dir="ltr"
-          inputMode="numeric"
-          placeholder="YYYY-MM-DD HH:MM"
-          data-testid="post-reschedule-input"
-          aria-invalid={problem ? true : undefined}
-          onChange={(event) => setText(event.target.value)}
-          className={cn(inputClass, 'h-11 font-mono tabular-nums')}
-        />
-        <p className="text-xs text-subtle">{t('publishing.scheduled.rescheduleHint', { zone: post.timezone })}</p>
-      </div>
+          data-testid="post-reschedule-value"
+        >
+          {value}
+        </span>
+      </p>
       {problem && <FormMessage>{socialMessage(problem)}</FormMessage>}
       {update.isError && <FormMessage>{errorText(update.error)}</FormMessage>}
     </PromptDialog>

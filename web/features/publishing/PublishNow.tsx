@@ -8,7 +8,7 @@ import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage } from '../../ui/Field.tsx';
 import { usePublish, useScheduledPosts } from './api.ts';
-import { type ContentChoice, ContentPicker, MessageField, PlatformChecklist } from './ComposeFields.tsx';
+import { attachedMedia, type ContentChoice, ContentPicker, MessageField, PlatformChecklist } from './ComposeFields.tsx';
 import { type PlatformView, usePlatformStates } from './connect.ts';
 import { errorText, socialMessage } from './messages.ts';
 import { PlatformMark } from './platforms.tsx';
@@ -32,11 +32,11 @@ function draftProblem(draft: Draft, views: PlatformView[], isCreator: boolean): 
   return null;
 }
 
-/** What a draft sends with a post: the collaboration (creators, when chosen) and the materials' URLs. */
+/** What a draft sends with a post: the collaboration (creators, when chosen) and the attached media. */
 export function draftAttachments(draft: Draft, isCreator: boolean) {
-  const collaborationId = isCreator && draft.content.source === 'collaborations' ? draft.content.collaborationId : null;
-  const materials = draft.content.source === 'materials' || !isCreator ? draft.content.materials : [];
-  return { collaborationId, materials };
+  const forCollaboration = isCreator && draft.content.source === 'collaborations';
+  const collaborationId = forCollaboration ? draft.content.collaborationId : null;
+  return { collaborationId, media: attachedMedia(draft.content, forCollaboration) };
 }
 
 /** Results still being published by the worker follow their post rows until they settle. */
@@ -157,18 +157,18 @@ export function PublishNow({
     const found = draftProblem(draft, views, isCreator);
     setValidation(found);
     if (found) return;
-    const { collaborationId, materials } = draftAttachments(draft, isCreator);
+    const { collaborationId, media } = draftAttachments(draft, isCreator);
     for (const platform of draft.platforms) setState(platform, { status: 'posting' });
     publish.mutate(
       {
         message: draft.message.trim(),
         platforms: draft.platforms,
-        // The server resolves the materials' ids to their URLs.
+        // The server resolves the ids (own assets, or the collaboration's campaign materials) to their URLs.
         media_urls: [],
         mode: isCreator && draft.content.source === 'collaborations' ? 'campaigns' : 'materials',
         collaboration_id: collaborationId,
         selected_collaborations: collaborationId ? [collaborationId] : [],
-        selected_materials: materials.map((m) => m.id),
+        selected_materials: media.map((m) => m.id),
       },
       {
         onSuccess: (replies) => {

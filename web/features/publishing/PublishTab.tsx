@@ -35,7 +35,7 @@ export function PublishTab() {
   const [draft, setDraft] = useState<Draft>({
     message: '',
     platforms: [],
-    content: { source: 'collaborations', collaborationId: null, materials: [] },
+    content: { source: 'collaborations', collaborationId: null, campaignId: null, media: [] },
   });
   const [choice, setChoice] = useState<ScheduleChoice>(() => ({
     date: null,

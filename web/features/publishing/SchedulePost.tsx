@@ -55,11 +55,11 @@ export function SchedulePost({
     const found = !views.some((v) => v.account?.isConnected) ? M.noAccounts : checked.ok ? null : checked.message;
     setProblem(found);
     if (found || !choice.date) return;
-    const { collaborationId, materials } = draftAttachments(draft, isCreator);
+    const { collaborationId, media } = draftAttachments(draft, isCreator);
     create.mutate(
       {
         message: draft.message.trim(),
-        media_urls: materials.map((m) => m.url),
+        media_urls: media.map((m) => m.url),
         scheduled_time: `${choice.date}T${choice.time}`,
         timezone: choice.zone,
         platforms: draft.platforms,

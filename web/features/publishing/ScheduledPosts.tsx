@@ -1,4 +1,4 @@
-import { CalendarX2, CircleAlert, ExternalLink, Inbox, RefreshCw } from 'lucide-react';
+import { CalendarX2, CircleAlert, ExternalLink, Film, Inbox, RefreshCw } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { cn } from '../../ui/cn.ts';
 import { DialogTitleBar } from '../../ui/DialogTitleBar.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { AssetThumb } from '../assets/AssetThumb.tsx';
 import { Segmented, SelectField } from '../studio/controls.tsx';
 import { useCalendar, useDayPosts, useScheduledPosts } from './api.ts';
 import { MonthCalendar, monthGrid, monthOf } from './MonthCalendar.tsx';
@@ -33,6 +34,7 @@ const STATUS_PILL: Record<ScheduledPostStatus, string> = {
   published: 'bg-success-soft text-success',
 };
 
+/** Spec 2.3 badges of a day: the count from 5 posts ('99+' cap), dots for 3+ posts of mixed statuses, else one dot. */
 function DayBadges({ day }: { day: CalendarDay | undefined }) {
   const { t } = useTranslation();
   if (!day || day.stats.total === 0) return null;
@@ -40,29 +42,44 @@ function DayBadges({ day }: { day: CalendarDay | undefined }) {
   const primary = badge.primary ?? 'scheduled';
   return (
     <span
-      className="flex flex-col items-center gap-0.5"
+      className="flex flex-col items-center gap-1"
       data-testid="calendar-badge"
       data-primary={primary}
       data-count={badge.count ?? undefined}
       data-dots={badge.dots.join(',') || undefined}
+      title={t('publishing.calendar.posts', { count: day.stats.total })}
     >
       <span className="sr-only">{t('publishing.calendar.posts', { count: day.stats.total })}</span>
       {badge.count && (
         <span
-          className={cn('rounded-full px-1.5 text-[10px] font-semibold leading-4', STATUS_PILL[primary])}
+          className={cn(
+            'min-w-6 rounded-full px-1.5 text-center text-xs font-semibold leading-5 tabular-nums',
+            STATUS_PILL[primary],
+          )}
+          data-testid="calendar-badge-count"
           aria-hidden
         >
           {badge.count}
         </span>
       )}
       {badge.dots.length > 0 ? (
-        <span className="flex gap-0.5" aria-hidden>
+        <span className="flex gap-1" aria-hidden>
           {badge.dots.map((status) => (
-            <span key={status} className={cn('size-1.5 rounded-full', STATUS_DOT[status])} />
+            <span
+              key={status}
+              className={cn('size-2 rounded-full ring-1 ring-surface', STATUS_DOT[status])}
+              data-testid="calendar-badge-dot"
+            />
           ))}
         </span>
       ) : (
-        !badge.count && <span className={cn('size-1.5 rounded-full', STATUS_DOT[primary])} aria-hidden />
+        !badge.count && (
+          <span
+            className={cn('size-2 rounded-full', STATUS_DOT[primary])}
+            data-testid="calendar-badge-dot"
+            aria-hidden
+          />
+        )
       )}
     </span>
   );
@@ -80,41 +97,76 @@ function StatusPill({ status }: { status: ScheduledPostStatus }) {
 function PostCard({ post, now }: { post: ScheduledPost; now: Date }) {
   const { t, i18n } = useTranslation();
   return (
-    <li className="space-y-2 px-3.5 py-3" data-testid="scheduled-post" data-status={post.status} data-id={post.id}>
-      <div className="flex flex-wrap items-center gap-2">
-        <PlatformMark platform={post.platform} size="sm" />
-        <span className="text-sm font-medium">{t(`publishing.platforms.${post.platform}`)}</span>
-        <StatusPill status={post.status} />
-        <span className="ms-auto text-xs tabular-nums text-muted" data-testid="scheduled-post-time">
-          {formatInZone(post.scheduled_time, post.timezone, i18n.language)}
-          <span className="text-subtle"> · {post.timezone}</span>
-        </span>
-      </div>
-      <p
-        className="line-clamp-3 whitespace-pre-line break-words text-sm text-fg/90"
-        data-testid="scheduled-post-message"
-      >
-        {post.message}
-      </p>
-      {post.status === 'failed' && post.error_message && (
-        <p className="flex items-start gap-1.5 text-xs text-danger">
-          <CircleAlert className="mt-px size-3.5 shrink-0" aria-hidden />
-          {socialMessage(post.error_message)}
-        </p>
-      )}
-      {post.share_url && (
-        <a
-          href={post.share_url}
-          target="_blank"
-          rel="noreferrer"
-          className="inline-flex items-center gap-1 text-xs font-medium text-accent hover:underline"
+    <li className="flex gap-3 px-3.5 py-3" data-testid="scheduled-post" data-status={post.status} data-id={post.id}>
+      {post.media.length > 0 && <MediaPreview media={post.media} />}
+      <div className="min-w-0 flex-1 space-y-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <PlatformMark platform={post.platform} size="sm" />
+          <span className="text-sm font-medium">{t(`publishing.platforms.${post.platform}`)}</span>
+          <StatusPill status={post.status} />
+          <span className="ms-auto text-xs tabular-nums text-muted" data-testid="scheduled-post-time">
+            {formatInZone(post.scheduled_time, post.timezone, i18n.language)}
+            <span className="text-subtle"> · {post.timezone}</span>
+          </span>
+        </div>
+        <p
+          className="line-clamp-3 whitespace-pre-line break-words text-sm text-fg/90"
+          data-testid="scheduled-post-message"
         >
-          <ExternalLink className="size-3.5" aria-hidden />
-          {t('publishing.scheduled.viewPost')}
-        </a>
-      )}
-      {isChangeable(post, now) && <PostActions post={post} />}
+          {post.message}
+        </p>
+        {post.status === 'failed' && post.error_message && (
+          <p className="flex items-start gap-1.5 text-xs text-danger">
+            <CircleAlert className="mt-px size-3.5 shrink-0" aria-hidden />
+            {socialMessage(post.error_message)}
+          </p>
+        )}
+        {post.share_url && (
+          <a
+            href={post.share_url}
+            target="_blank"
+            rel="noreferrer"
+            className="inline-flex items-center gap-1 text-xs font-medium text-accent hover:underline"
+          >
+            <ExternalLink className="size-3.5" aria-hidden />
+            {t('publishing.scheduled.viewPost')}
+          </a>
+        )}
+        {isChangeable(post, now) && <PostActions post={post} />}
+      </div>
     </li>
+  );
+}
+
+/** The post's first file as a thumbnail (a video marked as one), with the number of further files. */
+function MediaPreview({ media }: { media: ScheduledPost['media'] }) {
+  const { t } = useTranslation();
+  const [first] = media;
+  if (!first) return null;
+  const more = media.length - 1;
+  return (
+    <div
+      className="relative size-16 shrink-0 overflow-hidden rounded-lg border border-line bg-surface-2 sm:size-20"
+      data-testid="scheduled-post-media"
+      data-type={first.type}
+      data-count={media.length}
+    >
+      <AssetThumb asset={first} />
+      {first.type === 'video' && (
+        <span className="absolute bottom-1 start-1 grid size-5 place-items-center rounded-full bg-black/60 text-white">
+          <Film className="size-3" aria-hidden />
+          <span className="sr-only">{t('publishing.scheduled.video')}</span>
+        </span>
+      )}
+      {more > 0 && (
+        <span
+          className="absolute end-1 top-1 rounded-full bg-black/65 px-1.5 text-[11px] font-semibold leading-4 text-white"
+          dir="ltr"
+        >
+          +{more}
+        </span>
+      )}
+    </div>
   );
 }
 
@@ -204,12 +256,12 @@ export function ScheduledPosts({ zone, onZoneChange }: { zone: string; onZoneCha
   };
 
   return (
-    <div className="space-y-5" data-testid="scheduled-posts">
+    <div className="@container space-y-5" data-testid="scheduled-posts">
       {failed ? (
         <LoadError error={failed} onRetry={retry} />
       ) : (
-        <div className="grid grid-cols-1 gap-5 lg:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
-          <section className="space-y-4 rounded-2xl border border-line bg-surface p-4 sm:p-5 lg:self-start">
+        <div className="grid grid-cols-1 gap-5 @4xl:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
+          <section className="space-y-4 rounded-2xl border border-line bg-surface p-4 sm:p-5 @4xl:self-start">
             <div className="flex flex-wrap items-end justify-between gap-3">
               <h2 className="text-base font-semibold">{t('publishing.scheduled.calendarTitle')}</h2>
               <div className="w-full sm:w-56">
