@@ -90,11 +90,11 @@ function resultOf(mode: StudioMode, data: unknown): GenerationResult {
 async function pollTask(mode: StudioMode, task: TaskAccepted, signal: AbortSignal): Promise<GeneratedItem> {
   const { setGeneration } = useStudio.getState();
   const started = Date.now();
+  // The bar only moves forward: the spec's starting 5% is not taken back when the server's first real
+  // figure is lower (a task that has just loaded its inputs reports 2%).
+  let shown = videoPollProgress(0, task.progress > 0 ? task.progress : null);
   setGeneration(mode, {
-    progress: {
-      value: videoPollProgress(0, task.progress > 0 ? task.progress : null),
-      secondsLeft: videoPollSecondsLeft(0, task.estimatedSecondsLeft),
-    },
+    progress: { value: shown, secondsLeft: videoPollSecondsLeft(0, task.estimatedSecondsLeft) },
   });
   const check = mode === 'video' ? videoStatus : taskStatus;
   for (;;) {
@@ -114,7 +114,8 @@ async function pollTask(mode: StudioMode, task: TaskAccepted, signal: AbortSigna
     }
     const decision = decideVideoPoll(attempt, outcome);
     if (decision.kind === 'wait') {
-      setGeneration(mode, { progress: { value: decision.progress, secondsLeft: decision.secondsLeft } });
+      shown = Math.max(shown, decision.progress);
+      setGeneration(mode, { progress: { value: shown, secondsLeft: decision.secondsLeft } });
       continue;
     }
     if (decision.kind === 'failed') {
