@@ -70,6 +70,15 @@ function isMedia(value: unknown): value is GeneratedMedia {
   return typeof value === 'object' && value !== null && typeof (value as { url?: unknown }).url === 'string';
 }
 
+/** The credits a 402 from our own ledger says are missing (its details carry `required` and `balance`). */
+function ledgerShortfall(error: ApiError): number | undefined {
+  if (error.status !== 402 || error.code !== 'insufficient_credits') return undefined;
+  const details = error.details as { required?: unknown; balance?: unknown } | undefined;
+  const { required, balance } = details ?? {};
+  if (typeof required !== 'number' || typeof balance !== 'number') return undefined;
+  return Math.max(1, Math.ceil(required - balance));
+}
+
 /** Reads finished media of any mode into a result; anything unexpected goes to the generic view. */
 function resultOf(mode: StudioMode, data: unknown): GenerationResult {
   if (mode === 'image') {
@@ -184,7 +193,13 @@ export async function runGeneration(request: ReadyRequest, queryClient: QueryCli
       phase: 'error',
       result: null,
       progress: null,
-      error: { kind: generationErrorKind({ status, code, message }), message, status },
+      error: {
+        kind: generationErrorKind({ status, code, message }),
+        message,
+        status,
+        code,
+        shortfall: error instanceof ApiError ? ledgerShortfall(error) : undefined,
+      },
     });
   } finally {
     if (running.get(mode) === controller) running.delete(mode);
