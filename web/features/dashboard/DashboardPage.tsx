@@ -69,7 +69,7 @@ export default function DashboardPage() {
   const me = useOutletContext<DashboardContext>();
   const { user, credits } = me;
   const account = useAccountRoute();
-  useCancelledReturnNotices();
+  useCancelledReturnNotices(true, true);
   const [params] = useSearchParams();
   const view = resolveDashboardView(user, params.get('view'));
   const isDesktop = useMediaQuery('(min-width: 768px)');
