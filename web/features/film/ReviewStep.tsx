@@ -365,13 +365,6 @@ export function ReviewStep() {
             {balance !== undefined && ` · ${t('film.review.balance', { credits: format(balance) })}`}
           </span>
         </div>
-        {!affordable && pending.length > 0 && (
-          <div className="mb-3">
-            <AlertMessage testId="film-low-credits">
-              {t('film.review.lowCredits', { credits: credits(SHOT_PRICE) })}
-            </AlertMessage>
-          </div>
-        )}
         {pending.length > 0 && shortfall > 0 && (
           <CreditShortfall className="mb-3" shortfall={shortfall} balance={balance ?? null} testId="film-shortfall" />
         )}
