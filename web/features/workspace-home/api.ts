@@ -8,7 +8,7 @@ import { assetsQueryKey } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
 import { apiRequest } from '../../api/client.ts';
 
-export const runningTasksKey = ['tasks', 'running'] as const;
+const runningTasksKey = ['tasks', 'running'] as const;
 /** Without running work the list is still checked now and then, for work started in another tab. */
 const IDLE_POLL_MS = 10_000;
 
@@ -39,7 +39,7 @@ export function useRunningTasks() {
   return query;
 }
 
-export const RECENT_ASSETS = 8;
+const RECENT_ASSETS = 8;
 
 /** The newest assets (under the assets key, so a finished generation refreshes them). */
 export function useRecentAssets() {
