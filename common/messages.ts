@@ -65,6 +65,8 @@ export const MESSAGES = {
   },
   credits: {
     insufficient: 'Insufficient credits',
+    /** Our own balance falls short of a paid action by `count` credits (issue 18). */
+    needMore: (count: number) => `You need ${count.toLocaleString('en')} more ${count === 1 ? 'credit' : 'credits'}`,
   },
   media: {
     linkExpired: 'This media link has expired',

@@ -90,7 +90,9 @@ describe('account and billing', () => {
       await page.getByTestId('account-billing').waitFor();
       expect(new URL(page.url()).searchParams.get('account')).toBe('billing');
       expect(await page.getByTestId('billing-balance').textContent()).toBe('200');
-      expect(await page.getByTestId('credit-badge').getAttribute('data-badge')).toBe('good');
+      expect(await page.getByTestId('billing-credits').getByTestId('credit-badge').getAttribute('data-badge')).toBe(
+        'good',
+      );
       // Storage used against the quota (issue 17): the upload and its thumbnail, of the 5 GB default.
       await expect.poll(() => page.getByTestId('billing-storage-used').textContent()).toBe(storageText);
       expect(storageText).toMatch(/ of 5 GB used$/);
@@ -116,6 +118,9 @@ describe('account and billing', () => {
       await page.getByTestId('dashboard-shell').waitFor();
       await expect.poll(() => balance.textContent(), { timeout: 15_000 }).toBe('300');
       await expect.poll(() => new URL(page.url()).searchParams.get('topup')).toBeNull();
+      // Issue 18: the return lands on Billing, where the new balance shows.
+      await page.getByTestId('account-billing').waitFor();
+      await expect.poll(() => page.getByTestId('billing-balance').textContent()).toBe('300');
 
       await openAccount(page, 'transactions');
       const rows = page.getByTestId('transaction-row');

@@ -75,6 +75,16 @@ describe('Film Production Studio', () => {
       const first = page.getByTestId('film-sequence').first();
       expect(await first.getAttribute('data-status')).toBe('ready');
       expect(await first.getByTestId('film-sequence-generate').textContent()).toContain('101 credits');
+      // Issue 18, point 8: all the shots together cost more than the 200 welcome credits, so Generate all is
+      // disabled beside 'You need N more credits'; a single shot is still affordable.
+      const shots = await page.getByTestId('film-sequence').count();
+      if (shots * 101 > 200) {
+        expect(await page.getByTestId('film-generate-all').isDisabled()).toBe(true);
+        expect(await page.getByTestId('film-shortfall-message').textContent()).toBe(
+          `You need ${(shots * 101 - 200).toLocaleString('en')} more credits`,
+        );
+      }
+      expect(await first.getByTestId('film-sequence-generate').isDisabled()).toBe(false);
 
       // Generate one shot; once the server has its task, reload: the poll resumes from localStorage.
       await first.getByTestId('film-sequence-generate').click();

@@ -43,7 +43,7 @@ describe('creation studio', () => {
     }
   });
 
-  it('generates a video with a progress bar, plays it, then hits Credits Required when the credits run out', {
+  it('generates a video with a bar that rises through real progress, plays it, then disables Generate and suggests a top-up when the credits run out', {
     timeout: 240_000,
   }, async () => {
     const browser = await openBrowser();
@@ -52,13 +52,35 @@ describe('creation studio', () => {
       await freshCreator(page);
       await openStudio(page, 'video');
       await page.getByTestId('prompt-input').fill('slow aerial shot over a misty mountain lake at sunrise');
+      // The longest clip the form offers, so the bar is watched over several polls.
+      await page.getByTestId('video-duration').selectOption('15');
       await page.getByTestId('generate-button').click();
       const bar = page.getByTestId('progress-bar');
       await bar.waitFor({ timeout: 15_000 });
       const firstValue = Number(await bar.getAttribute('aria-valuenow'));
       expect(firstValue).toBeGreaterThanOrEqual(5);
+
+      // Issue 18, point 7: the bar follows the engine's progress through intermediate values and never goes back.
       const video = page.getByTestId('result-video').locator('video');
-      await video.waitFor({ timeout: 120_000 });
+      const values: number[] = [firstValue];
+      const texts: string[] = [];
+      const deadline = Date.now() + 120_000;
+      while ((await video.count()) === 0 && Date.now() < deadline) {
+        const raw = await bar.getAttribute('aria-valuenow', { timeout: 500 }).catch(() => null);
+        const text = await page
+          .getByTestId('progress-text')
+          .textContent({ timeout: 500 })
+          .catch(() => null);
+        if (raw !== null && Number(raw) !== values.at(-1)) values.push(Number(raw));
+        if (text && text !== texts.at(-1)) texts.push(text);
+        await page.waitForTimeout(200);
+      }
+      await video.waitFor({ timeout: 5_000 });
+      for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThanOrEqual(values[i - 1]);
+      expect(new Set(values.filter((v) => v > 5 && v < 100)).size).toBeGreaterThanOrEqual(2);
+      // While it rendered, the text gave a time left, not only 'finishing…'.
+      expect(texts.some((text) => /left/.test(text))).toBe(true);
+
       await expect
         .poll(() => video.evaluate((v: HTMLVideoElement) => (Number.isFinite(v.duration) ? v.duration : 0)), {
           timeout: 20_000,
@@ -72,12 +94,61 @@ describe('creation studio', () => {
         .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 })
         .toBeGreaterThan(0);
 
-      // 200 welcome credits − 101 for the pro video leaves 99: the next one cannot be paid for.
+      // Issue 18, point 8: 200 welcome credits − 101 for the pro video leave 99, which cannot pay for another.
+      // Generate is disabled beside 'You need 2 more credits' and a top-up of 102 (shortfall + 100).
+      const generate = page.getByTestId('generate-button');
+      await expect.poll(() => generate.isDisabled()).toBe(true);
+      const shortfall = page.getByTestId('studio-shortfall');
+      await shortfall.waitFor();
+      expect(await shortfall.getByTestId('studio-shortfall-message').textContent()).toBe('You need 2 more credits');
+      expect(await shortfall.getAttribute('data-suggested')).toBe('102');
+      await shortfall.getByTestId('studio-shortfall-add').click();
+      const dialog = page.getByTestId('topup-dialog');
+      await dialog.waitFor();
+      await dialog.getByTestId('topup-shortfall').waitFor();
+      await expect.poll(() => dialog.locator('[data-testid^="topup-package-"]').count()).toBeGreaterThan(0);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('says how many credits are missing when our own balance refuses a generation (402), not that a provider is short', {
+    timeout: 120_000,
+  }, async () => {
+    const browser = await openBrowser();
+    const { page } = browser;
+    try {
+      const token = await freshCreator(page);
+      await openStudio(page, 'video');
+      await page.getByTestId('prompt-input').fill('a paper boat drifting down a rainy street');
+      const price = Number(await page.getByTestId('price-tag').getAttribute('data-credits'));
+      expect(await page.getByTestId('generate-button').isDisabled()).toBe(false);
+
+      // Another tab spends most of the balance: this page still shows 200 and lets Generate be pressed.
+      const spent = await fetch(`${baseUrl()}/api/ai/generate/video`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${token}`,
+          'x-requested-with': 'XMLHttpRequest',
+        },
+        body: JSON.stringify({ prompt: 'a quiet harbour at dawn', generateAudio: true }),
+      });
+      expect(spent.status).toBe(200);
+      const me = await fetch(`${baseUrl()}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+      const balance = ((await me.json()) as { data: { credits: number } }).data.credits;
+      expect(balance).toBeLessThan(price);
+
       await page.getByTestId('generate-button').click();
       const panel = page.getByTestId('error-panel');
       await panel.waitFor({ timeout: 15_000 });
       expect(await panel.getAttribute('data-kind')).toBe('credits');
       expect(await panel.textContent()).toContain('Credits Required');
+      const message = await panel.getByTestId('error-panel-message').textContent();
+      expect(message).toBe(`You need ${price - balance} more credits`);
+      expect(await panel.textContent()).not.toMatch(/provider/i);
+      // The balance is refreshed: Generate is now disabled with the same shortfall.
+      await expect.poll(() => page.getByTestId('generate-button').isDisabled()).toBe(true);
     } finally {
       await browser.close();
     }

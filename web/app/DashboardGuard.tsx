@@ -17,9 +17,13 @@ import { SettingsControl } from '../ui/SettingsControl.tsx';
 import { DashboardSkeleton } from './DashboardSkeleton.tsx';
 import { useSignOut } from './useSignOut.ts';
 
+/** Flags of a return from a checkout; such a return opens the Account dialog's Billing tab, where the result shows. */
+const PAYMENT_RETURN_FLAGS: readonly string[] = ['subscription', 'topup', 'wallet_topup'];
+
 /**
  * Returns from payment and onboarding (`?subscription=success` etc.) refresh /api/auth/me and then drop the
- * flags from the URL, keeping `view`. Runs before the subscription gate so a fresh subscription lets the user in.
+ * flags from the URL, keeping `view`; a payment return opens Billing (`account=billing`) with a success toast.
+ * Runs before the subscription gate so a fresh subscription lets the user in.
  */
 function useReturnFlags(enabled: boolean) {
   const [params, setParams] = useSearchParams();
@@ -37,6 +41,7 @@ function useReturnFlags(enabled: boolean) {
         (current) => {
           const next = new URLSearchParams(current);
           for (const flag of DASHBOARD_RETURN_FLAGS) next.delete(flag);
+          if (key.split(',').some((flag) => PAYMENT_RETURN_FLAGS.includes(flag))) next.set('account', 'billing');
           return next;
         },
         { replace: true },

@@ -5,11 +5,28 @@ import { cn } from './cn.ts';
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
 type Size = 'sm' | 'md' | 'lg';
 
+/**
+ * The one disabled look: a flat muted surface with a legible muted label (about 5:1 in both themes), no
+ * shadow, no hover change, and the not-allowed cursor. Hand-rolled filled buttons use it too.
+ */
+export const disabledButtonClass =
+  'disabled:cursor-not-allowed disabled:border-line disabled:bg-surface-3 disabled:text-muted disabled:shadow-none disabled:hover:border-line disabled:hover:bg-surface-3 disabled:hover:text-muted disabled:hover:opacity-100';
+/** Ghost buttons have no surface to mute: their label dims instead, and hovering changes nothing. */
+const disabledGhostClass =
+  'disabled:cursor-not-allowed disabled:text-subtle disabled:hover:bg-transparent disabled:hover:text-subtle';
+
 const variants: Record<Variant, string> = {
-  primary: 'bg-accent text-accent-fg shadow-sm shadow-accent/20 hover:bg-accent-strong disabled:hover:bg-accent',
+  primary: 'bg-accent text-accent-fg shadow-sm shadow-accent/20 hover:bg-accent-strong',
   secondary: 'border border-line bg-surface-2 text-fg hover:border-line-strong hover:bg-surface-3',
   ghost: 'text-muted hover:bg-surface-2 hover:text-fg',
   danger: 'bg-danger text-danger-fg hover:opacity-90',
+};
+
+const disabledLooks: Record<Variant, string> = {
+  primary: disabledButtonClass,
+  secondary: disabledButtonClass,
+  ghost: disabledGhostClass,
+  danger: disabledButtonClass,
 };
 
 const sizes: Record<Size, string> = {
@@ -18,13 +35,16 @@ const sizes: Record<Size, string> = {
   lg: 'h-12 gap-2 rounded-xl px-6 text-base',
 };
 
-/** Shared look for buttons and button-like links. */
-export function buttonClass(variant: Variant = 'primary', size: Size = 'md', className?: string) {
+/**
+ * Shared look for buttons and button-like links. A busy button (`loading`) is disabled too but keeps its
+ * colours, so the running action reads as running rather than unavailable.
+ */
+export function buttonClass(variant: Variant = 'primary', size: Size = 'md', className?: string, busy = false) {
   return cn(
     'inline-flex select-none items-center justify-center whitespace-nowrap font-medium transition-colors',
     'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent',
-    'disabled:cursor-not-allowed disabled:opacity-50',
     variants[variant],
+    busy ? 'cursor-progress' : disabledLooks[variant],
     sizes[size],
     className,
   );
@@ -49,7 +69,7 @@ export function Button({
   return (
     <button
       type={type}
-      className={buttonClass(variant, size, className)}
+      className={buttonClass(variant, size, className, loading)}
       disabled={disabled || loading}
       aria-busy={loading || undefined}
       {...props}

@@ -27,6 +27,7 @@ import {
   downloadOutput,
   pollUntil,
   type RetryPolicy,
+  unreportedProgress,
   VendorBalanceError,
   VendorError,
   vendorContentFiltered,
@@ -362,8 +363,7 @@ export class SeedanceVideoEngine implements VideoEngine {
     const id = created.id;
     const path = `/contents/generations/tasks/${encodeURIComponent(id)}`;
     onProgress?.(0);
-    // Ark reports no progress: estimate it from the time a Seedance clip usually takes (~10 s per second of video).
-    const expectedMs = duration * 10_000;
+    // Ark reports no progress.
     let task: SeedanceTask;
     try {
       task = await pollUntil(
@@ -376,7 +376,10 @@ export class SeedanceVideoEngine implements VideoEngine {
           intervalMs: this.ark.options.pollIntervalMs ?? 3_000,
           timeoutMs: this.ark.options.timeoutMs ?? 15 * 60_000,
           signal,
-          onTick: (elapsed) => onProgress?.(Math.min(0.95, elapsed / expectedMs)),
+          onTick: (elapsed) => {
+            const { fraction, secondsLeft } = unreportedProgress(elapsed);
+            onProgress?.(fraction, secondsLeft);
+          },
         },
       );
     } catch (error) {

@@ -16,7 +16,7 @@ import type {
   VideoResult,
   VideoToVideoRequest,
 } from '../types.ts';
-import { downloadOutput, pollUntil, VendorError, vendorContentFiltered } from '../vendor/http.ts';
+import { downloadOutput, pollUntil, unreportedProgress, VendorError, vendorContentFiltered } from '../vendor/http.ts';
 import { authHeaders, classifyVendorFailure, type GeminiSettings, geminiJson, modelPath, VENDOR } from './api.ts';
 
 /** The Veo model id each spec name is sent to. */
@@ -30,7 +30,7 @@ export const VEO_MODEL_IDS: Record<string, string> = {
 
 /** Clip lengths Veo 3 renders; a request is sent as the shortest one that covers it. */
 const VEO_DURATIONS = [4, 6, 8];
-/** Typical render time, for the progress estimate (Google quotes 11 s to 6 min). */
+/** Typical render time, the first estimate shown (Google quotes 11 s to 6 min). */
 const EXPECTED_SECONDS = 75;
 const MAX_REFERENCE_IMAGES = 3;
 
@@ -149,10 +149,10 @@ export class VeoVideoEngine implements VideoEngine {
         intervalMs: this.veo.pollIntervalMs,
         timeoutMs: this.veo.timeoutMs,
         signal: options.signal,
+        // Veo operations report no progress.
         onTick: (elapsedMs) => {
-          const seconds = elapsedMs / 1000;
-          const fraction = 0.05 + 0.8 * (1 - Math.exp(-seconds / EXPECTED_SECONDS));
-          options.onProgress?.(fraction, Math.max(0, Math.round(EXPECTED_SECONDS - seconds)));
+          const { fraction, secondsLeft } = unreportedProgress(elapsedMs);
+          options.onProgress?.(fraction, secondsLeft);
         },
       },
     );

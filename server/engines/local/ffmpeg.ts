@@ -22,6 +22,11 @@ class FfmpegError extends Error {
 export interface FfmpegRun {
   /** Seconds of output expected, to turn ffmpeg's out_time into a 0–1 fraction. */
   durationSeconds: number;
+  /**
+   * Video frames the output will have, when the caller knows them: progress then counts ffmpeg's `frame=`
+   * (video frames written), which an audio stream running ahead of the picture cannot inflate.
+   */
+  totalFrames?: number;
   signal?: AbortSignal;
   onProgress?: ProgressCallback;
   /** Maps this run's 0–1 progress into a slice of the caller's (for multi-step jobs). */
@@ -38,8 +43,25 @@ export function parseProgressTime(block: string): number | undefined {
   return undefined;
 }
 
+/** Parses `-progress` key=value blocks; returns the number of video frames written so far, when known. */
+export function parseProgressFrame(block: string): number | undefined {
+  const frame = /(?:^|\n)frame=(\d+)/.exec(block);
+  return frame ? Number(frame[1]) : undefined;
+}
+
+/** The 0–1 share of the output written, from the frame count when known, else from out_time. */
+function progressShare(block: string, run: FfmpegRun): number | undefined {
+  if (run.totalFrames && run.totalFrames > 0) {
+    const frame = parseProgressFrame(block);
+    if (frame !== undefined) return Math.min(1, frame / run.totalFrames);
+  }
+  const seconds = parseProgressTime(block);
+  if (seconds === undefined || !(run.durationSeconds > 0)) return undefined;
+  return Math.max(0, Math.min(1, seconds / run.durationSeconds));
+}
+
 /**
- * Runs ffmpeg with `-progress pipe:1`, reporting out_time against the expected duration through
+ * Runs ffmpeg with `-progress pipe:1`, reporting frames written (or out_time) against the expected output through
  * onProgress, and killing ffmpeg (SIGKILL) when the signal aborts or the timeout passes.
  */
 export function runFfmpeg(config: ToolConfig, args: readonly string[], run: FfmpegRun): Promise<void> {
@@ -84,9 +106,8 @@ export function runFfmpeg(config: ToolConfig, args: readonly string[], run: Ffmp
         if (end < 0) break;
         const block = pending.slice(0, end);
         pending = pending.slice(end + 1);
-        const seconds = parseProgressTime(block);
-        if (seconds !== undefined && run.onProgress && run.durationSeconds > 0) {
-          const local = Math.max(0, Math.min(1, seconds / run.durationSeconds));
+        const local = run.onProgress ? progressShare(block, run) : undefined;
+        if (local !== undefined && run.onProgress) {
           const fraction = from + (to - from) * local;
           if (fraction > lastFraction + 0.005 || local === 1) {
             lastFraction = fraction;
@@ -124,7 +145,7 @@ export async function runFinalFfmpeg(
   args: readonly string[],
   durationSeconds: number,
   options: EngineCallOptions | undefined,
-  run: Pick<FfmpegRun, 'progressRange' | 'timeoutMs'> = {},
+  run: Pick<FfmpegRun, 'progressRange' | 'timeoutMs' | 'totalFrames'> = {},
 ): Promise<void> {
   await runFfmpeg(config, args, { durationSeconds, signal: options?.signal, onProgress: options?.onProgress, ...run });
   options?.onProgress?.(1, 0);

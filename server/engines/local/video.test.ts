@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grabFrame, type MediaProbe, probeMedia } from '../../platform/media/probe.ts';
 import { colourDistance, meanRgb, patternPng, solidPng, testToolConfig } from '../test-media.ts';
 import type { VideoResult } from '../types.ts';
-import { parseProgressTime } from './ffmpeg.ts';
+import { parseProgressFrame, parseProgressTime } from './ffmpeg.ts';
 import { LocalImageEngine } from './image.ts';
 import { cameraMotion, LocalVideoEngine } from './video.ts';
 
@@ -221,5 +221,7 @@ describe('local video engine', () => {
     expect(cameraMotion('a quiet lake')).toBe('parallax');
     expect(parseProgressTime('frame=10\nout_time_us=1500000\nprogress=continue')).toBe(1.5);
     expect(parseProgressTime('out_time=00:01:02.500000\nprogress=end')).toBe(62.5);
+    expect(parseProgressFrame('frame=10\nfps=24.0\nout_time_us=1500000\nprogress=continue')).toBe(10);
+    expect(parseProgressFrame('fps=24.0\nout_time_us=1500000\nprogress=continue')).toBeUndefined();
   });
 });

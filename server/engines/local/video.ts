@@ -173,9 +173,12 @@ async function renderVideo(
   durationSeconds: number,
   metadata: VideoResult['metadata'],
   options: EngineCallOptions | undefined,
-  progressRange?: [number, number],
+  progress: { range?: [number, number]; totalFrames: number },
 ): Promise<VideoResult> {
-  await runFinalFfmpeg(config, args, durationSeconds, options, { progressRange });
+  await runFinalFfmpeg(config, args, durationSeconds, options, {
+    progressRange: progress.range,
+    totalFrames: progress.totalFrames,
+  });
   const probe = await probeMedia(config, out, options?.signal);
   if (!probe.video) throw new Error('ffmpeg produced no video stream');
   return {
@@ -295,7 +298,7 @@ export class LocalVideoEngine implements VideoEngine {
           audio: audio ? audio.description : null,
         },
         options,
-        range,
+        { range, totalFrames: n },
       );
     });
   }
@@ -339,6 +342,7 @@ export class LocalVideoEngine implements VideoEngine {
           audio: audio ? audio.description : null,
         },
         options,
+        { totalFrames: n },
       );
     });
   }
@@ -380,6 +384,7 @@ export class LocalVideoEngine implements VideoEngine {
         d,
         { engine: 'local', model: request.model, operation: 'video-to-video', operations },
         options,
+        { totalFrames: Math.max(1, Math.round(d * fps)) },
       );
     });
   }
@@ -451,6 +456,7 @@ export class LocalVideoEngine implements VideoEngine {
           followsReferenceSeconds: d,
         },
         options,
+        { totalFrames: Math.max(1, Math.round(d * fps)) },
       );
     });
   }

@@ -2,6 +2,7 @@
 // jitter, honouring Retry-After), the mapping of vendor failures onto the product's error kinds, and
 // downloading outputs into memory before the vendor's URLs expire. Adapters live in
 // server/engines/<vendor>/ and never call fetch directly.
+import { videoPollAttempt, videoPollProgress, videoPollSecondsLeft } from '../../../common/rules/generation-state.ts';
 import { AppError } from '../../platform/errors.ts';
 import { ContentFilteredError } from '../types.ts';
 
@@ -193,6 +194,16 @@ export async function downloadOutput(
 }
 
 /** Polls `check` until it returns a value, at `intervalMs`, within `timeoutMs`; reports progress by time. */
+/**
+ * Progress of vendor work that reports none (Veo operations, Seedance tasks): the spec's rule, 5 plus 2 per
+ * 15-second attempt capped at 95, as a 0–1 fraction, and its estimate of 15 s per attempt left. It keeps
+ * rising for the whole polling budget instead of creeping up to a guessed end and stalling there.
+ */
+export function unreportedProgress(elapsedMs: number): { fraction: number; secondsLeft: number } {
+  const attempt = videoPollAttempt(elapsedMs);
+  return { fraction: videoPollProgress(attempt) / 100, secondsLeft: videoPollSecondsLeft(attempt) };
+}
+
 export async function pollUntil<T>(
   vendor: string,
   check: () => Promise<T | undefined>,

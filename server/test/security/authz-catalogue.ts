@@ -174,6 +174,7 @@ export const ROUTE_CATALOGUE: Record<string, RouteRule> = {
   'POST /api/upload': signedIn,
   'GET /api/upload/{id}': byId('upload'),
   'GET /api/account/storage': signedIn,
+  'GET /api/tasks': signedIn,
   'GET /api/tasks/{id}': byId('task'),
   'POST /api/ai/generate/image': refs([
     'referenceImages',

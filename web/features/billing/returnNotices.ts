@@ -6,10 +6,11 @@ import { DASHBOARD_RETURN_FLAGS } from '../../../common/constants.ts';
 
 /**
  * Returns from a checkout that was not completed (`?topup=cancelled`, `?wallet_topup=cancelled`,
- * `?subscription=cancelled`): say so once and drop the flag. Successful returns are handled by the dashboard
- * guard, which refreshes the balance first.
+ * `?subscription=cancelled`): say so once and drop the flag; with `openBilling`, a payment's return opens the
+ * Account dialog's Billing tab, where the balance and subscription are. Successful returns are handled by the
+ * dashboard guard, which refreshes the balance first.
  */
-export function useCancelledReturnNotices(enabled = true) {
+export function useCancelledReturnNotices(enabled = true, openBilling = false) {
   const [params, setParams] = useSearchParams();
   const { t } = useTranslation();
   const cancelled = DASHBOARD_RETURN_FLAGS.filter((flag) => {
@@ -25,9 +26,10 @@ export function useCancelledReturnNotices(enabled = true) {
       (current) => {
         const next = new URLSearchParams(current);
         for (const flag of key.split(',')) next.delete(flag);
+        if (openBilling && key.split(',').some((flag) => flag !== 'onboarding')) next.set('account', 'billing');
         return next;
       },
       { replace: true },
     );
-  }, [enabled, key, setParams, t]);
+  }, [enabled, openBilling, key, setParams, t]);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { creditBadge, preselectedPackage, suggestedCredits } from './topup.ts';
+import { creditBadge, creditShortfall, preselectedPackage, suggestedCredits } from './topup.ts';
 
 const packages = [
   { id: 'starter', credits: 100, popular: false },
@@ -20,6 +20,16 @@ describe('top-up helpers', () => {
     expect(suggestedCredits(1)).toBe(101);
     expect(suggestedCredits(12.2)).toBe(113);
     expect(suggestedCredits(250)).toBe(350);
+  });
+
+  it('measures what the balance lacks for a price (nothing while the balance is unknown)', () => {
+    // Issue 18: the Film's 26 shots cost 2,626 credits against a balance of 168.
+    expect(creditShortfall(2626, 168)).toBe(2458);
+    expect(suggestedCredits(creditShortfall(2626, 168))).toBe(2558);
+    expect(creditShortfall(101, 200)).toBe(0);
+    expect(creditShortfall(101, 101)).toBe(0);
+    expect(creditShortfall(101, null)).toBe(0);
+    expect(creditShortfall(101, undefined)).toBe(0);
   });
 
   it('preselects the smallest package covering the suggestion, else the largest', () => {

@@ -11,6 +11,12 @@ export function creditBadge(credits: number): CreditBadge {
   return 'good';
 }
 
+/** Credits the balance lacks for `price`: 0 when it covers it, or while the balance is unknown. */
+export function creditShortfall(price: number, balance: number | null | undefined): number {
+  if (balance === null || balance === undefined) return 0;
+  return Math.max(0, Math.ceil(price - balance));
+}
+
 /** Spec 9: the top-up suggested for a shortfall is the shortfall rounded up plus 100 credits. */
 export function suggestedCredits(shortfall: number): number {
   return Math.ceil(shortfall) + 100;

@@ -37,6 +37,8 @@ const CampaignsPoolView = lazy(() => import('../campaigns/CampaignsPoolView.tsx'
 const MyCampaignsView = lazy(() => import('../campaigns/MyCampaignsView.tsx'));
 // The chat assistant (chatWithGenPro view) is its own chunk too.
 const ChatView = lazy(() => import('../chat/ChatView.tsx'));
+// The workspace home (creators view, where everyone lands) is its own chunk too.
+const WorkspaceHomeView = lazy(() => import('../workspace-home/WorkspaceHomeView.tsx'));
 // The Account and Settings dialog is its own chunk too, loaded when it is first opened.
 const AccountDialog = lazy(() => import('../account/AccountDialog.tsx'));
 
@@ -67,7 +69,7 @@ export default function DashboardPage() {
   const me = useOutletContext<DashboardContext>();
   const { user, credits } = me;
   const account = useAccountRoute();
-  useCancelledReturnNotices();
+  useCancelledReturnNotices(true, true);
   const [params] = useSearchParams();
   const view = resolveDashboardView(user, params.get('view'));
   const isDesktop = useMediaQuery('(min-width: 768px)');
@@ -140,6 +142,17 @@ export default function DashboardPage() {
             </div>
           </div>
           {gated && <ApprovalGate />}
+          {view === 'creators' && (
+            <Suspense
+              fallback={
+                <div className="mt-6 flex justify-center py-16" data-testid="workspace-home-loading">
+                  <Spinner className="size-7" />
+                </div>
+              }
+            >
+              <WorkspaceHomeView />
+            </Suspense>
+          )}
           {view === 'genproStudio' && (
             <Suspense
               fallback={

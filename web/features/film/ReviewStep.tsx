@@ -13,6 +13,7 @@ import { useMe } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { CreditShortfall, creditShortfall } from '../billing/CreditShortfall.tsx';
 import { useCreditsText, useFormatNumber } from '../studio/format.ts';
 import { saveShotAsset } from './api.ts';
 import { type FilmSequence, filmAssetMetadata } from './model.ts';
@@ -38,7 +39,16 @@ function useShotName() {
     t('film.shotName', { scene: s.sceneNumber, shot: s.shotIndex });
 }
 
-function SequenceRow({ sequence, onPlay }: { sequence: FilmSequence; onPlay: () => void }) {
+function SequenceRow({
+  sequence,
+  onPlay,
+  affordable,
+}: {
+  sequence: FilmSequence;
+  onPlay: () => void;
+  /** The balance covers one more shot. */
+  affordable: boolean;
+}) {
   const { t } = useTranslation();
   const format = useFormatNumber();
   const credits = useCreditsText();
@@ -86,7 +96,12 @@ function SequenceRow({ sequence, onPlay }: { sequence: FilmSequence; onPlay: () 
             </Button>
           )}
           {sequence.status === 'ready' && !sequence.queued && (
-            <Button size="sm" onClick={() => queueShots([sequence.id])} data-testid="film-sequence-generate">
+            <Button
+              size="sm"
+              onClick={() => queueShots([sequence.id])}
+              disabled={!affordable}
+              data-testid="film-sequence-generate"
+            >
               <Sparkles className="size-4" aria-hidden />
               {t('film.review.generateVideo', { credits: credits(SHOT_PRICE) })}
             </Button>
@@ -96,6 +111,7 @@ function SequenceRow({ sequence, onPlay }: { sequence: FilmSequence; onPlay: () 
               size="sm"
               variant="secondary"
               onClick={() => queueShots([sequence.id])}
+              disabled={!affordable}
               data-testid="film-sequence-retry"
             >
               <RotateCcw className="size-4" aria-hidden />
@@ -253,6 +269,10 @@ export function ReviewStep() {
   const running = sequences.filter((s) => s.status === 'generating' || s.status === 'processing').length;
   const queued = sequences.filter((s) => s.queued).length;
   const total = SHOT_PRICE * pending.length;
+  // Queued shots are paid when they start, so the balance must cover them before anything new.
+  const available = balance === undefined ? undefined : balance - SHOT_PRICE * queued;
+  const shortfall = creditShortfall(total, available);
+  const affordable = available === undefined || available >= SHOT_PRICE;
   const saveable = completed.filter((s) => s.assetId).length;
   const index = Math.min(playing, Math.max(0, completed.length - 1));
 
@@ -320,7 +340,8 @@ export function ReviewStep() {
           <div className="flex flex-col items-end gap-1">
             <Button
               onClick={() => queueShots(pending.map((s) => s.id))}
-              disabled={pending.length === 0}
+              disabled={pending.length === 0 || shortfall > 0}
+              aria-describedby={shortfall > 0 ? 'film-shortfall-message' : undefined}
               data-testid="film-generate-all"
             >
               <Sparkles className="size-4" aria-hidden />
@@ -344,18 +365,15 @@ export function ReviewStep() {
             {balance !== undefined && ` · ${t('film.review.balance', { credits: format(balance) })}`}
           </span>
         </div>
-        {balance !== undefined && balance < SHOT_PRICE && pending.length > 0 && (
-          <div className="mb-3">
-            <AlertMessage testId="film-low-credits">
-              {t('film.review.lowCredits', { credits: credits(SHOT_PRICE) })}
-            </AlertMessage>
-          </div>
+        {pending.length > 0 && shortfall > 0 && (
+          <CreditShortfall className="mb-3" shortfall={shortfall} balance={balance ?? null} testId="film-shortfall" />
         )}
         <ul className="space-y-2.5">
           {sequences.map((sequence) => (
             <SequenceRow
               key={sequence.id}
               sequence={sequence}
+              affordable={affordable}
               onPlay={() =>
                 setPlaying(
                   Math.max(

@@ -7,6 +7,7 @@ import { MULTI_REFERENCE } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { ApiError, apiRequest } from '../../api/client.ts';
 import { uploadFiles } from '../../api/uploads.ts';
+import { disabledButtonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
@@ -401,7 +402,10 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
           data-testid="mr-generate"
           disabled={busy || uploading}
           onClick={() => void generate()}
-          className="flex-1 rounded-lg bg-accent px-3 py-2 text-xs font-semibold text-accent-fg disabled:opacity-50"
+          className={cn(
+            'flex-1 rounded-lg bg-accent px-3 py-2 text-xs font-semibold text-accent-fg hover:bg-accent-strong',
+            disabledButtonClass,
+          )}
         >
           {busy ? t('multiReference.generating') : t('multiReference.generate')}
         </button>
@@ -409,7 +413,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
           type="button"
           onClick={clearAll}
           disabled={busy}
-          className="rounded-lg border border-line px-3 py-2 text-xs disabled:opacity-50"
+          className={cn('rounded-lg border border-line px-3 py-2 text-xs hover:bg-surface-2', disabledButtonClass)}
         >
           {t('multiReference.clearAll')}
         </button>

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { Coins } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Persona } from '../../../common/api/personas.ts';
@@ -8,16 +9,20 @@ import {
   LICENSE_TYPES,
   type LicenseType,
   NATIONALITIES,
+  PERSONA_IMAGE_TYPES,
   PERSONA_LIMITS,
   PERSONALITY_OPTIONS,
   type Personality,
+  personaImageSetPrice,
 } from '../../../common/rules/personas.ts';
-import { meQueryKey } from '../../api/auth.ts';
+import { meQueryKey, useMe } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
 import { FormMessage, TextAreaField, TextField } from '../../ui/Field.tsx';
+import { CreditShortfall, creditShortfall } from '../billing/CreditShortfall.tsx';
 import { DialogShell } from '../canvas/dialogs/DialogShell.tsx';
 import { Segmented, SelectField, SwitchField, TextInputField } from '../studio/controls.tsx';
+import { useCreditsText } from '../studio/format.ts';
 import { createPersona, personasKey } from './api.ts';
 import { CreationProgress } from './CreationProgress.tsx';
 import { checkDraft, draftBody, EMPTY_DRAFT, type PersonaDraft } from './form.ts';
@@ -25,6 +30,9 @@ import { ImageDropZone } from './ImageDropZone.tsx';
 import { personaMessage } from './messages.ts';
 import { TagsInput } from './TagsInput.tsx';
 import { useImageInputs } from './uploads.ts';
+
+/** A new persona's five images are generated on creation, and reserved up front. */
+const CREATE_PRICE = personaImageSetPrice(PERSONA_IMAGE_TYPES.length);
 
 /** 'Failed to create persona: {error}' with the server's error, or the network message. */
 function createFailure(error: unknown): string {
@@ -43,11 +51,15 @@ function PersonaForm({ mayPublish, onCreated }: { mayPublish: boolean; onCreated
   const [invalid, setInvalid] = useState<'required' | 'price' | null>(null);
   const [busy, setBusy] = useState(false);
   const images = useImageInputs(PERSONA_LIMITS.maxCharacterImages);
+  const creditsText = useCreditsText();
+  const balance = useMe().data?.credits ?? null;
+  const shortfall = creditShortfall(CREATE_PRICE, balance);
   const set = <K extends keyof PersonaDraft>(key: K, value: PersonaDraft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (shortfall > 0) return;
     const check = checkDraft(draft);
     if (!check.ok) {
       setInvalid(check.field);
@@ -171,10 +183,27 @@ function PersonaForm({ mayPublish, onCreated }: { mayPublish: boolean; onCreated
         />
       )}
       {error && <FormMessage>{personaMessage(error)}</FormMessage>}
-      <div className="sticky -bottom-4 -mx-5 -mb-4 flex flex-col-reverse gap-2 border-t border-line bg-surface px-5 py-3 sm:flex-row sm:justify-end">
-        <Button type="submit" loading={busy} disabled={images.uploading} data-testid="persona-submit">
-          {busy ? t('personas.form.working') : t('personas.form.submit')}
-        </Button>
+      <div className="sticky -bottom-4 -mx-5 -mb-4 space-y-2.5 border-t border-line bg-surface px-5 py-3">
+        {shortfall > 0 && <CreditShortfall shortfall={shortfall} balance={balance} testId="persona-shortfall" />}
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-end sm:gap-3">
+          <span
+            className="inline-flex items-center justify-center gap-1.5 text-sm text-muted"
+            data-testid="persona-cost"
+            data-credits={CREATE_PRICE}
+          >
+            <Coins className="size-4 text-accent" aria-hidden />
+            {t('personas.form.cost', { credits: creditsText(CREATE_PRICE) })}
+          </span>
+          <Button
+            type="submit"
+            loading={busy}
+            disabled={images.uploading || shortfall > 0}
+            aria-describedby={shortfall > 0 ? 'persona-shortfall-message' : undefined}
+            data-testid="persona-submit"
+          >
+            {busy ? t('personas.form.working') : t('personas.form.submit')}
+          </Button>
+        </div>
       </div>
     </form>
   );

@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import type { Persona } from '../../../common/api/personas.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { PersonaImageType } from '../../../common/rules/personas.ts';
+import { disabledButtonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { personaKey, personasKey, regeneratePersona } from './api.ts';
 import { galleryImages } from './form.ts';
@@ -58,10 +59,10 @@ function Tile({
       data-testid="persona-image-regenerate"
       className={cn(
         'inline-flex items-center justify-center gap-1 rounded-md font-medium transition-colors',
-        'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent disabled:opacity-40',
+        'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent',
         placeholder
-          ? 'h-7 bg-accent px-2 text-[11px] text-accent-fg hover:bg-accent-strong'
-          : 'absolute end-1.5 top-1.5 size-7 bg-black/60 text-white hover:bg-black/80',
+          ? cn('h-7 bg-accent px-2 text-[11px] text-accent-fg hover:bg-accent-strong', disabledButtonClass)
+          : 'absolute end-1.5 top-1.5 size-7 bg-black/60 text-white hover:bg-black/80 disabled:cursor-not-allowed disabled:opacity-40',
       )}
     >
       <RefreshCw className="size-3.5" aria-hidden />

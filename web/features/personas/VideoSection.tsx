@@ -14,6 +14,7 @@ import {
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage } from '../../ui/Field.tsx';
+import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { labelClass } from '../studio/controls.tsx';
 import { useCreditsText } from '../studio/format.ts';
 import { addToWorkspace } from '../workspace/api.ts';
@@ -107,8 +108,10 @@ export function VideoSection({
   const [added, setAdded] = useState(false);
   const { state, start } = useVideoTask();
   const running = state.phase === 'running';
+  const { balance, shortfall } = useCreditGuard(PERSONA_VIDEO.credits);
 
   function generate() {
+    if (shortfall > 0) return;
     if (!prompt.trim()) {
       setAlert(MESSAGES.personas.videoPromptRequired);
       return;
@@ -183,7 +186,13 @@ export function VideoSection({
       )}
       {alert && <FormMessage>{personaMessage(alert)}</FormMessage>}
       <div className="flex flex-wrap items-center gap-3">
-        <Button loading={running} onClick={generate} data-testid="persona-video-generate">
+        <Button
+          loading={running}
+          disabled={shortfall > 0}
+          aria-describedby={shortfall > 0 ? 'persona-video-shortfall-message' : undefined}
+          onClick={generate}
+          data-testid="persona-video-generate"
+        >
           {!running && <Clapperboard className="size-4" aria-hidden />}
           {running ? t('personas.working') : t('personas.video.generate')}
         </Button>
@@ -191,6 +200,9 @@ export function VideoSection({
           {credits(PERSONA_VIDEO.credits)}
         </span>
       </div>
+      {!running && shortfall > 0 && (
+        <CreditShortfall shortfall={shortfall} balance={balance} testId="persona-video-shortfall" />
+      )}
       <VideoProgress state={state} label={t('personas.video.progress')} />
       {state.phase === 'failed' && <VideoFailedPanel message={state.message} onRetry={generate} />}
       {state.phase === 'done' && (

@@ -18,6 +18,7 @@ import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { inputClass } from '../../ui/Field.tsx';
 import { AssetsGrid } from '../assets/AssetsGrid.tsx';
+import { CreditShortfall, creditShortfall } from '../billing/CreditShortfall.tsx';
 import { CreditsDialog } from './CreditsDialog.tsx';
 import { Segmented } from './controls.tsx';
 import { useCreditsText, useFormatNumber } from './format.ts';
@@ -65,17 +66,21 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
   const info = useMemo(() => modeInputs(mode, snapshot), [mode, snapshot]);
   const price = useMemo(() => priceFor(mode, snapshot), [mode, snapshot]);
   const loading = generation.phase === 'loading';
-  const short = balance !== null && balance < price;
+  // A paid action the balance cannot cover stays disabled; the bar says how much is missing instead.
+  const shortfall = creditShortfall(price, balance);
+  const short = shortfall > 0;
   const suffixed = mode !== 'audio' && needsQualitySuffix(prompt);
   const words = promptWordCount(prompt);
   const checkText = check?.mode === mode ? check.text : null;
   const resultsRef = useRef<HTMLElement>(null);
+  const formRef = useRef<HTMLElement>(null);
 
   // A check message is about the form as it was: any change to the inputs clears it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: inputs and params are the triggers
   useEffect(() => setCheck(null), [inputs, image, video, audio]);
 
   const generate = () => {
+    if (short) return;
     const built = buildRequest(mode, useStudio.getState());
     if (!built.ok) {
       setCheck({ mode, text: built.i18nKey ? t(built.i18nKey) : localizeMessage(built.message) });
@@ -84,14 +89,16 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
     }
     setCheck(null);
     void runGeneration(built, queryClient);
-    // Below the two-column layout the result sits under the form: bring it into view.
-    if (!window.matchMedia('(min-width: 1280px)').matches) {
+    // When the result sits under the form (narrow screens, or a side tool open) bring it into view.
+    const form = formRef.current?.getBoundingClientRect();
+    const result = resultsRef.current?.getBoundingClientRect();
+    if (form && result && result.top >= form.bottom - 1) {
       requestAnimationFrame(() => resultsRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' }));
     }
   };
 
   const onPromptKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey) && !loading) {
+    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey) && !loading && !short) {
       event.preventDefault();
       generate();
     }
@@ -106,10 +113,14 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
   };
 
   return (
-    <div className="space-y-8">
-      <div className="grid gap-5 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+    // Form and result side by side once the tab itself (not the window) is wide enough: an open side tool
+    // narrows it, and the result then moves under the form instead of squeezing it.
+    <div className="@container space-y-8">
+      <div className="grid gap-5 @3xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <section
+          ref={formRef}
           aria-label={t('studio.creator.formLabel')}
+          data-testid="creator-form"
           className="min-w-0 space-y-5 rounded-2xl border border-line bg-surface p-4 sm:p-5"
         >
           <Segmented
@@ -166,7 +177,11 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
           {mode === 'video' && <VideoForm info={info} />}
           {mode === 'audio' && <AudioForm />}
 
-          <div className="space-y-3 border-t border-line pt-4">
+          {/* The action bar stays in view while the form scrolls (above the phone's tab bar). */}
+          <div
+            data-testid="generate-bar"
+            className="sticky bottom-[calc(4rem+env(safe-area-inset-bottom))] z-10 -mx-4 -mb-4 space-y-2.5 rounded-b-2xl border-t border-line bg-surface/95 px-4 py-3 backdrop-blur-md sm:-mx-5 sm:-mb-5 sm:px-5 md:bottom-0"
+          >
             {checkText && (
               <p
                 role="alert"
@@ -177,37 +192,38 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
                 {checkText}
               </p>
             )}
-            <div className="flex flex-wrap items-center gap-x-4 gap-y-3">
+            {short && (
+              <CreditShortfall
+                shortfall={shortfall}
+                balance={balance}
+                onAddCredits={() => setCreditsOpen(true)}
+                testId="studio-shortfall"
+              />
+            )}
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
               <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1 text-sm">
                 <span
                   data-testid="price-tag"
                   data-credits={price}
-                  className="inline-flex items-center gap-1.5 rounded-full border border-accent/30 bg-accent-soft px-2.5 py-1 font-semibold text-fg"
+                  className="inline-flex shrink-0 items-center gap-1.5 whitespace-nowrap rounded-full border border-accent/30 bg-accent-soft px-2.5 py-1 font-semibold text-fg"
                   title={t('studio.price.costTitle')}
                 >
                   <Coins className="size-4 text-accent" aria-hidden />
                   <span className="sr-only">{t('studio.price.cost')}: </span>
                   {creditsText(price)}
                 </span>
-                <span className="text-xs text-muted" data-testid="studio-balance">
+                <span className="whitespace-nowrap text-xs text-muted" data-testid="studio-balance">
                   {t('studio.price.balanceShort', { formatted: balance === null ? '—' : format(balance) })}
                 </span>
-                {short && (
-                  <button
-                    type="button"
-                    onClick={() => setCreditsOpen(true)}
-                    className="text-xs font-medium text-warning underline-offset-2 hover:underline"
-                  >
-                    {t('studio.price.notEnough')}
-                  </button>
-                )}
               </div>
               <Button
                 size="lg"
                 onClick={generate}
                 loading={loading}
+                disabled={short}
+                aria-describedby={short ? 'studio-shortfall-message' : undefined}
                 data-testid="generate-button"
-                className="w-full sm:w-auto"
+                className="w-full @md:w-auto"
               >
                 {!loading && <Sparkles className="size-4" aria-hidden />}
                 {actionLabel(studioAction('creator', mode), loading)}
@@ -219,7 +235,8 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
         <section
           ref={resultsRef}
           aria-label={t('studio.results.label')}
-          className="flex min-w-0 scroll-mt-20 flex-col rounded-2xl border border-line bg-surface p-4 sm:p-5 xl:sticky xl:top-[4.5rem] xl:max-h-[calc(100dvh-5.5rem)] xl:self-start xl:overflow-y-auto"
+          data-testid="creator-result"
+          className="flex min-w-0 scroll-mt-20 flex-col rounded-2xl border border-line bg-surface p-4 sm:p-5 @3xl:sticky @3xl:top-[4.5rem] @3xl:max-h-[calc(100dvh-5.5rem)] @3xl:self-start @3xl:overflow-y-auto"
         >
           <h2 className="mb-4 text-sm font-semibold text-muted">{t('studio.results.title')}</h2>
           <div className="flex flex-1 items-center">
@@ -243,7 +260,7 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
         open={creditsOpen}
         onOpenChange={setCreditsOpen}
         balance={balance}
-        shortfall={short && balance !== null ? price - balance : undefined}
+        shortfall={short ? shortfall : undefined}
       />
     </div>
   );

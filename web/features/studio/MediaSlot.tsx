@@ -3,6 +3,7 @@ import { type DragEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UPLOAD } from '../../../common/constants.ts';
 import { acceptFor } from '../../../common/rules/upload.ts';
+import { disabledButtonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { AssetPicker } from './AssetPicker.tsx';
 import { labelClass } from './controls.tsx';
@@ -151,7 +152,10 @@ export function MediaSlot({
           type="button"
           onClick={() => setPicking(true)}
           disabled={capacity === 0}
-          className="inline-flex h-8 items-center gap-1.5 rounded-lg border border-line bg-surface px-2.5 text-xs font-medium text-fg transition-colors hover:border-line-strong disabled:opacity-50"
+          className={cn(
+            'inline-flex h-8 items-center gap-1.5 rounded-lg border border-line bg-surface px-2.5 text-xs font-medium text-fg transition-colors hover:border-line-strong',
+            disabledButtonClass,
+          )}
           data-testid="pick-from-library"
         >
           <FolderOpen className="size-3.5" aria-hidden />

@@ -26,7 +26,7 @@ export function ToolRail({
   return (
     <nav
       aria-label={t('studio.tools.rail')}
-      className="flex shrink-0 gap-1.5 overflow-x-auto rounded-2xl border border-line bg-surface p-1.5 lg:sticky lg:top-20 lg:flex-col lg:self-start"
+      className="grid shrink-0 grid-cols-4 gap-1 rounded-2xl border border-line bg-surface p-1.5 sm:flex sm:gap-1.5 sm:overflow-x-auto lg:sticky lg:top-20 lg:flex-col lg:self-start"
       data-testid="tool-rail"
     >
       {STUDIO_SIDE_TOOLS.map((tool) => {
@@ -42,7 +42,8 @@ export function ToolRail({
             title={label}
             data-testid={`tool-${tool}`}
             className={cn(
-              'flex shrink-0 items-center gap-2 rounded-xl px-3 py-2 text-xs font-medium transition-colors lg:size-12 lg:flex-col lg:justify-center lg:gap-0.5 lg:p-0',
+              'flex min-w-0 flex-col items-center gap-1 rounded-xl px-1 py-2 text-center text-[11px] leading-tight font-medium transition-colors',
+              'sm:shrink-0 sm:flex-row sm:gap-2 sm:px-3 sm:text-xs lg:size-12 lg:flex-col lg:justify-center lg:gap-0.5 lg:p-0',
               pressed ? 'bg-accent text-accent-fg' : 'text-muted hover:bg-surface-2 hover:text-fg',
             )}
           >

@@ -85,9 +85,10 @@ export default function StudioView() {
         onValueChange={(value) => update({ tab: value as StudioTab })}
         activationMode="manual"
       >
+        {/* Phones: the four tabs share the width (icon over label), so none is pushed off screen. */}
         <Tabs.List
           aria-label={t('studio.tabs.label')}
-          className="flex gap-1 overflow-x-auto border-b border-line"
+          className="grid grid-cols-4 border-b border-line sm:flex sm:gap-1 sm:overflow-x-auto"
           data-testid="studio-tabs"
         >
           {STUDIO_TABS.map((tab) => {
@@ -98,18 +99,24 @@ export default function StudioView() {
                 value={tab}
                 data-testid={`studio-tab-${tab}`}
                 className={cn(
-                  'relative -mb-px inline-flex h-11 shrink-0 items-center gap-2 border-b-2 border-transparent px-3.5 text-sm font-medium text-muted transition-colors',
+                  'relative -mb-px flex min-w-0 flex-col items-center justify-center gap-1 border-b-2 border-transparent px-1 py-2 text-xs font-medium text-muted transition-colors',
+                  'sm:inline-flex sm:h-11 sm:shrink-0 sm:flex-row sm:gap-2 sm:px-3.5 sm:py-0 sm:text-sm',
                   'hover:text-fg data-[state=active]:border-accent data-[state=active]:text-fg',
                   'focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent',
                 )}
               >
-                <Icon className="size-4" aria-hidden />
-                {t(`studio.tabs.${tab}`)}
-                {tab === 'creator' && videoLoading && (
-                  <span className="size-1.5 animate-pulse rounded-full bg-accent" title={t('studio.videoRunning')}>
-                    <span className="sr-only">{t('studio.videoRunning')}</span>
-                  </span>
-                )}
+                <span className="relative">
+                  <Icon className="size-4" aria-hidden />
+                  {tab === 'creator' && videoLoading && (
+                    <span
+                      className="absolute -end-1 -top-1 size-1.5 animate-pulse rounded-full bg-accent"
+                      title={t('studio.videoRunning')}
+                    >
+                      <span className="sr-only">{t('studio.videoRunning')}</span>
+                    </span>
+                  )}
+                </span>
+                <span className="max-w-full truncate">{t(`studio.tabs.${tab}`)}</span>
               </Tabs.Trigger>
             );
           })}

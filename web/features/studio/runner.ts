@@ -70,6 +70,15 @@ function isMedia(value: unknown): value is GeneratedMedia {
   return typeof value === 'object' && value !== null && typeof (value as { url?: unknown }).url === 'string';
 }
 
+/** The credits a 402 from our own ledger says are missing (its details carry `required` and `balance`). */
+function ledgerShortfall(error: ApiError): number | undefined {
+  if (error.status !== 402 || error.code !== 'insufficient_credits') return undefined;
+  const details = error.details as { required?: unknown; balance?: unknown } | undefined;
+  const { required, balance } = details ?? {};
+  if (typeof required !== 'number' || typeof balance !== 'number') return undefined;
+  return Math.max(1, Math.ceil(required - balance));
+}
+
 /** Reads finished media of any mode into a result; anything unexpected goes to the generic view. */
 function resultOf(mode: StudioMode, data: unknown): GenerationResult {
   if (mode === 'image') {
@@ -90,11 +99,11 @@ function resultOf(mode: StudioMode, data: unknown): GenerationResult {
 async function pollTask(mode: StudioMode, task: TaskAccepted, signal: AbortSignal): Promise<GeneratedItem> {
   const { setGeneration } = useStudio.getState();
   const started = Date.now();
+  // The bar only moves forward: the spec's starting 5% is not taken back when the server's first real
+  // figure is lower (a task that has just loaded its inputs reports 2%).
+  let shown = videoPollProgress(0, task.progress > 0 ? task.progress : null);
   setGeneration(mode, {
-    progress: {
-      value: videoPollProgress(0, task.progress > 0 ? task.progress : null),
-      secondsLeft: videoPollSecondsLeft(0, task.estimatedSecondsLeft),
-    },
+    progress: { value: shown, secondsLeft: videoPollSecondsLeft(0, task.estimatedSecondsLeft) },
   });
   const check = mode === 'video' ? videoStatus : taskStatus;
   for (;;) {
@@ -114,7 +123,8 @@ async function pollTask(mode: StudioMode, task: TaskAccepted, signal: AbortSigna
     }
     const decision = decideVideoPoll(attempt, outcome);
     if (decision.kind === 'wait') {
-      setGeneration(mode, { progress: { value: decision.progress, secondsLeft: decision.secondsLeft } });
+      shown = Math.max(shown, decision.progress);
+      setGeneration(mode, { progress: { value: shown, secondsLeft: decision.secondsLeft } });
       continue;
     }
     if (decision.kind === 'failed') {
@@ -183,7 +193,13 @@ export async function runGeneration(request: ReadyRequest, queryClient: QueryCli
       phase: 'error',
       result: null,
       progress: null,
-      error: { kind: generationErrorKind({ status, code, message }), message, status },
+      error: {
+        kind: generationErrorKind({ status, code, message }),
+        message,
+        status,
+        code,
+        shortfall: error instanceof ApiError ? ledgerShortfall(error) : undefined,
+      },
     });
   } finally {
     if (running.get(mode) === controller) running.delete(mode);

@@ -137,6 +137,9 @@ export interface GenerationError {
   kind: GenerationErrorKind;
   message: string;
   status?: number;
+  code?: string | null;
+  /** Our own balance fell short (a 402 from the credit ledger): the credits missing, when the reply says. */
+  shortfall?: number;
 }
 
 export interface Generation {

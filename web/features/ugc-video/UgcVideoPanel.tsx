@@ -10,6 +10,7 @@ import {
 import { Button } from '../../ui/Button.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { generateUgcVideo, usePersonas } from '../personas/api.ts';
 import { ImageDropZone } from '../personas/ImageDropZone.tsx';
 import { PromptArea } from '../personas/ImageSection.tsx';
@@ -43,10 +44,12 @@ export function UgcVideoPanel({ onClose }: { onClose: () => void }) {
   const [alert, setAlert] = useState<string | null>(null);
   const { state, start } = useVideoTask();
   const running = state.phase === 'running';
+  const { balance, shortfall } = useCreditGuard(PERSONA_VIDEO.credits);
   const list = data?.personas ?? [];
   const persona = list.find((p) => p.id === personaId) ?? null;
 
   function generate() {
+    if (shortfall > 0) return;
     const problem = checkUgc({ personaId, productImages: products.urls.length, script });
     if (problem) {
       setAlert(problem);
@@ -150,12 +153,16 @@ export function UgcVideoPanel({ onClose }: { onClose: () => void }) {
         <Button
           className="w-full"
           loading={running}
-          disabled={products.uploading}
+          disabled={products.uploading || shortfall > 0}
+          aria-describedby={shortfall > 0 ? 'ugc-shortfall-message' : undefined}
           onClick={generate}
           data-testid="ugc-generate"
         >
           {running ? t('ugcVideo.working') : t('ugcVideo.generate', { cost: credits(PERSONA_VIDEO.credits) })}
         </Button>
+        {!running && shortfall > 0 && (
+          <CreditShortfall shortfall={shortfall} balance={balance} testId="ugc-shortfall" />
+        )}
         <VideoProgress state={state} label={t('ugcVideo.progress')} />
         {state.phase === 'failed' && <VideoFailedPanel message={state.message} onRetry={generate} />}
         {state.phase === 'done' && (

@@ -5,6 +5,7 @@ import type { StudioMode } from '../../../../common/rules/studio.ts';
 import { translateMessage } from '../../../i18n/index.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
+import { creditShortfall, useNeedMoreText } from '../../billing/CreditShortfall.tsx';
 import { useCreditsText } from '../format.ts';
 import { localizeMessage } from '../localize.ts';
 import type { GenerationError } from '../store.ts';
@@ -38,17 +39,26 @@ export function ErrorPanel({
 }) {
   const { t } = useTranslation();
   const creditsText = useCreditsText();
+  const needMore = useNeedMoreText();
   const tone = TONES[error.kind];
   const Icon = tone.icon;
   const m = MESSAGES.generation;
   const title =
     error.kind === 'filtered' ? m.contentFiltered : error.kind === 'credits' ? m.creditsRequired : m.actionFailed;
 
+  // A 402 from our own credit ledger is about the user's balance: say how many credits are missing. The
+  // spec's provider text is kept for a vendor account that cannot pay (code vendor_balance).
+  const ownBalance =
+    error.kind === 'credits' &&
+    error.code !== 'vendor_balance' &&
+    (error.status === 402 || error.code === 'insufficient_credits');
+  const missing = error.shortfall ?? creditShortfall(price, balance);
   let body: string;
   if (error.kind === 'filtered' && mode === 'video') body = m.videoFilterText;
-  else if (error.kind === 'credits' && mode === 'video') body = m.videoBalanceText;
+  else if (ownBalance && missing > 0) body = needMore(missing);
+  else if (error.kind === 'credits' && mode === 'video' && !ownBalance) body = m.videoBalanceText;
   else body = error.message;
-  const detail = body !== error.message ? error.message : null;
+  const detail = body !== error.message && !ownBalance ? error.message : null;
 
   return (
     <div

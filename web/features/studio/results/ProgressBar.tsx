@@ -13,18 +13,37 @@ function useDurationText() {
   };
 }
 
-/** Progress with percentage and time left; the bar is never narrower than 5% (spec 9). */
-export function ProgressBar({ value, secondsLeft, label }: { value: number; secondsLeft: number; label: string }) {
+/**
+ * Progress with percentage and time left; the bar is never narrower than 5% (spec 9). `secondsLeft` null:
+ * no estimate is known, so none is shown. `status` replaces the time left (e.g. 'Queued').
+ */
+export function ProgressBar({
+  value,
+  secondsLeft,
+  label,
+  status,
+}: {
+  value: number;
+  secondsLeft: number | null;
+  label: string;
+  status?: string;
+}) {
   const { t } = useTranslation();
   const duration = useDurationText();
   const left =
-    secondsLeft > 0 ? t('studio.progress.left', { time: duration(secondsLeft) }) : t('studio.progress.finishing');
+    status ??
+    (secondsLeft === null
+      ? null
+      : secondsLeft > 0
+        ? t('studio.progress.left', { time: duration(secondsLeft) })
+        : t('studio.progress.finishing'));
+  const percent = t('studio.progress.percent', { value });
   return (
     <div className="w-full space-y-2">
       <div className="flex items-baseline justify-between gap-3 text-sm">
-        <span className="font-medium text-fg">{label}</span>
-        <span className="tabular-nums text-muted" data-testid="progress-text">
-          {t('studio.progress.percent', { value })} · {left}
+        <span className="min-w-0 truncate font-medium text-fg">{label}</span>
+        <span className="shrink-0 tabular-nums text-muted" data-testid="progress-text">
+          {left ? `${percent} · ${left}` : percent}
         </span>
       </div>
       <div
@@ -34,7 +53,7 @@ export function ProgressBar({ value, secondsLeft, label }: { value: number; seco
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={value}
-        aria-valuetext={`${t('studio.progress.percent', { value })}, ${left}`}
+        aria-valuetext={left ? `${percent}, ${left}` : percent}
         className="h-2.5 w-full overflow-hidden rounded-full bg-surface-3"
       >
         <div
