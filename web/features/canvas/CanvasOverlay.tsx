@@ -420,38 +420,49 @@ function Toolbar({ generate }: { generate: ReturnType<typeof useGenerate> }) {
   );
 }
 
+/**
+ * The stage fills the room between the header and the toolbar (on narrow screens a fixed share of the height)
+ * and follows the window: the 1200×800 element is scaled to fit it, and the canvas area it shows at zoom 1 goes
+ * to the store so new images can be brought into view.
+ */
 function StageArea() {
   const { t } = useTranslation();
   const boxRef = useRef<HTMLDivElement>(null);
-  const [fit, setFit] = useState(1);
+  const [box, setBox] = useState<{ width: number; height: number }>(CANVAS.element);
   const empty = useCanvas((s) => s.images.length === 0);
   const zoom = useCanvas((s) => s.zoom);
+  const setViewport = useCanvas((s) => s.setViewport);
+  const fit = fitScale(box.width, box.height);
 
   useEffect(() => {
-    const box = boxRef.current;
-    if (!box) return;
-    const measure = () => setFit(fitScale(box.clientWidth, Math.max(240, window.innerHeight - 200)));
+    const element = boxRef.current;
+    if (!element) return;
+    const measure = () => {
+      const width = Math.max(1, element.clientWidth);
+      const height = Math.max(1, element.clientHeight);
+      setBox((current) => (current.width === width && current.height === height ? current : { width, height }));
+    };
     measure();
     const observer = new ResizeObserver(measure);
-    observer.observe(box);
+    observer.observe(element);
     return () => observer.disconnect();
   }, []);
 
+  useEffect(() => setViewport({ width: box.width / fit, height: box.height / fit }), [box, fit, setViewport]);
+
   return (
-    <div ref={boxRef} className="flex w-full min-w-0 flex-col items-center">
-      <div
-        data-testid="canvas-stage"
-        data-fit={fit.toFixed(3)}
-        dir="ltr"
-        className="relative overflow-hidden rounded-xl border border-line bg-surface-2 [background-image:radial-gradient(var(--color-line)_1px,transparent_1px)] [background-size:20px_20px]"
-        style={{ width: Math.round(CANVAS.element.width * fit), height: Math.round(CANVAS.element.height * fit) }}
-      >
-        <CanvasStage fit={fit} />
-        {empty && <Welcome />}
-        <span className="pointer-events-none absolute bottom-2 end-2 rounded bg-surface/80 px-1.5 py-0.5 text-xs text-muted">
-          {t('canvasEditor.zoom', { percent: Math.round(zoom * 100) })}
-        </span>
-      </div>
+    <div
+      ref={boxRef}
+      data-testid="canvas-stage"
+      data-fit={fit.toFixed(3)}
+      dir="ltr"
+      className="relative h-[62svh] min-h-72 w-full shrink-0 overflow-hidden rounded-xl border border-line bg-surface-2 [background-image:radial-gradient(var(--color-line)_1px,transparent_1px)] [background-size:20px_20px] lg:h-auto lg:min-h-0 lg:flex-1"
+    >
+      <CanvasStage fit={fit} width={box.width} height={box.height} />
+      {empty && <Welcome />}
+      <span className="pointer-events-none absolute bottom-2 end-2 rounded bg-surface/80 px-1.5 py-0.5 text-xs text-muted">
+        {t('canvasEditor.zoom', { percent: Math.round(zoom * 100) })}
+      </span>
     </div>
   );
 }
@@ -468,7 +479,7 @@ function ToolsView() {
   return (
     <>
       {!collapsed && <LeftPanel generate={generate} />}
-      <main className="flex min-w-0 flex-1 flex-col items-center gap-3 p-3 lg:overflow-auto">
+      <main className="flex min-w-0 flex-1 flex-col items-center gap-3 p-3 lg:min-h-0">
         <StageArea />
         <Toolbar generate={generate} />
       </main>
