@@ -34,7 +34,15 @@ const CanvasNode = memo(function CanvasNode({ image, src, tool, onClick, onDoubl
     setLoaded((n) => n + 1);
   }, []);
   const element = loadImage(src, onLoad);
-  useEffect(() => () => forgetListener(src, onLoad), [src, onLoad]);
+  const rendered = useRef(element);
+  rendered.current = element;
+  // Registered again once mounted: an effect cleanup (StrictMode runs one right after mounting) forgets the
+  // listener, and an image that finished meanwhile still needs its redraw.
+  useEffect(() => {
+    const now = loadImage(src, onLoad);
+    if (now && now !== rendered.current) onLoad();
+    return () => forgetListener(src, onLoad);
+  }, [src, onLoad]);
   // Keep the last loaded element while a bigger source loads, so zooming in never blanks an image.
   const shown = useRef<HTMLImageElement | undefined>(undefined);
   if (element) shown.current = element;
