@@ -77,6 +77,9 @@ export type EditorSession = z.infer<typeof editorSession>;
 
 export const editorSessionReply = z.object({ success: z.literal(true), data: editorSession });
 
+/** GET of a tool's autosave: null when there is none (not a 404, which every fresh canvas would log). */
+export const autosaveReply = z.object({ success: z.literal(true), data: editorSession.nullable() });
+
 export const listEditorSessionsReply = z.object({
   success: z.literal(true),
   data: z.array(editorSessionSummary),

@@ -234,7 +234,7 @@ describe('autosave (one per user and tool)', () => {
 
   it('creates, replaces and reads back the one autosave, kept apart from sessions saved by hand', async () => {
     const owner = await createTestUser(t.ctx.db);
-    expect((await call('GET', url, owner.token)).statusCode).toBe(404);
+    expect((await call('GET', url, owner.token)).json()).toEqual({ success: true, data: null });
     const first = await call('PUT', url, owner.token, { data: canvas });
     expect(first.statusCode, first.body).toBe(200);
     const created = (first.json() as { data: EditorSession }).data;
@@ -264,7 +264,7 @@ describe('autosave (one per user and tool)', () => {
     ]);
 
     expect((await call('DELETE', url, owner.token)).statusCode).toBe(200);
-    expect((await call('GET', url, owner.token)).statusCode).toBe(404);
+    expect((await call('GET', url, owner.token)).json()).toEqual({ success: true, data: null });
     expect((await call('DELETE', url, owner.token)).statusCode).toBe(200);
     expect((await call('GET', `/api/editor-sessions/${manual.id}`, owner.token)).statusCode).toBe(200);
   });
@@ -273,7 +273,7 @@ describe('autosave (one per user and tool)', () => {
     const owner = await createTestUser(t.ctx.db);
     const stranger = await createTestUser(t.ctx.db);
     await call('PUT', url, owner.token, { data: canvas });
-    expect((await call('GET', url, stranger.token)).statusCode).toBe(404);
+    expect((await call('GET', url, stranger.token)).json()).toEqual({ success: true, data: null });
     await call('PUT', url, stranger.token, { data: { ...canvas, movieScript: 'theirs' } });
     const mine = (await call('GET', url, owner.token)).json() as { data: EditorSession };
     expect(mine.data.data.movieScript).toBe('INT. ROOM');

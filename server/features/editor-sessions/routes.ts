@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   autosaveParams,
+  autosaveReply,
   createEditorSessionBody,
   editorSessionIdParams,
   editorSessionReply,
@@ -100,16 +101,16 @@ export function editorSessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       }),
     );
 
-    // A tool's autosave: not in the spec (it saves only by hand); one per user and tool, apart from saved sessions.
+    // A tool’s autosave: not in the spec (it saves only by hand); one per user and tool, apart from saved sessions.
     app.get(
       '/api/editor-sessions/autosave/:component_type',
       {
         preValidation: signedIn,
         schema: {
           tags: ['editor-sessions'],
-          summary: 'The user’s autosave of a tool, with its data (404 when there is none)',
+          summary: 'The user’s autosave of a tool, with its data (data null when there is none)',
           params: autosaveParams,
-          response: { 200: editorSessionReply, ...errors },
+          response: { 200: autosaveReply, ...errors },
         },
       },
       async (request) => ({

@@ -151,12 +151,15 @@ const autosaveOf = (userId: string, componentType: string) =>
     eq(editorSessions.autosave, true),
   );
 
-/** The user's autosave of a tool; 404 'Session not found' when there is none. */
-export async function getAutosave(ctx: AppContext, userId: string, componentType: string): Promise<EditorSession> {
+/** The user's autosave of a tool, or null when there is none. */
+export async function getAutosave(
+  ctx: AppContext,
+  userId: string,
+  componentType: string,
+): Promise<EditorSession | null> {
   assertKnownType(componentType);
   const [row] = await ctx.db.select().from(editorSessions).where(autosaveOf(userId, componentType));
-  if (!row) throw notFound(EDITOR_SESSION_MESSAGES.notFound);
-  return toDto(row);
+  return row ? toDto(row) : null;
 }
 
 /**
