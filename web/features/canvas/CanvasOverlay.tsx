@@ -45,8 +45,11 @@ import { resolveTheme, usePreferences } from '../../app/preferences.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { cn } from '../../ui/cn.ts';
+import { AutosaveIndicator } from '../editor-sessions/AutosaveIndicator.tsx';
 import { getSession } from '../editor-sessions/api.ts';
+import { useCanvasAutosave } from '../editor-sessions/canvasAutosave.ts';
 import { useCanvasSessionParticipant } from '../editor-sessions/canvasParticipant.ts';
+import { LeaveGuard } from '../editor-sessions/LeaveGuard.tsx';
 import { loadSession } from '../editor-sessions/load.ts';
 import {
   EDITOR_TABS,
@@ -333,6 +336,7 @@ function Toolbar({ generate }: { generate: ReturnType<typeof useGenerate> }) {
       const result = await uploadToCanvas([...files]);
       if (result.ok) toast.success(t('canvasEditor.uploaded', { count: result.images.length }));
       else toast.error(t(result.errorKey, { max: CANVAS.maxImages }));
+      if (result.ok && result.failed > 0) toast.error(t('canvasOverlay.someUploadsFailed', { count: result.failed }));
     } finally {
       setUploading(false);
       if (fileRef.current) fileRef.current.value = '';
@@ -542,7 +546,12 @@ function useSessionLoader(tab: EditorTab, setTab: (tab: EditorTab) => void) {
       });
       if (outcome.ok) {
         const { session } = outcome;
-        setCurrent({ id: session.id, name: session.name, type: session.component_type as EditorSessionType });
+        // The autosave is the editor's own: saving by hand makes a new session rather than updating it.
+        setCurrent(
+          session.autosave
+            ? null
+            : { id: session.id, name: session.name, type: session.component_type as EditorSessionType },
+        );
         toast.success(t('editorSessions.loaded', { name: session.name }), { id: toastId });
       } else {
         toast.error(sessionMessage(t, outcome.message), { id: toastId });
@@ -589,6 +598,7 @@ export default function CanvasOverlay() {
   const enhancing = useCanvas((s) => s.enhancementsInProgress);
   const [tab, setTab] = useEditorTab();
   const sessions = useSessionLoader(tab, setTab);
+  const autosave = useCanvasAutosave();
   const [saveOpen, setSaveOpen] = useState(false);
   const [listOpen, setListOpen] = useState(false);
   const collapsed = useEditorOverlay((s) => s.sidebarCollapsed);
@@ -647,6 +657,7 @@ export default function CanvasOverlay() {
             >
               {t('canvasEditor.count', { count, max: CANVAS.maxImages })}
             </span>
+            <AutosaveIndicator autosave={autosave} />
             {enhancing > 0 && (
               <span
                 data-testid="canvas-enhancing"
@@ -719,6 +730,7 @@ export default function CanvasOverlay() {
           <MultiReferencePanel layout="tab" />
         </Tabs.Content>
       </Tabs.Root>
+      <LeaveGuard autosave={autosave} />
       <SaveSessionDialog
         open={saveOpen}
         onOpenChange={(open) => {
