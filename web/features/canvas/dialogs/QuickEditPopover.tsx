@@ -93,7 +93,8 @@ async function runQuickEdit(image: CanvasImage, prompt: string): Promise<boolean
       width: source.width,
       height: source.height,
     });
-    if (placed) toast.success(CANVAS_DIALOG_MESSAGES.quickEditDone);
+    // The spec's words in English (CANVAS_DIALOG_MESSAGES.quickEditDone), translated for other languages.
+    if (placed) toast.success(i18next.t('canvasOverlay.quickEditDone'));
     return placed;
   } catch (error) {
     // The spec only logs a quick-edit failure; a silent failure leaves the user waiting, so it is shown too.
