@@ -3,11 +3,12 @@
 import { CloudAlert, CloudCheck, LoaderCircle, RotateCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../../ui/cn.ts';
-import type { CanvasAutosave } from './canvasAutosave.ts';
+import { type CanvasAutosave, useAutosaveState } from './canvasAutosave.ts';
 
 export function AutosaveIndicator({ autosave }: { autosave: CanvasAutosave }) {
   const { t } = useTranslation();
-  const { status } = autosave;
+  const state = useAutosaveState(autosave);
+  const { status } = state;
   const busy = status === 'pending' || status === 'saving';
   const label =
     status === 'failed'
@@ -17,7 +18,7 @@ export function AutosaveIndicator({ autosave }: { autosave: CanvasAutosave }) {
         : status === 'saved'
           ? t('editorSessions.autosave.saved')
           : '';
-  const detail = status === 'failed' && autosave.error ? `${label}: ${autosave.error}` : label;
+  const detail = status === 'failed' && state.error ? `${label}: ${state.error}` : label;
 
   return (
     <span

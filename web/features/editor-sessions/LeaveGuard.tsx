@@ -6,7 +6,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
 import { buttonClass } from '../../ui/Button.tsx';
-import type { CanvasAutosave } from './canvasAutosave.ts';
+import { type CanvasAutosave, useAutosaveState } from './canvasAutosave.ts';
 
 const inEditor = (search: string) => new URLSearchParams(search).get('canvas') === '1';
 
@@ -19,6 +19,7 @@ export function LeaveGuard({ autosave }: { autosave: CanvasAutosave }) {
       (nextLocation.pathname !== currentLocation.pathname || !inEditor(nextLocation.search)),
   );
   const blocked = blocker.state === 'blocked';
+  const { status } = useAutosaveState(autosave);
   const { flush } = autosave;
   const unsaved = autosave.hasUnsaved();
 
@@ -30,8 +31,8 @@ export function LeaveGuard({ autosave }: { autosave: CanvasAutosave }) {
     void flush();
   }, [blocked, flush]);
   useEffect(() => {
-    if (blocked && !answered.current && !unsaved && autosave.status === 'saved') blocker.proceed?.();
-  }, [blocked, unsaved, autosave.status, blocker]);
+    if (blocked && !answered.current && !unsaved && status === 'saved') blocker.proceed?.();
+  }, [blocked, unsaved, status, blocker]);
   const stay = () => {
     answered.current = true;
     blocker.reset?.();
@@ -49,7 +50,7 @@ export function LeaveGuard({ autosave }: { autosave: CanvasAutosave }) {
             {t('editorSessions.autosave.leaveTitle')}
           </AlertDialog.Title>
           <AlertDialog.Description className="mt-2 text-sm text-muted">
-            {autosave.status === 'failed'
+            {status === 'failed'
               ? t('editorSessions.autosave.leaveBodyFailed')
               : t('editorSessions.autosave.leaveBody')}
           </AlertDialog.Description>

@@ -73,8 +73,13 @@ export function createAutosaver(deps: AutosaveDeps, timing: AutosaveTiming = AUT
   let disposed = false;
   const listeners = new Set<() => void>();
 
+  // Listeners (the header indicator, the leave guard) hear only real changes.
   const publish = (next: Partial<AutosaveSnapshot>) => {
-    snapshot = { ...snapshot, ...next };
+    const merged = { ...snapshot, ...next };
+    if (merged.status === snapshot.status && merged.error === snapshot.error && merged.savedAt === snapshot.savedAt) {
+      return;
+    }
+    snapshot = merged;
     for (const listener of listeners) listener();
   };
 

@@ -3,7 +3,7 @@
 // (canvasSessionData, normalised and checked by prepareSessionData), and restored when the canvas opens on a
 // fresh page. Autosave is not in the spec, which only saves by hand; without it a reload loses all the work.
 import i18next from 'i18next';
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { toast } from 'sonner';
 import {
   EDITOR_SESSION_LIMITS,
@@ -74,16 +74,29 @@ function onStoreChanges(changed: () => void): () => void {
   };
 }
 
-export interface CanvasAutosave extends AutosaveSnapshot {
-  /** Restoring the autosave when the canvas opened (nothing is saved until it is done). */
-  restoring: boolean;
+/**
+ * The running canvas autosave. Its state is read by the components that show it (useAutosaveState), so a
+ * change of state re-renders the indicator, not the whole editor.
+ */
+export interface CanvasAutosave {
+  subscribe: (listener: () => void) => () => void;
+  snapshot: () => AutosaveSnapshot;
   hasUnsaved: () => boolean;
   /** Saves now (retry after a failure; before leaving). */
   flush: () => Promise<void>;
 }
 
 const IDLE: AutosaveSnapshot = { status: 'idle', error: null, savedAt: null };
-const noSubscription = () => () => undefined;
+const NOT_RUNNING: CanvasAutosave = {
+  subscribe: () => () => undefined,
+  snapshot: () => IDLE,
+  hasUnsaved: () => false,
+  flush: () => Promise.resolve(),
+};
+
+export function useAutosaveState(autosave: CanvasAutosave): AutosaveSnapshot {
+  return useSyncExternalStore(autosave.subscribe, autosave.snapshot);
+}
 
 /**
  * Runs the canvas autosave while the editor overlay is open: restores the user's autosave into an untouched
@@ -92,8 +105,6 @@ const noSubscription = () => () => undefined;
  */
 export function useCanvasAutosave(): CanvasAutosave {
   const [autosaver, setAutosaver] = useState<Autosaver | null>(null);
-  const [restoring, setRestoring] = useState(true);
-  const snapshot = useSyncExternalStore(autosaver?.subscribe ?? noSubscription, autosaver?.snapshot ?? (() => IDLE));
 
   useEffect(() => {
     const controller = new AbortController();
@@ -106,7 +117,6 @@ export function useCanvasAutosave(): CanvasAutosave {
       describeError: (error) => sessionMessage(i18next.t, sessionErrorText(error, EDITOR_SESSION_MESSAGES.saveFailed)),
     });
     let stopWatching = () => {};
-    setRestoring(true);
     (async () => {
       let restoredAt: number | undefined;
       if (isPristine()) {
@@ -128,7 +138,6 @@ export function useCanvasAutosave(): CanvasAutosave {
       saver.markSaved(restoredAt);
       stopWatching = onStoreChanges(saver.changed);
       setAutosaver(saver);
-      setRestoring(false);
     })();
 
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
@@ -153,7 +162,16 @@ export function useCanvasAutosave(): CanvasAutosave {
     };
   }, []);
 
-  const hasUnsaved = useCallback(() => autosaver?.hasUnsaved() ?? false, [autosaver]);
-  const flush = useCallback(() => autosaver?.flush() ?? Promise.resolve(), [autosaver]);
-  return { ...snapshot, restoring, hasUnsaved, flush };
+  return useMemo(
+    () =>
+      autosaver
+        ? {
+            subscribe: autosaver.subscribe,
+            snapshot: autosaver.snapshot,
+            hasUnsaved: autosaver.hasUnsaved,
+            flush: autosaver.flush,
+          }
+        : NOT_RUNNING,
+    [autosaver],
+  );
 }
