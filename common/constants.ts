@@ -365,6 +365,11 @@ export type CanvasFormat = keyof typeof CANVAS.formats;
 export const CANVAS_IMAGES = {
   /** Largest decoded input image, in MB (spec 5: images max 10 MB). */
   inputMaxMb: 10,
+  /**
+   * Largest of the user's own stored images taken by URL, in MB: the image upload ceiling, so every canvas
+   * image (a 4K PNG is over 10 MB) can be edited by reference.
+   */
+  storedInputMaxMb: UPLOAD_STORAGE_CEILINGS_MB.image,
   /** Images one composition call may combine (spec 9: multi-composition up to 10). */
   maxComposeImages: 10,
   /** Steps one multi-composition may run (spec 7: maxSteps 10). */

@@ -109,12 +109,19 @@ describe('saved editor sessions', () => {
       await page.getByTestId('session-save-submit').click();
       await page.getByText('Session "Harbour board" saved successfully!').first().waitFor();
 
-      // Reload: the canvas starts empty.
+      // Reload: the canvas's autosave brings it back by itself.
+      await expect
+        .poll(() => page.getByTestId('canvas-autosave').getAttribute('data-state'), { timeout: 20_000 })
+        .toBe('saved');
       await page.reload();
       await page.getByTestId('canvas-overlay').waitFor();
+      await expect.poll(async () => (await canvasView(page)).count, { timeout: 15_000 }).toBe(2);
+
+      // Cleared, the canvas starts empty (and so does its autosave).
+      await page.getByTestId('canvas-clear-all').click();
+      await page.getByTestId('canvas-clear-confirm-ok').click();
       await page.getByTestId('canvas-welcome').waitFor();
       expect((await canvasView(page)).count).toBe(0);
-      expect(await page.getByTestId('sequence-item').count()).toBe(0);
 
       // Load it from the list: the same canvas comes back.
       await loadFromList(page, 'Harbour board');

@@ -45,6 +45,16 @@ export const listEditorSessionsQuery = z.object({
 
 export const editorSessionIdParams = z.object({ id: z.string().trim().min(1).max(100) });
 
+/** The autosave of one tool: GET, PUT (create or replace) and DELETE /api/editor-sessions/autosave/{component_type}. */
+export const autosaveParams = z.object({ component_type: componentType });
+
+export const putAutosaveBody = z.object({
+  data: z.unknown(),
+  thumbnail_url: thumbnailUrl,
+  persona_id: personaId,
+});
+export type PutAutosaveBody = z.input<typeof putAutosaveBody>;
+
 const summaryFields = {
   id: z.string(),
   name: z.string(),
@@ -52,6 +62,8 @@ const summaryFields = {
   persona_id: z.string().nullable(),
   thumbnail_url: z.string().nullable(),
   size_bytes: z.number(),
+  /** True for the tool's autosave (one per user and tool), false for sessions saved by hand. */
+  autosave: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
 };
@@ -64,6 +76,9 @@ const editorSession = z.object({ ...summaryFields, data: z.record(z.string(), z.
 export type EditorSession = z.infer<typeof editorSession>;
 
 export const editorSessionReply = z.object({ success: z.literal(true), data: editorSession });
+
+/** GET of a tool's autosave: null when there is none (not a 404, which every fresh canvas would log). */
+export const autosaveReply = z.object({ success: z.literal(true), data: editorSession.nullable() });
 
 export const listEditorSessionsReply = z.object({
   success: z.literal(true),

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  besideSource,
   CANVAS_DIALOG_MESSAGES,
   canCompose,
   canQuickEdit,
-  composedPlacement,
   compositionSelection,
   decideEnhancePoll,
   enhancedPlacement,
@@ -41,11 +39,16 @@ describe('quick edit and composition', () => {
     expect(compositionSelection(Array.from({ length: 14 }, (_, i) => i))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
-  it('places results beside, 2150 px right at 1920x1080, and 20 px offset', () => {
+  it('places the enhanced image 2150 px right at 1920x1080, below an earlier one rather than over it', () => {
     const source = { x: 50, y: 350, width: 300, height: 200 };
-    expect(besideSource(source)).toEqual({ x: 400, y: 350, width: 300, height: 200 });
-    expect(enhancedPlacement(source)).toEqual({ x: 2200, y: 350, width: 1920, height: 1080 });
-    expect(composedPlacement(source)).toEqual({ x: 70, y: 370, width: 300, height: 200 });
+    const first = enhancedPlacement(source, [source]);
+    expect(first).toEqual({ x: 2200, y: 350, width: 1920, height: 1080 });
+    expect(enhancedPlacement(source, [source, first])).toEqual({
+      x: 2200,
+      y: 350 + 4 * 300,
+      width: 1920,
+      height: 1080,
+    });
   });
 });
 

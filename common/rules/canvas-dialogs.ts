@@ -9,6 +9,7 @@ import {
   VIDEO_ENHANCE,
   type VideoEnhanceQuality,
 } from '../constants.ts';
+import { freeSpotNear } from './canvas.ts';
 
 /** Spec 8 texts shown by the dialogs (English; the web translates them by key). */
 export const CANVAS_DIALOG_MESSAGES = {
@@ -32,8 +33,6 @@ export const VIDEO_ENHANCE_POLL = { intervalMs: 10_000, maxAttempts: 360 } as co
 const REGION = {
   minSize: 20,
   canvasMax: { width: 800, height: 600 },
-  /** A region's composed result is placed this far right and down of its source on the canvas. */
-  composedOffset: 20,
 } as const;
 
 export const MULTI_COMPOSITION_MAX = 10;
@@ -75,25 +74,13 @@ interface Placed {
   height: number;
 }
 
-/** A quick-edit result goes just right of its source (a 50 px gap), at the source's displayed size. */
-export function besideSource(source: Placed, gap = 50): Placed {
-  return { x: source.x + source.width + gap, y: source.y, width: source.width, height: source.height };
-}
-
-/** The enhanced image: 2150 px right of its source, at 1920x1080. */
-export function enhancedPlacement(source: { x: number; y: number }): Placed {
+/**
+ * The enhanced image: 2150 px right of its source at 1920x1080, moved down a grid row at a time while it would
+ * cover another image. (Quick edit, composition and region results go to the first free grid cell instead.)
+ */
+export function enhancedPlacement(source: { x: number; y: number }, images: readonly Placed[] = []): Placed {
   const { offsetX, width, height } = CANVAS.enhanced;
-  return { x: source.x + offsetX, y: source.y, width, height };
-}
-
-/** A region result: 20 px right and down of its source, at the source's size. */
-export function composedPlacement(source: Placed): Placed {
-  return {
-    x: source.x + REGION.composedOffset,
-    y: source.y + REGION.composedOffset,
-    width: source.width,
-    height: source.height,
-  };
+  return freeSpotNear(images, { x: source.x + offsetX, y: source.y, width, height });
 }
 
 // ---- Image enhancement ----

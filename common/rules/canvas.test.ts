@@ -1,11 +1,16 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   chooseSource,
   clampZoom,
   cullToViewport,
+  firstFreeGridPosition,
   fitScale,
+  freeSpotNear,
   gridPosition,
   intersects,
+  type Rect,
+  revealRect,
   visibleRect,
   wheelZoom,
   zoomAround,
@@ -22,6 +27,103 @@ describe('gridPosition', () => {
   it('treats negative or fractional indexes sanely', () => {
     expect(gridPosition(-4)).toEqual({ x: 50, y: 50 });
     expect(gridPosition(1.7)).toEqual({ x: 400, y: 50 });
+  });
+});
+
+describe('firstFreeGridPosition', () => {
+  const size = { width: 300, height: 200 };
+  const at = (index: number, box = size): Rect => ({ ...gridPosition(index), ...box });
+
+  it('fills the grid in order on an untouched canvas', () => {
+    expect(firstFreeGridPosition([], size)).toEqual({ x: 50, y: 50 });
+    expect(firstFreeGridPosition([at(0), at(1)], size)).toEqual({ x: 750, y: 50 });
+    expect(firstFreeGridPosition([at(0), at(1), at(2)], size)).toEqual({ x: 50, y: 350 });
+  });
+
+  it('reuses the cell of a removed image instead of counting images', () => {
+    expect(firstFreeGridPosition([at(0), at(2), at(3)], size)).toEqual({ x: 400, y: 50 });
+  });
+
+  it('skips a cell a moved image now covers, even partly', () => {
+    // The second image was dragged half into the third cell: the next image goes to the second row.
+    const moved = { x: 600, y: 100, width: 300, height: 200 };
+    expect(firstFreeGridPosition([at(0), moved], size)).toEqual({ x: 50, y: 350 });
+  });
+
+  it('skips every cell a large image covers (an enhanced 1920×1080 from the first cell)', () => {
+    const big = { x: 50, y: 50, width: 1920, height: 1080 };
+    expect(firstFreeGridPosition([big], size)).toEqual({ x: 50, y: 50 + 4 * 300 });
+  });
+
+  it('places a bigger new image where all of it is free', () => {
+    const wide = { width: 640, height: 360 };
+    // Cell 1 is free but a 640-wide image there would reach into the image in cell 2.
+    expect(firstFreeGridPosition([at(0), at(2)], wide)).toEqual({ x: 50, y: 350 });
+  });
+
+  it('treats touching edges as free and ignores images without area', () => {
+    expect(firstFreeGridPosition([{ x: 350, y: 50, width: 10, height: 10 }], size)).toEqual({ x: 50, y: 50 });
+    expect(firstFreeGridPosition([{ x: 60, y: 60, width: 0, height: 0 }], size)).toEqual({ x: 50, y: 50 });
+  });
+
+  it('never overlaps an image, wherever the images are (property)', () => {
+    const image = fc.record({
+      x: fc.integer({ min: -2000, max: 4000 }),
+      y: fc.integer({ min: -2000, max: 6000 }),
+      width: fc.integer({ min: 1, max: 2500 }),
+      height: fc.integer({ min: 1, max: 1500 }),
+    });
+    const box = fc.record({ width: fc.integer({ min: 1, max: 2000 }), height: fc.integer({ min: 1, max: 1200 }) });
+    fc.assert(
+      fc.property(fc.array(image, { maxLength: 60 }), box, (images, newSize) => {
+        const placed = { ...firstFreeGridPosition(images, newSize), ...newSize };
+        expect(images.filter((other) => intersects(other, placed))).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('stays fast with a full canvas of 1000 images', () => {
+    const images = Array.from({ length: 1000 }, (_, i) => at(i));
+    const started = performance.now();
+    expect(firstFreeGridPosition(images, size)).toEqual(gridPosition(1000));
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+});
+
+describe('freeSpotNear', () => {
+  const enhanced = { x: 2200, y: 50, width: 1920, height: 1080 };
+  it('keeps the preferred spot when it is free', () => {
+    expect(freeSpotNear([{ x: 50, y: 50, width: 300, height: 200 }], enhanced)).toEqual(enhanced);
+  });
+  it('moves down a grid row at a time past what is there', () => {
+    expect(freeSpotNear([enhanced], enhanced)).toEqual({ ...enhanced, y: 50 + 4 * 300 });
+    const small = { x: 3000, y: 400, width: 300, height: 200 };
+    expect(freeSpotNear([small], enhanced)).toEqual({ ...enhanced, y: 650 });
+  });
+});
+
+describe('revealRect', () => {
+  const viewport = { width: 1200, height: 800 };
+  it('leaves the view alone when the rectangle is already in sight', () => {
+    const view = { zoom: 1, panX: 0, panY: 0 };
+    expect(revealRect(view, { x: 400, y: 50, width: 300, height: 200 }, viewport)).toBe(view);
+  });
+  it('centres an off-screen rectangle at the same zoom', () => {
+    const view = revealRect({ zoom: 1, panX: 0, panY: 0 }, { x: 50, y: 2150, width: 300, height: 200 }, viewport);
+    expect(view).toEqual({ zoom: 1, panX: 600 - 200, panY: 400 - 2250 });
+    const seen = visibleRect(view, viewport.width, viewport.height);
+    expect(seen.y).toBeLessThanOrEqual(2150);
+    expect(seen.y + seen.height).toBeGreaterThanOrEqual(2350);
+  });
+  it('zooms out (never in) to fit a rectangle larger than the viewport', () => {
+    const view = revealRect({ zoom: 1, panX: 0, panY: 0 }, { x: 2200, y: 50, width: 1920, height: 1080 }, viewport);
+    expect(view.zoom).toBeCloseTo((1200 - 80) / 1920);
+    const seen = visibleRect(view, viewport.width, viewport.height);
+    expect(seen.x).toBeLessThanOrEqual(2200);
+    expect(seen.x + seen.width).toBeGreaterThanOrEqual(2200 + 1920);
+    const zoomedOut = { zoom: 0.2, panX: 5000, panY: 0 };
+    expect(revealRect(zoomedOut, { x: 50, y: 50, width: 300, height: 200 }, viewport).zoom).toBe(0.2);
   });
 });
 

@@ -25,6 +25,78 @@ export function gridPosition(index: number): { x: number; y: number } {
   return { x: offset + (i % columns) * stepX, y: offset + Math.floor(i / columns) * stepY };
 }
 
+/** Grid rows searched for a free cell before falling back to the row below every image (far beyond 1000 images). */
+const MAX_GRID_ROWS = 10_000;
+
+/**
+ * Where a new `size` image goes: the first cell of the placement grid (row by row, three columns of 350×300
+ * from offset 50) where it overlaps no existing image. Images may have been moved anywhere or be larger than
+ * a cell, so occupancy is decided by overlap, not by count. Linear in the images and the cells they cover.
+ */
+export function firstFreeGridPosition(
+  images: readonly Rect[],
+  size: { width: number; height: number },
+): { x: number; y: number } {
+  const { stepX, stepY, offset, columns } = CANVAS.grid;
+  const blocked = new Set<number>();
+  let lowest: number = offset;
+  for (const image of images) {
+    if (!(image.width > 0 && image.height > 0)) continue;
+    lowest = Math.max(lowest, image.y + image.height);
+    // Cells whose candidate rectangle [cell, cell + size) overlaps the image (strictly, touching is free).
+    const firstCol = Math.max(0, Math.floor((image.x - size.width - offset) / stepX) + 1);
+    const lastCol = Math.min(columns - 1, Math.ceil((image.x + image.width - offset) / stepX) - 1);
+    const firstRow = Math.max(0, Math.floor((image.y - size.height - offset) / stepY) + 1);
+    const lastRow = Math.min(MAX_GRID_ROWS - 1, Math.ceil((image.y + image.height - offset) / stepY) - 1);
+    for (let row = firstRow; row <= lastRow; row += 1) {
+      for (let col = firstCol; col <= lastCol; col += 1) blocked.add(row * columns + col);
+    }
+  }
+  for (let index = 0; index < MAX_GRID_ROWS * columns; index += 1) {
+    if (!blocked.has(index)) return gridPosition(index);
+  }
+  return { x: offset, y: lowest + offset };
+}
+
+/**
+ * `preferred` if it overlaps no image, otherwise the same spot moved down one grid row (300) at a time until
+ * it is free: e.g. an enhanced image 2150 px right of its source lands below an earlier one, never on it.
+ */
+export function freeSpotNear(images: readonly Rect[], preferred: Rect): Rect {
+  const { stepY } = CANVAS.grid;
+  let lowest = preferred.y;
+  for (const image of images) lowest = Math.max(lowest, image.y + image.height);
+  let spot = preferred;
+  while (spot.y <= lowest && images.some((image) => intersects(image, spot))) {
+    spot = { ...spot, y: spot.y + stepY };
+  }
+  return spot;
+}
+
+/**
+ * The view that shows `rect` on a viewport of `viewport` canvas units at zoom 1: unchanged when it is already
+ * fully visible; otherwise centred on it, zoomed out (never in) when it does not fit with the margin.
+ */
+export function revealRect(view: View, rect: Rect, viewport: { width: number; height: number }, margin = 40): View {
+  const seen = visibleRect(view, viewport.width, viewport.height);
+  const inside =
+    rect.x >= seen.x &&
+    rect.y >= seen.y &&
+    rect.x + rect.width <= seen.x + seen.width &&
+    rect.y + rect.height <= seen.y + seen.height;
+  if (inside) return view;
+  const fits = Math.min(
+    (viewport.width - 2 * margin) / Math.max(1, rect.width),
+    (viewport.height - 2 * margin) / Math.max(1, rect.height),
+  );
+  const zoom = clampZoom(Math.min(view.zoom, fits > 0 ? fits : view.zoom));
+  return {
+    zoom,
+    panX: viewport.width / 2 - (rect.x + rect.width / 2) * zoom,
+    panY: viewport.height / 2 - (rect.y + rect.height / 2) * zoom,
+  };
+}
+
 export function clampZoom(zoom: number): number {
   if (!Number.isFinite(zoom)) return 1;
   return Math.min(CANVAS.zoom.max, Math.max(CANVAS.zoom.min, zoom));

@@ -22,6 +22,9 @@ export const EDITOR_SESSION_LIMITS = {
   mountPollAttempts: 20,
 } as const;
 
+/** The stored name of a tool's autosave (the web shows its own translated label for it). */
+export const AUTOSAVE_SESSION_NAME = 'Autosave';
+
 export const EDITOR_SESSION_MESSAGES = {
   notObject: 'Session data must be an object',
   canvasImages: 'canvasImages must be an array',

@@ -1,4 +1,5 @@
-import { bigint, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamps, users } from './users.ts';
 
 /** A saved state of an editor tool (spec: Editor session). */
@@ -15,9 +16,14 @@ export const editorSessions = pgTable(
     thumbnailUrl: text('thumbnail_url'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    /** The tool's autosave, kept by the editor itself (one per user and tool), not a session saved by hand. */
+    autosave: boolean('autosave').notNull().default(false),
     ...timestamps,
   },
-  (t) => [index('editor_sessions_user_idx').on(t.userId, t.componentType, t.updatedAt)],
+  (t) => [
+    index('editor_sessions_user_idx').on(t.userId, t.componentType, t.updatedAt),
+    uniqueIndex('editor_sessions_autosave_idx').on(t.userId, t.componentType).where(sql`${t.autosave}`),
+  ],
 );
 
 /** A reusable character (spec: Character), kept per user across devices. */

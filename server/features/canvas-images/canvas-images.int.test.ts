@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +8,17 @@ import { PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { tasks } from '../../db/schema/index.ts';
 import { CONTENT_POLICY } from '../../engines/policy.ts';
-import { authHeader, createTestUser, creditsOf, solidPng, storeUpload, type TestUser } from '../../test/fixtures.ts';
+import {
+  authHeader,
+  createTestUser,
+  creditsOf,
+  solidPng,
+  storeUpload,
+  type TestUser,
+  waitForTask,
+} from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { generatedMediaOf } from '../generation/service.ts';
 
 let t: TestApp;
 let user: TestUser;
@@ -371,6 +381,51 @@ describe('POST /api/ai/generate/multi-composition', () => {
       regionMask: regionB,
     });
   });
+
+  it('takes a 4K canvas image over 10 MB by its media URL (region edit and quick edit), not only inline', async () => {
+    // A 3840x2160 PNG of random pixels is well over 10 MB, as the canvas's generated 4K images often are.
+    const big = await sharp(randomBytes(3840 * 2160 * 3), { raw: { width: 3840, height: 2160, channels: 3 } })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    expect(big.length).toBeGreaterThan(10 * 1024 * 1024);
+    const source = await storeUpload(t.ctx, user.id, big, 'image/png', 'png');
+    const region = { x: 1200, y: 600, width: 900, height: 500 };
+    const step = { id: 'stall', prompt: 'a fruit stall', regionMask: region };
+
+    // Inline, the same bytes stay refused (over the 10 MB input limit).
+    const inline = await post(
+      '/api/ai/generate/multi-composition',
+      { baseImage: `data:image/png;base64,${big.toString('base64')}`, compositionSteps: [step] },
+      user.token,
+    );
+    expect([400, 413]).toContain(inline.statusCode);
+
+    const res = await post(
+      '/api/ai/generate/multi-composition',
+      { baseImage: source.url, compositionSteps: [step] },
+      user.token,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { data: { id: string; metadata: Record<string, unknown> } };
+    expect(body.data.metadata).toMatchObject({ baseImageUrl: source.url, width: 3840, height: 2160 });
+    // Big inputs are slow on a busy machine: the reply may come before the task ends (status 'processing').
+    const composed = await waitForTask(t.ctx.db, body.data.id, { timeoutMs: 60_000 });
+    expect(composed.status).toBe('completed');
+    const output = generatedMediaOf(composed)[0];
+    if (!output) throw new Error('no output');
+    expect(await sizeOf(await fetchImage(output.url))).toEqual([3840, 2160]);
+
+    // Quick AI Edit takes the same image by URL in imageBuffer.
+    const edit = await post(
+      '/api/nanobana/edit-image',
+      { prompt: 'warmer light', imageBuffer: source.url },
+      user.token,
+    );
+    expect(edit.statusCode, edit.body).toBe(200);
+    const edited = await waitForTask(t.ctx.db, (edit.json() as { data: ImageData & { taskId: string } }).data.taskId);
+    expect(edited.status).toBe('completed');
+    expect(generatedMediaOf(edited)[0]).toMatchObject({ width: 2048, height: 1152 });
+  }, 120_000);
 
   it('validates steps, regions and ownership with clear messages, spending nothing', async () => {
     const before = await creditsOf(t.ctx.db, user.id);

@@ -32,7 +32,8 @@ type MultiCompositionBody = z.infer<typeof multiCompositionBody>;
 type NanobanaReply = z.infer<typeof nanobanaReply>;
 
 const MB = 1024 * 1024;
-const MAX_INPUT_BYTES = CANVAS_IMAGES.inputMaxMb * MB;
+/** Inline data up to 10 MB; the user's own stored images by URL up to the image upload ceiling. */
+const INPUT_LIMITS = { maxBytes: CANVAS_IMAGES.inputMaxMb * MB, maxStoredBytes: CANVAS_IMAGES.storedInputMaxMb * MB };
 
 /** Bare base64 (the NanoBana clients' form) becomes a data URI; URIs and URLs pass as they are. */
 function asRef(value: string, mimeType: string | undefined): string {
@@ -54,7 +55,7 @@ async function withInputs<T>(
   const stored: string[] = [];
   try {
     return await fn(async (ref) => {
-      const prepared = await prepareMediaRef(ctx, userId, ref, { maxBytes: MAX_INPUT_BYTES, allowed: ['image'] });
+      const prepared = await prepareMediaRef(ctx, userId, ref, { ...INPUT_LIMITS, allowed: ['image'] });
       stored.push(...prepared.storedKeys);
       return prepared.ref;
     });
@@ -236,7 +237,7 @@ export async function multiComposition(
   const credits = canvasImagePrice('multi-composition', body.compositionSteps.length);
   const started = await withInputs(ctx, userId, async (prepare) => {
     const base = await prepare(asRef(body.baseImage, undefined));
-    const media = await resolveMediaInput(ctx, userId, base, { maxBytes: MAX_INPUT_BYTES, allowed: ['image'] });
+    const media = await resolveMediaInput(ctx, userId, base, { ...INPUT_LIMITS, allowed: ['image'] });
     const meta = await sharp(media.data)
       .metadata()
       .catch(() => null);

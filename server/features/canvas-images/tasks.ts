@@ -92,6 +92,7 @@ interface Run<Op extends CanvasImageTaskInput['operation']> {
 async function loadImage(ctx: AppContext, userId: string, ref: string, signal: AbortSignal): Promise<MediaBuffer> {
   const media = await resolveMediaInput(ctx, userId, ref, {
     maxBytes: CANVAS_IMAGES.inputMaxMb * MB,
+    maxStoredBytes: CANVAS_IMAGES.storedInputMaxMb * MB,
     allowed: ['image'],
     signal,
   });

@@ -227,3 +227,68 @@ describe('editor sessions', () => {
     expect(scoped.data.map((s) => s.name).sort()).toEqual(['s0', 's1', 's2']);
   });
 });
+
+describe('autosave (one per user and tool)', () => {
+  const url = '/api/editor-sessions/autosave/multi-image-canvas';
+  const canvas = samples['multi-image-canvas'] as Record<string, unknown>;
+
+  it('creates, replaces and reads back the one autosave, kept apart from sessions saved by hand', async () => {
+    const owner = await createTestUser(t.ctx.db);
+    expect((await call('GET', url, owner.token)).json()).toEqual({ success: true, data: null });
+    const first = await call('PUT', url, owner.token, { data: canvas });
+    expect(first.statusCode, first.body).toBe(200);
+    const created = (first.json() as { data: EditorSession }).data;
+    expect(created).toMatchObject({ name: 'Autosave', component_type: 'multi-image-canvas', autosave: true });
+    // Normalised like a saved session (spec 4).
+    expect((created.data.imageSequence as { videoStatus: string }[])[1]?.videoStatus).toBe('pending');
+
+    const moved = { ...canvas, canvasImages: [{ id: 'i1', url: '/m/a.png', x: 400, y: 650, width: 300, height: 200 }] };
+    // Two saves at once (two tabs) still leave one autosave.
+    const [a, b] = await Promise.all([
+      call('PUT', url, owner.token, { data: moved }),
+      call('PUT', url, owner.token, { data: moved }),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    const read = await call('GET', url, owner.token);
+    expect(read.statusCode).toBe(200);
+    const latest = (read.json() as { data: EditorSession }).data;
+    expect(latest.id).toBe(created.id);
+    expect((latest.data.canvasImages as { x: number; y: number }[])[0]).toMatchObject({ x: 400, y: 650 });
+
+    const manual = await create(owner.token, { name: 'By hand', component_type: 'multi-image-canvas', data: canvas });
+    expect(manual.autosave).toBe(false);
+    const list = (await call('GET', '/api/editor-sessions', owner.token)).json() as ListEditorSessionsReply;
+    expect(list.data.map((s) => [s.name, s.autosave]).sort()).toEqual([
+      ['Autosave', true],
+      ['By hand', false],
+    ]);
+
+    expect((await call('DELETE', url, owner.token)).statusCode).toBe(200);
+    expect((await call('GET', url, owner.token)).json()).toEqual({ success: true, data: null });
+    expect((await call('DELETE', url, owner.token)).statusCode).toBe(200);
+    expect((await call('GET', `/api/editor-sessions/${manual.id}`, owner.token)).statusCode).toBe(200);
+  });
+
+  it('is the caller’s own: another user neither reads nor replaces it', async () => {
+    const owner = await createTestUser(t.ctx.db);
+    const stranger = await createTestUser(t.ctx.db);
+    await call('PUT', url, owner.token, { data: canvas });
+    expect((await call('GET', url, stranger.token)).json()).toEqual({ success: true, data: null });
+    await call('PUT', url, stranger.token, { data: { ...canvas, movieScript: 'theirs' } });
+    const mine = (await call('GET', url, owner.token)).json() as { data: EditorSession };
+    expect(mine.data.data.movieScript).toBe('INT. ROOM');
+  });
+
+  it('needs a session and validates the type and data with the spec messages', async () => {
+    expect((await call('GET', url)).statusCode).toBe(401);
+    expect((await call('PUT', url, undefined, { data: canvas })).statusCode).toBe(401);
+    expect((await call('DELETE', url)).statusCode).toBe(401);
+    const unknown = await call('PUT', '/api/editor-sessions/autosave/paint', user.token, { data: {} });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ error: 'Unsupported component type: paint' });
+    expect((await call('GET', '/api/editor-sessions/autosave/paint', user.token)).statusCode).toBe(400);
+    const bad = await call('PUT', url, user.token, { data: { canvasImages: {}, canvasState: {}, imageSequence: [] } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: 'Invalid session data: canvasImages must be an array' });
+  });
+});

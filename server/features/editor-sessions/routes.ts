@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  autosaveParams,
+  autosaveReply,
   createEditorSessionBody,
   editorSessionIdParams,
   editorSessionReply,
   listEditorSessionsQuery,
   listEditorSessionsReply,
+  putAutosaveBody,
   updateEditorSessionBody,
 } from '../../../common/api/editor-sessions.ts';
 import { errorReply, messageReply } from '../../../common/api/envelope.ts';
@@ -14,9 +17,12 @@ import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
 import {
   createEditorSession,
+  deleteAutosave,
   deleteEditorSession,
+  getAutosave,
   getEditorSession,
   listEditorSessions,
+  putAutosave,
   updateEditorSession,
 } from './service.ts';
 
@@ -93,6 +99,60 @@ export function editorSessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         success: true as const,
         data: await updateEditorSession(ctx, currentUser(request).id, request.params.id, request.body),
       }),
+    );
+
+    // A tool’s autosave: not in the spec (it saves only by hand); one per user and tool, apart from saved sessions.
+    app.get(
+      '/api/editor-sessions/autosave/:component_type',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags: ['editor-sessions'],
+          summary: 'The user’s autosave of a tool, with its data (data null when there is none)',
+          params: autosaveParams,
+          response: { 200: autosaveReply, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await getAutosave(ctx, currentUser(request).id, request.params.component_type),
+      }),
+    );
+
+    app.put(
+      '/api/editor-sessions/autosave/:component_type',
+      {
+        preValidation: signedIn,
+        bodyLimit: BODY_LIMITS.editorSession,
+        schema: {
+          tags: ['editor-sessions'],
+          summary: 'Creates or replaces the user’s autosave of a tool; data is checked like a saved session',
+          params: autosaveParams,
+          body: putAutosaveBody,
+          response: { 200: editorSessionReply, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await putAutosave(ctx, currentUser(request).id, request.params.component_type, request.body),
+      }),
+    );
+
+    app.delete(
+      '/api/editor-sessions/autosave/:component_type',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags: ['editor-sessions'],
+          summary: 'Removes the user’s autosave of a tool (also when there is none)',
+          params: autosaveParams,
+          response: { 200: messageReply, ...errors },
+        },
+      },
+      async (request) => {
+        await deleteAutosave(ctx, currentUser(request).id, request.params.component_type);
+        return { success: true as const, message: EDITOR_SESSION_MESSAGES.deleted };
+      },
     );
 
     app.delete(

@@ -1,13 +1,16 @@
-import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
 import type {
   CreateEditorSessionBody,
   EditorSession,
   EditorSessionSummary,
   ListEditorSessionsReply,
+  PutAutosaveBody,
   UpdateEditorSessionBody,
 } from '../../../common/api/editor-sessions.ts';
 import {
+  AUTOSAVE_SESSION_NAME,
   EDITOR_SESSION_MESSAGES,
+  EDITOR_SESSION_TYPES,
   normaliseSessionData,
   sessionDataSize,
   sessionSizeError,
@@ -30,6 +33,7 @@ function toSummary(row: Row): EditorSessionSummary {
     persona_id: row.personaId,
     thumbnail_url: row.thumbnailUrl,
     size_bytes: row.sizeBytes,
+    autosave: row.autosave,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -131,6 +135,70 @@ export async function deleteEditorSession(ctx: AppContext, userId: string, id: s
     .where(and(eq(editorSessions.id, id), eq(editorSessions.userId, userId)))
     .returning({ id: editorSessions.id });
   if (deleted.length === 0) throw notFound(EDITOR_SESSION_MESSAGES.notFound);
+}
+
+function assertKnownType(componentType: string): void {
+  if (!(EDITOR_SESSION_TYPES as readonly string[]).includes(componentType)) {
+    const message = EDITOR_SESSION_MESSAGES.unsupportedType(componentType);
+    throw new AppError(400, 'unsupported_component_type', message, { errors: [message] });
+  }
+}
+
+const autosaveOf = (userId: string, componentType: string) =>
+  and(
+    eq(editorSessions.userId, userId),
+    eq(editorSessions.componentType, componentType),
+    eq(editorSessions.autosave, true),
+  );
+
+/** The user's autosave of a tool, or null when there is none. */
+export async function getAutosave(
+  ctx: AppContext,
+  userId: string,
+  componentType: string,
+): Promise<EditorSession | null> {
+  assertKnownType(componentType);
+  const [row] = await ctx.db.select().from(editorSessions).where(autosaveOf(userId, componentType));
+  return row ? toDto(row) : null;
+}
+
+/**
+ * Creates or replaces the user's one autosave of a tool (validated, normalised and limited like any
+ * session). A single upsert on the partial unique index, so two tabs saving at once never make two.
+ */
+export async function putAutosave(
+  ctx: AppContext,
+  userId: string,
+  componentType: string,
+  body: PutAutosaveBody,
+): Promise<EditorSession> {
+  const prepared = prepareData(componentType, body.data);
+  if (body.persona_id) await visiblePersona(ctx, userId, body.persona_id);
+  const at = now(ctx);
+  const changes = {
+    data: prepared.data,
+    sizeBytes: prepared.sizeBytes,
+    thumbnailUrl: body.thumbnail_url ?? null,
+    personaId: body.persona_id ?? null,
+    updatedAt: at,
+  };
+  const [row] = await ctx.db
+    .insert(editorSessions)
+    .values({ userId, componentType, name: AUTOSAVE_SESSION_NAME, autosave: true, createdAt: at, ...changes })
+    .onConflictDoUpdate({
+      target: [editorSessions.userId, editorSessions.componentType],
+      targetWhere: sql`${editorSessions.autosave}`,
+      set: changes,
+    })
+    .returning();
+  if (!row) throw new Error('upsert returned no row');
+  return toDto(row);
+}
+
+/** Removes the user's autosave of a tool (nothing to do when there is none). */
+export async function deleteAutosave(ctx: AppContext, userId: string, componentType: string): Promise<void> {
+  assertKnownType(componentType);
+  await ctx.db.delete(editorSessions).where(autosaveOf(userId, componentType));
 }
 
 interface Cursor {

@@ -24,6 +24,11 @@ export type InputKind = 'image' | 'video' | 'audio';
 export interface MediaInputOptions {
   /** Largest accepted input in bytes. */
   maxBytes: number;
+  /**
+   * Largest accepted object among the user's own stored media (default `maxBytes`): media already in
+   * storage passed the upload ceilings, so a call may take bigger files by reference than inline.
+   */
+  maxStoredBytes?: number;
   /** Which kinds of media are accepted (checked on the sniffed bytes or the stored content type). */
   allowed: readonly InputKind[];
   signal?: AbortSignal;
@@ -198,8 +203,9 @@ export async function resolveMediaInput(
   if (parsed.kind === 'stored') {
     const row = await ownedMediaObject(deps, userId, parsed.key);
     assertAllowed(row.contentType, options.allowed);
-    if (row.size > options.maxBytes) throw tooLarge(MESSAGES.upload.tooLarge(megabytes(options.maxBytes)));
-    const data = await readAll(await deps.storage.read(parsed.key), options.maxBytes);
+    const limit = options.maxStoredBytes ?? options.maxBytes;
+    if (row.size > limit) throw tooLarge(MESSAGES.upload.tooLarge(megabytes(limit)));
+    const data = await readAll(await deps.storage.read(parsed.key), limit);
     return { data, mimeType: row.contentType };
   }
   if (parsed.kind === 'data') return sniff(decodeDataUri(parsed, options.maxBytes), options.allowed);
@@ -249,13 +255,14 @@ export async function prepareMediaRef(
   deps: InputDeps,
   userId: string,
   ref: string,
-  options: Pick<MediaInputOptions, 'maxBytes' | 'allowed'>,
+  options: Pick<MediaInputOptions, 'maxBytes' | 'maxStoredBytes' | 'allowed'>,
 ): Promise<PreparedRef> {
   const parsed = parseMediaRef(deps.config, ref);
   if (parsed.kind === 'stored') {
     const row = await ownedMediaObject(deps, userId, parsed.key);
     assertAllowed(row.contentType, options.allowed);
-    if (row.size > options.maxBytes) throw tooLarge(MESSAGES.upload.tooLarge(megabytes(options.maxBytes)));
+    const limit = options.maxStoredBytes ?? options.maxBytes;
+    if (row.size > limit) throw tooLarge(MESSAGES.upload.tooLarge(megabytes(limit)));
     return { ref: mediaUrl(row.key, row.contentType, row.storageClass), storedKeys: [] };
   }
   if (parsed.kind === 'data') {

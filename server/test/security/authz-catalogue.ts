@@ -234,6 +234,10 @@ export const ROUTE_CATALOGUE: Record<string, RouteRule> = {
   'GET /api/editor-sessions/{id}': byId('editorSession'),
   'PUT /api/editor-sessions/{id}': byId('editorSession', { name: 'Renamed' }),
   'DELETE /api/editor-sessions/{id}': byId('editorSession'),
+  // The caller's own autosave, addressed by tool: there is no other user's to reach.
+  'GET /api/editor-sessions/autosave/{component_type}': signedIn,
+  'PUT /api/editor-sessions/autosave/{component_type}': signedIn,
+  'DELETE /api/editor-sessions/autosave/{component_type}': signedIn,
   'GET /api/characters': signedIn,
   'POST /api/characters': refs(
     ['images', (fx) => ({ name: 'Mine', images: [fx.mediaUrl] })],

@@ -73,6 +73,7 @@ describe('request body limits', () => {
       [`/api/personas/${id}/image`, 'POST'],
       ['/api/editor-sessions', 'POST'],
       [`/api/editor-sessions/${id}`, 'PUT'],
+      ['/api/editor-sessions/autosave/multi-image-canvas', 'PUT'],
       ['/api/nanobana/edit-image', 'POST'],
       ['/api/nanobana/multi-image-composition', 'POST'],
       ['/api/nanobana/advanced-composition', 'POST'],

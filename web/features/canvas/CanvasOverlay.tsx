@@ -45,8 +45,11 @@ import { resolveTheme, usePreferences } from '../../app/preferences.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { cn } from '../../ui/cn.ts';
+import { AutosaveIndicator } from '../editor-sessions/AutosaveIndicator.tsx';
 import { getSession } from '../editor-sessions/api.ts';
+import { useCanvasAutosave } from '../editor-sessions/canvasAutosave.ts';
 import { useCanvasSessionParticipant } from '../editor-sessions/canvasParticipant.ts';
+import { LeaveGuard } from '../editor-sessions/LeaveGuard.tsx';
 import { loadSession } from '../editor-sessions/load.ts';
 import {
   EDITOR_TABS,
@@ -333,6 +336,7 @@ function Toolbar({ generate }: { generate: ReturnType<typeof useGenerate> }) {
       const result = await uploadToCanvas([...files]);
       if (result.ok) toast.success(t('canvasEditor.uploaded', { count: result.images.length }));
       else toast.error(t(result.errorKey, { max: CANVAS.maxImages }));
+      if (result.ok && result.failed > 0) toast.error(t('canvasOverlay.someUploadsFailed', { count: result.failed }));
     } finally {
       setUploading(false);
       if (fileRef.current) fileRef.current.value = '';
@@ -420,38 +424,49 @@ function Toolbar({ generate }: { generate: ReturnType<typeof useGenerate> }) {
   );
 }
 
+/**
+ * The stage fills the room between the header and the toolbar (on narrow screens a fixed share of the height)
+ * and follows the window: the 1200×800 element is scaled to fit it, and the canvas area it shows at zoom 1 goes
+ * to the store so new images can be brought into view.
+ */
 function StageArea() {
   const { t } = useTranslation();
   const boxRef = useRef<HTMLDivElement>(null);
-  const [fit, setFit] = useState(1);
+  const [box, setBox] = useState<{ width: number; height: number }>(CANVAS.element);
   const empty = useCanvas((s) => s.images.length === 0);
   const zoom = useCanvas((s) => s.zoom);
+  const setViewport = useCanvas((s) => s.setViewport);
+  const fit = fitScale(box.width, box.height);
 
   useEffect(() => {
-    const box = boxRef.current;
-    if (!box) return;
-    const measure = () => setFit(fitScale(box.clientWidth, Math.max(240, window.innerHeight - 200)));
+    const element = boxRef.current;
+    if (!element) return;
+    const measure = () => {
+      const width = Math.max(1, element.clientWidth);
+      const height = Math.max(1, element.clientHeight);
+      setBox((current) => (current.width === width && current.height === height ? current : { width, height }));
+    };
     measure();
     const observer = new ResizeObserver(measure);
-    observer.observe(box);
+    observer.observe(element);
     return () => observer.disconnect();
   }, []);
 
+  useEffect(() => setViewport({ width: box.width / fit, height: box.height / fit }), [box, fit, setViewport]);
+
   return (
-    <div ref={boxRef} className="flex w-full min-w-0 flex-col items-center">
-      <div
-        data-testid="canvas-stage"
-        data-fit={fit.toFixed(3)}
-        dir="ltr"
-        className="relative overflow-hidden rounded-xl border border-line bg-surface-2 [background-image:radial-gradient(var(--color-line)_1px,transparent_1px)] [background-size:20px_20px]"
-        style={{ width: Math.round(CANVAS.element.width * fit), height: Math.round(CANVAS.element.height * fit) }}
-      >
-        <CanvasStage fit={fit} />
-        {empty && <Welcome />}
-        <span className="pointer-events-none absolute bottom-2 end-2 rounded bg-surface/80 px-1.5 py-0.5 text-xs text-muted">
-          {t('canvasEditor.zoom', { percent: Math.round(zoom * 100) })}
-        </span>
-      </div>
+    <div
+      ref={boxRef}
+      data-testid="canvas-stage"
+      data-fit={fit.toFixed(3)}
+      dir="ltr"
+      className="relative h-[62svh] min-h-72 w-full shrink-0 overflow-hidden rounded-xl border border-line bg-surface-2 [background-image:radial-gradient(var(--color-line)_1px,transparent_1px)] [background-size:20px_20px] lg:h-auto lg:min-h-0 lg:flex-1"
+    >
+      <CanvasStage fit={fit} width={box.width} height={box.height} />
+      {empty && <Welcome />}
+      <span className="pointer-events-none absolute bottom-2 end-2 rounded bg-surface/80 px-1.5 py-0.5 text-xs text-muted">
+        {t('canvasEditor.zoom', { percent: Math.round(zoom * 100) })}
+      </span>
     </div>
   );
 }
@@ -469,7 +484,7 @@ function ToolsView() {
     <>
       {!collapsed && <LeftPanel generate={generate} />}
       {/* Not a <main>: the overlay sits above the dashboard, whose <main> stays the page's one. */}
-      <div className="flex min-w-0 flex-1 flex-col items-center gap-3 p-3 lg:overflow-auto">
+      <div className="flex min-w-0 flex-1 flex-col items-center gap-3 p-3 lg:min-h-0">
         <StageArea />
         <Toolbar generate={generate} />
       </div>
@@ -532,7 +547,12 @@ function useSessionLoader(tab: EditorTab, setTab: (tab: EditorTab) => void) {
       });
       if (outcome.ok) {
         const { session } = outcome;
-        setCurrent({ id: session.id, name: session.name, type: session.component_type as EditorSessionType });
+        // The autosave is the editor's own: saving by hand makes a new session rather than updating it.
+        setCurrent(
+          session.autosave
+            ? null
+            : { id: session.id, name: session.name, type: session.component_type as EditorSessionType },
+        );
         toast.success(t('editorSessions.loaded', { name: session.name }), { id: toastId });
       } else {
         toast.error(sessionMessage(t, outcome.message), { id: toastId });
@@ -579,6 +599,7 @@ export default function CanvasOverlay() {
   const enhancing = useCanvas((s) => s.enhancementsInProgress);
   const [tab, setTab] = useEditorTab();
   const sessions = useSessionLoader(tab, setTab);
+  const autosave = useCanvasAutosave();
   const [saveOpen, setSaveOpen] = useState(false);
   const [listOpen, setListOpen] = useState(false);
   const collapsed = useEditorOverlay((s) => s.sidebarCollapsed);
@@ -637,6 +658,7 @@ export default function CanvasOverlay() {
             >
               {t('canvasEditor.count', { count, max: CANVAS.maxImages })}
             </span>
+            <AutosaveIndicator autosave={autosave} />
             {enhancing > 0 && (
               <span
                 data-testid="canvas-enhancing"
@@ -709,6 +731,7 @@ export default function CanvasOverlay() {
           <MultiReferencePanel layout="tab" />
         </Tabs.Content>
       </Tabs.Root>
+      <LeaveGuard autosave={autosave} />
       <SaveSessionDialog
         open={saveOpen}
         onOpenChange={(open) => {

@@ -1,4 +1,5 @@
-// The konva stage (canvas spec 2, 4): 1200×800 element scaled to fit, wheel zoom around the pointer
+// The konva stage (canvas spec 2, 4): fills the space it is given (the 1200×800 element scaled to fit in it,
+// with more of the canvas around it when the space has another shape), wheel zoom around the pointer
 // (0.9/1.1, clamped 0.1–5), Select (click; double-click adds to the selection), Drag (moves images) and Pan.
 // Performance: only images intersecting the viewport (plus a margin) are mounted; thumbnails are drawn
 // until an image is wider on screen than its thumbnail; pan and zoom move the Stage imperatively (no React
@@ -9,12 +10,10 @@ import type Konva from 'konva';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Image as KonvaImage, Layer, Rect, Stage } from 'react-konva';
 import { useShallow } from 'zustand/react/shallow';
-import { CANVAS } from '../../../common/constants.ts';
 import { chooseSource, cullToViewport, type View, visibleRect, wheelZoom } from '../../../common/rules/canvas.ts';
 import { forgetListener, loadImage } from './imageCache.ts';
 import { type CanvasImage, type CanvasTool, useCanvas } from './store.ts';
 
-const { width: ELEMENT_W, height: ELEMENT_H } = CANVAS.element;
 /** Mount images this far (element px) beyond the visible area so short pans never show gaps. */
 const CULL_MARGIN = 600;
 const COMMIT_DELAY_MS = 150;
@@ -35,7 +34,15 @@ const CanvasNode = memo(function CanvasNode({ image, src, tool, onClick, onDoubl
     setLoaded((n) => n + 1);
   }, []);
   const element = loadImage(src, onLoad);
-  useEffect(() => () => forgetListener(src, onLoad), [src, onLoad]);
+  const rendered = useRef(element);
+  rendered.current = element;
+  // Registered again once mounted: an effect cleanup (StrictMode runs one right after mounting) forgets the
+  // listener, and an image that finished meanwhile still needs its redraw.
+  useEffect(() => {
+    const now = loadImage(src, onLoad);
+    if (now && now !== rendered.current) onLoad();
+    return () => forgetListener(src, onLoad);
+  }, [src, onLoad]);
   // Keep the last loaded element while a bigger source loads, so zooming in never blanks an image.
   const shown = useRef<HTMLImageElement | undefined>(undefined);
   if (element) shown.current = element;
@@ -73,7 +80,13 @@ const CanvasNode = memo(function CanvasNode({ image, src, tool, onClick, onDoubl
   return <KonvaImage ref={nodeRef} {...common} image={shown.current} />;
 });
 
-export function CanvasStage({ fit }: { fit: number }) {
+/**
+ * `width`×`height` is the stage in CSS pixels; `fit` the scale of canvas units to them at zoom 1 (the 1200×800
+ * element fits), so the stage shows width/fit × height/fit canvas units.
+ */
+export function CanvasStage({ fit, width, height }: { fit: number; width: number; height: number }) {
+  const viewW = width / fit;
+  const viewH = height / fit;
   const images = useCanvas((s) => s.images);
   const tool = useCanvas((s) => s.tool);
   const committed = useCanvas(useShallow((s) => ({ zoom: s.zoom, panX: s.panX, panY: s.panY })));
@@ -90,25 +103,28 @@ export function CanvasStage({ fit }: { fit: number }) {
   const recullFrame = useRef(0);
 
   /** Re-cull (a React render of the visible nodes only) when the viewport leaves the mounted margin. */
-  const maybeRecull = useCallback((view: View) => {
-    const mounted = visibleRect(cullRef.current, ELEMENT_W, ELEMENT_H, CULL_MARGIN);
-    const seen = visibleRect(view, ELEMENT_W, ELEMENT_H);
-    const inside =
-      seen.x >= mounted.x &&
-      seen.y >= mounted.y &&
-      seen.x + seen.width <= mounted.x + mounted.width &&
-      seen.y + seen.height <= mounted.y + mounted.height;
-    // Mid-gesture only a viewport that leaves the mounted area re-culls (zooming in shrinks it: nothing new
-    // to mount); the tighter cull and full-resolution sources for a zoom-in come when the gesture settles.
-    const zoomRatio = view.zoom / cullRef.current.zoom;
-    if (inside && (interacting.current || (zoomRatio < 1.5 && zoomRatio > 1 / 1.5))) return;
-    if (recullFrame.current) return;
-    recullFrame.current = requestAnimationFrame(() => {
-      recullFrame.current = 0;
-      cullRef.current = { ...viewRef.current };
-      setCullView(cullRef.current);
-    });
-  }, []);
+  const maybeRecull = useCallback(
+    (view: View) => {
+      const mounted = visibleRect(cullRef.current, viewW, viewH, CULL_MARGIN);
+      const seen = visibleRect(view, viewW, viewH);
+      const inside =
+        seen.x >= mounted.x &&
+        seen.y >= mounted.y &&
+        seen.x + seen.width <= mounted.x + mounted.width &&
+        seen.y + seen.height <= mounted.y + mounted.height;
+      // Mid-gesture only a viewport that leaves the mounted area re-culls (zooming in shrinks it: nothing new
+      // to mount); the tighter cull and full-resolution sources for a zoom-in come when the gesture settles.
+      const zoomRatio = view.zoom / cullRef.current.zoom;
+      if (inside && (interacting.current || (zoomRatio < 1.5 && zoomRatio > 1 / 1.5))) return;
+      if (recullFrame.current) return;
+      recullFrame.current = requestAnimationFrame(() => {
+        recullFrame.current = 0;
+        cullRef.current = { ...viewRef.current };
+        setCullView(cullRef.current);
+      });
+    },
+    [viewW, viewH],
+  );
 
   const applyView = useCallback(
     (view: View) => {
@@ -191,15 +207,15 @@ export function CanvasStage({ fit }: { fit: number }) {
   const scale =
     Math.min(cullView.zoom, settledZoom) * fit * (typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1);
   const visible = useMemo(() => {
-    const area = visibleRect(cullView, ELEMENT_W, ELEMENT_H, CULL_MARGIN);
+    const area = visibleRect(cullView, viewW, viewH, CULL_MARGIN);
     return cullToViewport(images, area);
-  }, [images, cullView]);
+  }, [images, cullView, viewW, viewH]);
 
   return (
     <Stage
       ref={stageRef}
-      width={Math.round(ELEMENT_W * fit)}
-      height={Math.round(ELEMENT_H * fit)}
+      width={Math.round(width)}
+      height={Math.round(height)}
       draggable={tool === 'pan'}
       onWheel={onWheel}
       onDragStart={(e) => {

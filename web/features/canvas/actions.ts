@@ -1,5 +1,5 @@
 // Canvas generate and upload (canvas spec 2, 7, 8): POST /api/ai/generate/image with the format's model,
-// POST /api/upload for files; results are placed on the grid. Messages are i18n keys under canvasEditor.
+// POST /api/upload for files; results go to the first free grid cells and the last one is brought into view. Messages are i18n keys under canvasEditor.
 import { CANVAS } from '../../../common/constants.ts';
 import { generateImage, isTaskAccepted, taskStatus } from '../../api/generation.ts';
 import { isAbort, sleep } from '../../api/polling.ts';
@@ -91,6 +91,7 @@ export async function generateOnCanvas(prompt: string, signal?: AbortSignal): Pr
   });
   // The spec: the input mode switches to upload after an image is generated.
   setInputMode('upload');
+  revealLast(added);
   return { ok: true, images: added };
 }
 
@@ -115,10 +116,17 @@ export async function uploadToCanvas(files: readonly File[]): Promise<CanvasActi
       url: result.value.url,
       thumbnailUrl: result.value.thumbnail_url ?? null,
       name: images[index].name,
-      assetId: result.value.id,
+      // An upload is not an asset: its id must not be sent as an asset id (enhancement answered 404).
     });
     if (image) added.push(image);
   });
   if (added.length === 0) return { ok: false, errorKey: 'canvasEditor.errors.uploadFailed', failed };
+  revealLast(added);
   return { ok: true, images: added, failed };
+}
+
+/** New images go to free grid cells, possibly out of sight: bring the last one into view. */
+function revealLast(added: readonly CanvasImage[]): void {
+  const last = added.at(-1);
+  if (last) useCanvas.getState().reveal(last);
 }

@@ -26,7 +26,11 @@ export function loadImage(url: string, onLoad: () => void): HTMLImageElement | u
       waiting.delete(url);
       for (const fn of pending ?? []) fn();
     };
-    const failed = () => waiting.delete(url);
+    // A failed load is forgotten, so the next draw of the node asks again rather than staying grey for good.
+    const failed = () => {
+      waiting.delete(url);
+      if (cache.get(url) === img) cache.delete(url);
+    };
     img.src = url;
     cache.set(url, img);
     if (typeof img.decode === 'function') {

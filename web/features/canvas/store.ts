@@ -2,7 +2,7 @@
 // (web/features/canvas/dialogs/**) and the Cinema Sequences panel all read and write this one store.
 import { create } from 'zustand';
 import { CANVAS, type CanvasFormat } from '../../../common/constants.ts';
-import { clampZoom, DEFAULT_VIEW, gridPosition } from '../../../common/rules/canvas.ts';
+import { clampZoom, DEFAULT_VIEW, firstFreeGridPosition, type Rect, revealRect } from '../../../common/rules/canvas.ts';
 
 export interface CanvasImage {
   id: string;
@@ -44,8 +44,13 @@ export interface CanvasState {
   /** Video enhancements among them: the video enhance buttons wait while any runs (spec 4). */
   videoEnhancementsInProgress: number;
   openDialog: CanvasDialog;
+  /** The canvas area the stage shows at zoom 1 (canvas units); the stage reports it as the window resizes. */
+  viewport: { width: number; height: number };
 
-  /** Adds an image at the next grid slot (300×200 unless given); returns it, or null at the 1000 limit. */
+  /**
+   * Adds an image (300×200 unless given) where it is put, or else in the first grid cell where it overlaps no
+   * other image; returns it, or null at the 1000 limit.
+   */
   addImage: (image: NewCanvasImage) => CanvasImage | null;
   updateImage: (id: string, patch: Partial<Omit<CanvasImage, 'id'>>) => void;
   removeImages: (ids: readonly string[]) => void;
@@ -59,6 +64,9 @@ export interface CanvasState {
   setInputMode: (mode: CanvasInputMode) => void;
   setView: (view: { zoom: number; panX: number; panY: number }) => void;
   resetView: () => void;
+  setViewport: (viewport: { width: number; height: number }) => void;
+  /** Pans (zooming out if needed) so that the rectangle is in sight; nothing when it already is. */
+  reveal: (rect: Rect) => void;
   startEnhancement: (kind?: 'image' | 'video') => void;
   finishEnhancement: (kind?: 'image' | 'video') => void;
   setOpenDialog: (dialog: CanvasDialog) => void;
@@ -96,6 +104,7 @@ const initial = {
   enhancementsInProgress: 0,
   videoEnhancementsInProgress: 0,
   openDialog: null as CanvasDialog,
+  viewport: { width: CANVAS.element.width, height: CANVAS.element.height },
 };
 
 function withSelection(images: CanvasImage[], ids: readonly string[]): CanvasImage[] {
@@ -111,16 +120,13 @@ export const useCanvas = create<CanvasState>((set, get) => ({
   addImage: (image) => {
     const { images } = get();
     if (images.length >= CANVAS.maxImages) return null;
-    const slot = gridPosition(images.length);
-    const placed: CanvasImage = {
-      ...image,
-      id: image.id ?? newId(),
-      x: image.x ?? slot.x,
-      y: image.y ?? slot.y,
-      width: image.width ?? CANVAS.newImage.width,
-      height: image.height ?? CANVAS.newImage.height,
-      isSelected: false,
-    };
+    const width = image.width ?? CANVAS.newImage.width;
+    const height = image.height ?? CANVAS.newImage.height;
+    const slot =
+      image.x !== undefined && image.y !== undefined
+        ? { x: image.x, y: image.y }
+        : firstFreeGridPosition(images, { width, height });
+    const placed: CanvasImage = { ...image, id: image.id ?? newId(), ...slot, width, height, isSelected: false };
     set({ images: [...images, placed] });
     return placed;
   },
@@ -150,6 +156,15 @@ export const useCanvas = create<CanvasState>((set, get) => ({
   setInputMode: (inputMode) => set({ inputMode }),
   setView: ({ zoom, panX, panY }) => set({ zoom: clampZoom(zoom), panX, panY }),
   resetView: () => set({ ...DEFAULT_VIEW }),
+  setViewport: (viewport) => {
+    const current = get().viewport;
+    if (current.width !== viewport.width || current.height !== viewport.height) set({ viewport });
+  },
+  reveal: (rect) => {
+    const { zoom, panX, panY, viewport } = get();
+    const view = revealRect({ zoom, panX, panY }, rect, viewport);
+    if (view.zoom !== zoom || view.panX !== panX || view.panY !== panY) set(view);
+  },
   startEnhancement: (kind = 'image') =>
     set((s) => ({
       enhancementsInProgress: s.enhancementsInProgress + 1,

@@ -3,7 +3,17 @@
 
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { ChevronLeft, ChevronRight, CircleAlert, FolderOpen, ImageOff, Pencil, RotateCw, Trash2 } from 'lucide-react';
+import {
+  ChevronLeft,
+  ChevronRight,
+  CircleAlert,
+  FolderOpen,
+  History,
+  ImageOff,
+  Pencil,
+  RotateCw,
+  Trash2,
+} from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -41,7 +51,15 @@ function toastFailure(t: TFunction, error: unknown, message: string) {
   toast.error(sessionMessage(t, message), { description: sessionErrorText(error, message) });
 }
 
-function DeleteButton({ session, onDeleted }: { session: EditorSessionSummary; onDeleted: () => void }) {
+function DeleteButton({
+  session,
+  name,
+  onDeleted,
+}: {
+  session: EditorSessionSummary;
+  name: string;
+  onDeleted: () => void;
+}) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [open, setOpen] = useState(false);
@@ -69,14 +87,14 @@ function DeleteButton({ session, onDeleted }: { session: EditorSessionSummary; o
           size="sm"
           className="px-2 hover:text-danger"
           data-testid="session-delete"
-          aria-label={`${t('editorSessions.list.delete')}: ${session.name}`}
+          aria-label={`${t('editorSessions.list.delete')}: ${name}`}
           title={t('editorSessions.list.delete')}
         >
           <Trash2 className="size-4" aria-hidden />
         </Button>
       }
       title={t('editorSessions.list.deleteTitle')}
-      body={t('editorSessions.list.deleteBody', { name: session.name })}
+      body={t('editorSessions.list.deleteBody', { name })}
       cancelLabel={t('editorSessions.list.cancel')}
       confirmLabel={t('editorSessions.list.delete')}
       onConfirm={() => void confirm()}
@@ -161,6 +179,8 @@ function SessionRow({
   const isCurrent = current?.id === session.id;
   const known = (EDITOR_SESSION_TYPES as readonly string[]).includes(session.component_type);
   const typeLabel = known ? t(`editorSessions.types.${session.component_type}`) : session.component_type;
+  // The autosave is named by the editor, in the user's language, and is not renamed.
+  const name = session.autosave ? t('editorSessions.autosave.name', { tool: typeLabel }) : session.name;
 
   return (
     <li
@@ -170,7 +190,9 @@ function SessionRow({
       className="flex flex-wrap items-center gap-3 rounded-xl border border-line bg-surface-2 p-2.5"
     >
       <div className="grid h-12 w-18 shrink-0 place-items-center overflow-hidden rounded-lg bg-surface-3 text-subtle">
-        {session.thumbnail_url ? (
+        {session.autosave ? (
+          <History className="size-5 text-accent" aria-hidden />
+        ) : session.thumbnail_url ? (
           <img src={session.thumbnail_url} alt="" className="size-full object-cover" data-testid="session-thumbnail" />
         ) : (
           <ImageOff className="size-4" aria-label={t('editorSessions.list.noPreview')} />
@@ -179,8 +201,17 @@ function SessionRow({
       <div className="min-w-0 flex-1 basis-40">
         <p className="flex items-center gap-2">
           <span className="truncate text-sm font-medium text-fg" data-testid="session-name-text">
-            {session.name}
+            {name}
           </span>
+          {session.autosave && (
+            <span
+              data-testid="session-autosave-badge"
+              title={t('editorSessions.autosave.hint')}
+              className="shrink-0 rounded-full bg-accent-soft px-2 py-0.5 text-[11px] font-medium text-accent"
+            >
+              {t('editorSessions.autosave.badge')}
+            </span>
+          )}
           {isCurrent && (
             <span className="shrink-0 rounded-full bg-accent-soft px-2 py-0.5 text-[11px] font-medium text-accent">
               {t('editorSessions.list.current')}
@@ -210,19 +241,22 @@ function SessionRow({
             <FolderOpen className="size-4" aria-hidden />
             {t('editorSessions.list.load')}
           </Button>
-          <Button
-            variant="ghost"
-            size="sm"
-            className="px-2"
-            data-testid="session-rename"
-            aria-label={`${t('editorSessions.list.rename')}: ${session.name}`}
-            title={t('editorSessions.list.rename')}
-            onClick={() => setRenaming(true)}
-          >
-            <Pencil className="size-4" aria-hidden />
-          </Button>
+          {!session.autosave && (
+            <Button
+              variant="ghost"
+              size="sm"
+              className="px-2"
+              data-testid="session-rename"
+              aria-label={`${t('editorSessions.list.rename')}: ${session.name}`}
+              title={t('editorSessions.list.rename')}
+              onClick={() => setRenaming(true)}
+            >
+              <Pencil className="size-4" aria-hidden />
+            </Button>
+          )}
           <DeleteButton
             session={session}
+            name={name}
             onDeleted={() => {
               if (isCurrent) setCurrent(null);
               onChanged();

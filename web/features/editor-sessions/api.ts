@@ -4,6 +4,7 @@ import type {
   CreateEditorSessionBody,
   EditorSession,
   ListEditorSessionsReply,
+  PutAutosaveBody,
   UpdateEditorSessionBody,
 } from '../../../common/api/editor-sessions.ts';
 import { MESSAGES } from '../../../common/messages.ts';
@@ -37,6 +38,21 @@ export async function updateSession(id: string, body: UpdateEditorSessionBody): 
 
 export async function deleteSession(id: string): Promise<void> {
   await apiRequest(`/api/editor-sessions/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+const autosavePath = (type: EditorSessionType) => `/api/editor-sessions/autosave/${encodeURIComponent(type)}`;
+
+/** The user's autosave of a tool, or null when there is none. */
+export async function getAutosave(type: EditorSessionType, signal?: AbortSignal): Promise<EditorSession | null> {
+  return (await apiRequest<{ data: EditorSession | null }>(autosavePath(type), { signal })).data;
+}
+
+export async function putAutosave(type: EditorSessionType, body: PutAutosaveBody): Promise<EditorSession> {
+  return (await apiRequest<{ data: EditorSession }>(autosavePath(type), { method: 'PUT', body })).data;
+}
+
+export async function deleteAutosave(type: EditorSessionType): Promise<void> {
+  await apiRequest(autosavePath(type), { method: 'DELETE' });
 }
 
 /** apiRequest's own fallbacks, used when a reply carried no message of its own. */

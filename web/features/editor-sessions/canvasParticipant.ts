@@ -83,21 +83,27 @@ async function layoutThumbnail(images: readonly CanvasImage[]): Promise<string |
   return drawn > 0 ? toJpeg(target.canvas) : null;
 }
 
+/** The canvas and Cinema Sequences as multi-image-canvas session data, or null when there is nothing on them. */
+export function captureCanvasSession(): Record<string, unknown> | null {
+  const canvas = snapshotCanvas(useCanvas.getState());
+  const sequences = snapshotSequences(useSequences.getState());
+  // An empty canvas has nothing worth a session ('No session data to save').
+  if (canvas.images.length === 0 && sequences.items.length === 0 && !sequences.movieScript.trim()) return null;
+  return canvasSessionData(canvas, sequences);
+}
+
+/** Replaces the canvas and Cinema Sequences with saved data; throws 'Invalid session data: …' on a wrong shape. */
+export function restoreCanvasSession(data: Record<string, unknown>): void {
+  const { canvas, sequences } = readCanvasSession(data);
+  useCanvas.getState().restore(canvas);
+  useSequences.getState().restore(sequences);
+}
+
 /** Registers the canvas tools view as the multi-image-canvas session participant while it is mounted. */
 export function useCanvasSessionParticipant(): void {
   useSessionParticipant('multi-image-canvas', {
-    capture: () => {
-      const canvas = snapshotCanvas(useCanvas.getState());
-      const sequences = snapshotSequences(useSequences.getState());
-      // An empty canvas has nothing worth a session ('No session data to save').
-      if (canvas.images.length === 0 && sequences.items.length === 0 && !sequences.movieScript.trim()) return null;
-      return canvasSessionData(canvas, sequences);
-    },
-    restore: (data) => {
-      const { canvas, sequences } = readCanvasSession(data);
-      useCanvas.getState().restore(canvas);
-      useSequences.getState().restore(sequences);
-    },
+    capture: captureCanvasSession,
+    restore: restoreCanvasSession,
     thumbnail: async () => {
       const images = useCanvas.getState().images;
       if (images.length === 0) return null;

@@ -13,6 +13,7 @@ function session(type: string, data: Record<string, unknown> = { prompt: 'a fox'
     persona_id: null,
     thumbnail_url: null,
     size_bytes: 10,
+    autosave: false,
     created_at: '2026-11-21T10:00:00.000Z',
     updated_at: '2026-11-21T10:00:00.000Z',
     data,

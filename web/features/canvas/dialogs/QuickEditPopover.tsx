@@ -1,12 +1,15 @@
 // Quick AI edit popover (canvas spec 2, 5, 8, 9). One image selected: Quick AI Edit (prompt → NanoBana edit of
-// the fetched image, result added beside it) plus Enhance/Upscale (opens the image enhance dialog). Several:
-// Multi-Composition of up to 10 images. A quick-edit failure is only logged (spec 8).
+// the image, sent by URL; the result goes to the first free grid cell and into view) plus Enhance/Upscale (opens
+// the image enhance dialog). Several: Multi-Composition of up to 10 images. Failures are shown, not only logged.
+
+import i18next from 'i18next';
 import { Layers, Sparkles, Wand2, X } from 'lucide-react';
 import { type KeyboardEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { CANVAS } from '../../../../common/constants.ts';
+import { MESSAGES } from '../../../../common/messages.ts';
 import {
-  besideSource,
   CANVAS_DIALOG_MESSAGES,
   canCompose,
   canQuickEdit,
@@ -19,7 +22,7 @@ import { cn } from '../../../ui/cn.ts';
 import { inputClass } from '../../../ui/Field.tsx';
 import { Segmented } from '../../studio/controls.tsx';
 import { type CanvasImage, selectedImages, useCanvas } from '../store.ts';
-import { composeImages, editImage, imageAsBase64 } from './api.ts';
+import { composeImages, editImage, failureText, imageRef } from './api.ts';
 import { finishedUrl } from './enhance.ts';
 
 export interface QuickEditPopoverProps {
@@ -56,21 +59,30 @@ function ImageModelChoice() {
   );
 }
 
+/** Adds a result in the first free grid cell and brings it into view; false at the 1000-image limit. */
+function placeResult(image: Parameters<ReturnType<typeof useCanvas.getState>['addImage']>[0]): boolean {
+  const added = useCanvas.getState().addImage(image);
+  if (!added) {
+    toast.error(i18next.t('canvasEditor.limitReached', { max: CANVAS.maxImages }));
+    return false;
+  }
+  useCanvas.getState().reveal(added);
+  return true;
+}
+
 async function runQuickEdit(image: CanvasImage, prompt: string): Promise<boolean> {
   const model = useCanvas.getState().imageModel;
   const output = quickEditOutput(model);
   try {
-    const { base64, mimeType } = await imageAsBase64(image.url);
     const reply = await editImage({
       prompt,
-      imageBuffer: base64,
-      imageMimeType: mimeType,
+      imageBuffer: imageRef(image),
       fileNamePrefix: 'canvas-quick-edit',
       quality: output.quality,
     });
     const url = await finishedUrl(reply.data);
     const source = useCanvas.getState().images.find((img) => img.id === image.id) ?? image;
-    const added = useCanvas.getState().addImage({
+    const placed = placeResult({
       url,
       thumbnailUrl: reply.data.thumbnail_url,
       name: `${image.name} (edit)`,
@@ -78,39 +90,38 @@ async function runQuickEdit(image: CanvasImage, prompt: string): Promise<boolean
       assetId: reply.data.id ?? undefined,
       naturalWidth: output.width,
       naturalHeight: output.height,
-      ...besideSource(source),
+      width: source.width,
+      height: source.height,
     });
-    if (!added) return false;
-    toast.success(CANVAS_DIALOG_MESSAGES.quickEditDone);
-    return true;
+    // The spec's words in English (CANVAS_DIALOG_MESSAGES.quickEditDone), translated for other languages.
+    if (placed) toast.success(i18next.t('canvasOverlay.quickEditDone'));
+    return placed;
   } catch (error) {
-    // Spec 8: a quick-edit failure is only logged.
+    // The spec only logs a quick-edit failure; a silent failure leaves the user waiting, so it is shown too.
     console.error('Quick AI Edit failed', error);
+    toast.error(failureText(error, MESSAGES.canvasImages.editFailed));
     return false;
   }
 }
 
 async function runComposition(images: CanvasImage[], prompt: string): Promise<boolean> {
   try {
-    const buffers = await Promise.all(images.map((img) => imageAsBase64(img.url)));
     const reply = await composeImages({
       prompt,
-      imageBuffers: buffers.map((b) => b.base64),
-      imageMimeType: buffers[0]?.mimeType ?? 'image/png',
+      imageBuffers: images.map(imageRef),
       fileNamePrefix: 'canvas-multi-composition',
     });
     const url = await finishedUrl(reply.data);
-    const added = useCanvas.getState().addImage({
+    return placeResult({
       url,
       thumbnailUrl: reply.data.thumbnail_url,
       name: `Composition (${images.length})`,
       prompt,
       assetId: reply.data.id ?? undefined,
     });
-    return Boolean(added);
   } catch (error) {
     console.error('Multi-composition failed', error);
-    toast.error(CANVAS_DIALOG_MESSAGES.compositionFailed);
+    toast.error(failureText(error, CANVAS_DIALOG_MESSAGES.compositionFailed));
     return false;
   }
 }

@@ -6,9 +6,10 @@ import { Dialog } from 'radix-ui';
 import { type DragEvent, type PointerEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { CANVAS, CANVAS_IMAGES } from '../../../../common/constants.ts';
+import { MESSAGES } from '../../../../common/messages.ts';
 import {
   CANVAS_DIALOG_MESSAGES,
-  composedPlacement,
   isImageFile,
   normaliseRegion,
   type Point,
@@ -21,13 +22,13 @@ import {
   regionPrompt,
   regionToImageMask,
 } from '../../../../common/rules/canvas-dialogs.ts';
-import { translateMessage } from '../../../i18n/index.ts';
 import { Button, buttonClass } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
 import { DialogCloseButton } from '../../../ui/DialogTitleBar.tsx';
 import { inputClass } from '../../../ui/Field.tsx';
+import { localizeMessage } from '../../studio/localize.ts';
 import { type CanvasImage, useCanvas } from '../store.ts';
-import { blobAsDataUri, generateMultiComposition, imageAsDataUri } from './api.ts';
+import { blobAsDataUri, failureText, generateMultiComposition, imageRef } from './api.ts';
 import { startImageEnhancement } from './enhance.ts';
 
 export interface RegionEditModalProps {
@@ -44,7 +45,6 @@ interface Region extends RegionRect {
 
 interface Loaded {
   element: HTMLImageElement;
-  dataUri: string;
   natural: { width: number; height: number };
   display: { width: number; height: number; scale: number };
 }
@@ -88,7 +88,8 @@ export function RegionEditModal({ open, onOpenChange, imageId }: RegionEditModal
 
   const imageUrl = image?.url;
 
-  // Load the source as a data URI: the canvas stays untainted and the same bytes go to the server.
+  // The source is drawn from its own (same-origin) URL and sent to the server by that URL, never as bytes: a 4K
+  // PNG is over the 10 MB inline limit.
   useEffect(() => {
     if (!open || !imageUrl) return;
     const controller = new AbortController();
@@ -100,11 +101,10 @@ export function RegionEditModal({ open, onOpenChange, imageId }: RegionEditModal
     droppedElements.current.clear();
     (async () => {
       try {
-        const dataUri = await imageAsDataUri(imageUrl, controller.signal);
-        const element = await loadElement(dataUri);
+        const element = await loadElement(imageUrl);
         if (controller.signal.aborted) return;
         const natural = { width: element.naturalWidth, height: element.naturalHeight };
-        setLoaded({ element, dataUri, natural, display: regionCanvasSize(natural) });
+        setLoaded({ element, natural, display: regionCanvasSize(natural) });
       } catch (error) {
         if (controller.signal.aborted) return;
         console.error('Region edit: image failed to load', error);
@@ -216,6 +216,11 @@ export function RegionEditModal({ open, onOpenChange, imageId }: RegionEditModal
       toast.error(t('canvasDialogs.region.imagesOnly'));
       return;
     }
+    // A dropped file travels inline, where the 10 MB input limit applies: say so now rather than after Generate.
+    if (file.size > CANVAS_IMAGES.inputMaxMb * 1024 * 1024) {
+      toast.error(localizeMessage(MESSAGES.upload.tooLarge(CANVAS_IMAGES.inputMaxMb)));
+      return;
+    }
     try {
       const url = await blobAsDataUri(file);
       droppedElements.current.set(hit.id, await loadElement(url));
@@ -252,7 +257,7 @@ export function RegionEditModal({ open, onOpenChange, imageId }: RegionEditModal
     setBusyId(region.id);
     try {
       const reply = await generateMultiComposition({
-        baseImage: loaded.dataUri,
+        baseImage: imageRef(image),
         compositionSteps: [
           {
             id: region.id,
@@ -266,7 +271,7 @@ export function RegionEditModal({ open, onOpenChange, imageId }: RegionEditModal
       const steps = reply.data.steps;
       const last = steps[steps.length - 1];
       const url = last?.outputImage ?? reply.data.finalImage;
-      if (!url) throw new Error(CANVAS_DIALOG_MESSAGES.compositionFailed);
+      if (!url) throw new Error('The composition returned no image');
       const source = useCanvas.getState().images.find((img) => img.id === image.id) ?? image;
       const added = useCanvas.getState().addImage({
         url,
@@ -276,17 +281,16 @@ export function RegionEditModal({ open, onOpenChange, imageId }: RegionEditModal
         assetId: last?.assetId,
         naturalWidth: loaded.natural.width,
         naturalHeight: loaded.natural.height,
-        ...composedPlacement(source),
+        width: source.width,
+        height: source.height,
       });
+      if (added) useCanvas.getState().reveal(added);
+      else toast.error(t('canvasEditor.limitReached', { max: CANVAS.maxImages }));
       setResult(added ?? { ...source, id: `result-${region.id}`, url, thumbnailUrl: null, assetId: last?.assetId });
       toast.success(t('canvasDialogs.region.done'));
     } catch (error) {
       console.error('Region generation failed', error);
-      toast.error(
-        translateMessage(
-          error instanceof Error && error.message ? error.message : CANVAS_DIALOG_MESSAGES.compositionFailed,
-        ),
-      );
+      toast.error(failureText(error, CANVAS_DIALOG_MESSAGES.compositionFailed));
     } finally {
       setBusyId(null);
     }

@@ -9,7 +9,8 @@ import type {
   nanobanaReply,
 } from '../../../../common/api/canvas-images.ts';
 import type { EnhanceQueuedReply, TopazEnhanceBody, TopazModelsReply } from '../../../../common/api/upscale.ts';
-import { apiRequest } from '../../../api/client.ts';
+import { ApiError, apiRequest } from '../../../api/client.ts';
+import { localizeMessage } from '../../studio/localize.ts';
 
 export { getTask } from '../../../api/assets.ts';
 
@@ -48,14 +49,33 @@ export function topazEnhance(body: TopazEnhanceBody) {
   return apiRequest<EnhanceQueuedReply>('/api/topaz/enhance', { method: 'POST', body });
 }
 
-/** Fetches a canvas image (with the session cookie) and returns its bytes as base64 and its MIME type. */
-export async function imageAsBase64(url: string, signal?: AbortSignal): Promise<{ base64: string; mimeType: string }> {
-  const dataUri = await imageAsDataUri(url, signal);
-  const comma = dataUri.indexOf(',');
-  const mimeType = dataUri.slice(5, dataUri.indexOf(';')) || 'image/png';
-  return { base64: dataUri.slice(comma + 1), mimeType };
+/**
+ * How a canvas image is handed to the image calls: by its URL (one of the user's own media URLs, a data URI or
+ * a public URL), never by its bytes. The server reads the stored object itself, so even a 4K PNG over the
+ * 10 MB inline limit can be edited.
+ */
+export function imageRef(image: { url: string }): string {
+  return image.url;
 }
 
+/** A task that ended as failed; its message is the server's (a spec message where there is one). */
+export class TaskFailedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TaskFailedError';
+  }
+}
+
+/**
+ * What to tell the user when a canvas call fails: the server's message (shown through the spec's catalogue,
+ * so it is translated) or, for anything else (a network or decoding error), the spec's fallback.
+ */
+export function failureText(error: unknown, fallback: string): string {
+  const fromServer = (error instanceof ApiError || error instanceof TaskFailedError) && error.message;
+  return localizeMessage(fromServer || fallback);
+}
+
+/** Fetches an image (with the session cookie) as a data URI. */
 export async function imageAsDataUri(url: string, signal?: AbortSignal): Promise<string> {
   if (url.startsWith('data:')) return url;
   const response = await fetch(url, { credentials: 'include', signal });

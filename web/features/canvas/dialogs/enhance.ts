@@ -2,7 +2,12 @@
 // does not stop the poll: start → toast → poll GET /api/tasks/{requestId} every 10 s up to the limit.
 import i18next from 'i18next';
 import { toast } from 'sonner';
-import type { EnhancorKind, VideoEnhanceCategory, VideoEnhanceQuality } from '../../../../common/constants.ts';
+import {
+  CANVAS,
+  type EnhancorKind,
+  type VideoEnhanceCategory,
+  type VideoEnhanceQuality,
+} from '../../../../common/constants.ts';
 import {
   CANVAS_DIALOG_MESSAGES,
   decideEnhancePoll,
@@ -12,9 +17,8 @@ import {
   type PollStep,
   VIDEO_ENHANCE_POLL,
 } from '../../../../common/rules/canvas-dialogs.ts';
-import { translateMessage } from '../../../i18n/index.ts';
 import { type CanvasImage, useCanvas } from '../store.ts';
-import { getTask, queueEnhancor, topazEnhance } from './api.ts';
+import { failureText, getTask, queueEnhancor, TaskFailedError, topazEnhance } from './api.ts';
 
 function wait(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -35,10 +39,6 @@ async function pollTask(requestId: string, limits: { intervalMs: number; maxAtte
   }
 }
 
-function errorText(error: unknown, fallback: string): string {
-  return translateMessage(error instanceof Error && error.message ? error.message : fallback);
-}
-
 /**
  * Starts one image enhancement of a canvas image and follows it; on completion the enhanced image is added
  * 2150 px right of its source at 1920x1080. Resolves once started (true) or refused (false).
@@ -50,7 +50,7 @@ export async function startImageEnhancement(image: CanvasImage, kind: EnhancorKi
     requestId = (await queueEnhancor(path, body)).requestId;
   } catch (error) {
     console.error('Enhancement request failed', error);
-    toast.error(errorText(error, CANVAS_DIALOG_MESSAGES.enhancementFailed));
+    toast.error(failureText(error, CANVAS_DIALOG_MESSAGES.enhancementFailed));
     return false;
   }
   toast.success(i18next.t('canvasDialogs.enhance.started', { name: serviceName }));
@@ -60,15 +60,21 @@ export async function startImageEnhancement(image: CanvasImage, kind: EnhancorKi
     try {
       const step = await pollTask(requestId, IMAGE_ENHANCE_POLL);
       if (step.kind === 'done') {
-        const source = useCanvas.getState().images.find((img) => img.id === image.id) ?? image;
+        const { images } = useCanvas.getState();
+        const source = images.find((img) => img.id === image.id) ?? image;
         const added = useCanvas.getState().addImage({
           url: step.url,
           thumbnailUrl: null,
           name: `${image.name} (${serviceName})`,
           prompt: image.prompt,
-          ...enhancedPlacement(source),
+          ...enhancedPlacement(source, images),
         });
-        if (added) toast.success(i18next.t('canvasDialogs.enhance.added', { name: serviceName }));
+        if (added) {
+          useCanvas.getState().reveal(added);
+          toast.success(i18next.t('canvasDialogs.enhance.added', { name: serviceName }));
+        } else {
+          toast.error(i18next.t('canvasEditor.limitReached', { max: CANVAS.maxImages }));
+        }
       } else if (step.kind === 'timeout') {
         toast.error(i18next.t('canvasDialogs.enhance.timedOut'));
       } else {
@@ -114,7 +120,7 @@ export async function startVideoEnhancement(settings: VideoEnhanceSettings, onEn
     ).requestId;
   } catch (error) {
     console.error('Video enhancement request failed', error);
-    toast.error(errorText(error, CANVAS_DIALOG_MESSAGES.videoEnhancementFailed));
+    toast.error(failureText(error, CANVAS_DIALOG_MESSAGES.videoEnhancementFailed));
     return false;
   }
   toast.success(i18next.t('canvasDialogs.video.started', { model: settings.modelName }));
@@ -143,5 +149,6 @@ export async function finishedUrl(data: { url: string | null; taskId: string }):
   if (data.url) return data.url;
   const step = await pollTask(data.taskId, { intervalMs: 3_000, maxAttempts: 200 });
   if (step.kind === 'done') return step.url;
-  throw new Error(step.kind === 'failed' && step.message ? step.message : CANVAS_DIALOG_MESSAGES.compositionFailed);
+  if (step.kind === 'failed' && step.message) throw new TaskFailedError(step.message);
+  throw new Error('The task did not finish');
 }
