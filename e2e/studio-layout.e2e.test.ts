@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { describe, it } from 'vitest';
 import { baseUrl, expect, freshCreator, openBrowser } from './browser.ts';
 
@@ -167,6 +168,20 @@ describe('studio layout and guards', () => {
       const canvasDisabled = await styleOf(editWithAi);
       expect(canvasDisabled.background).toBe(disabled.background);
       expect(canvasDisabled.cursor).toBe('not-allowed');
+
+      // A cinema sequence item cannot start a video the balance cannot pay for (dream 41 > 18).
+      const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 40, g: 90, b: 160 } } })
+        .png()
+        .toBuffer();
+      await page
+        .getByTestId('canvas-upload-input')
+        .setInputFiles({ name: 'blue.png', mimeType: 'image/png', buffer: png });
+      await expect.poll(() => page.getByTestId('canvas-image-item').count(), { timeout: 60_000 }).toBe(1);
+      await page.getByTestId('canvas-image-item').first().click();
+      await page.getByTestId('canvas-pin').click();
+      await page.getByTestId('sequence-mode-dream').click();
+      await expect.poll(() => page.getByTestId('sequence-generate').isDisabled()).toBe(true);
+      expect(await page.getByTestId('sequence-shortfall-message').textContent()).toBe('You need 23 more credits');
       await page.goto(`${baseUrl()}/dashboard?view=aiPersonas`);
 
       // Persona creation (five images, 20 credits) is guarded the same way.

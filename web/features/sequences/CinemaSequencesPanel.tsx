@@ -7,6 +7,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SEQUENCE_VIDEO_MODES, type SequenceVideoMode, sequenceItemState } from '../../../common/rules/sequences.ts';
 import { Button } from '../../ui/Button.tsx';
+import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { VideoEnhanceDialog } from '../canvas/dialogs/VideoEnhanceDialog.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { Segmented } from '../studio/controls.tsx';
@@ -16,7 +17,18 @@ import { type SequenceItem, useSequences } from './store.ts';
 
 const TimelineEditor = lazy(() => import('./TimelineEditor.tsx'));
 
-function ItemCard({ item, index, onEnhance }: { item: SequenceItem; index: number; onEnhance(): void }) {
+function ItemCard({
+  item,
+  index,
+  onEnhance,
+  cannotPay,
+}: {
+  item: SequenceItem;
+  index: number;
+  onEnhance(): void;
+  /** The balance cannot cover a video in the chosen mode (the panel shows the shortfall once). */
+  cannotPay: boolean;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const remove = useSequences((state) => state.remove);
@@ -91,7 +103,7 @@ function ItemCard({ item, index, onEnhance }: { item: SequenceItem; index: numbe
         size="sm"
         variant={failed ? 'danger' : state === 'needsVideo' ? 'primary' : 'secondary'}
         className="mt-2 w-full"
-        disabled={generating}
+        disabled={generating || cannotPay}
         loading={generating}
         onClick={() => void generateItemVideo(item.id, queryClient)}
         data-testid="sequence-generate"
@@ -138,6 +150,7 @@ export function CinemaSequencesPanel() {
   const [timelineOpen, setTimelineOpen] = useState(false);
   const [enhanceItem, setEnhanceItem] = useState<SequenceItem | null>(null);
   const patchItem = useSequences((state) => state.patchItem);
+  const { balance, shortfall } = useCreditGuard(SEQUENCE_VIDEO_MODES[videoMode].credits);
 
   const modeOption = (mode: SequenceVideoMode) => ({
     value: mode,
@@ -177,6 +190,9 @@ export function CinemaSequencesPanel() {
             {t('sequences.credits', { count: SEQUENCE_VIDEO_MODES[videoMode].credits })}
           </strong>
         </p>
+        {items.length > 0 && (
+          <CreditShortfall compact shortfall={shortfall} balance={balance} testId="sequence-shortfall" />
+        )}
       </div>
 
       {items.length === 0 ? (
@@ -186,7 +202,13 @@ export function CinemaSequencesPanel() {
       ) : (
         <ol className="space-y-2" aria-label={t('sequences.items')}>
           {items.map((item, index) => (
-            <ItemCard key={item.id} item={item} index={index} onEnhance={() => setEnhanceItem(item)} />
+            <ItemCard
+              key={item.id}
+              item={item}
+              index={index}
+              onEnhance={() => setEnhanceItem(item)}
+              cannotPay={shortfall > 0}
+            />
           ))}
         </ol>
       )}

@@ -17,6 +17,7 @@ import { qualityPresetText, videoEnhanceError } from '../../../../common/rules/c
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
 import { inputClass } from '../../../ui/Field.tsx';
+import { CreditShortfall, useCreditGuard } from '../../billing/CreditShortfall.tsx';
 import { topazModels } from './api.ts';
 import { DialogShell } from './DialogShell.tsx';
 import { startVideoEnhancement } from './enhance.ts';
@@ -52,6 +53,7 @@ export function VideoEnhanceDialog({ open, onOpenChange, videoUrl, assetId, onEn
   const [fps, setFps] = useState<Fps>(30);
   const [quality, setQuality] = useState<VideoEnhanceQuality>(VIDEO_ENHANCE.defaultQuality);
   const [starting, setStarting] = useState(false);
+  const { balance, shortfall } = useCreditGuard(PRICES.videoEnhancement);
 
   useEffect(() => {
     if (models.isError) toast.error(t('canvasDialogs.video.modelsFailed'));
@@ -218,6 +220,7 @@ export function VideoEnhanceDialog({ open, onOpenChange, videoUrl, assetId, onEn
           {qualityPresetText(quality, presetLabels)}
         </p>
 
+        <CreditShortfall shortfall={shortfall} balance={balance} testId="video-enhance-shortfall" />
         <div className="flex items-center justify-between gap-2 border-t border-line pt-4">
           <span className="text-sm text-muted">
             {t('canvasDialogs.video.cost', { credits: PRICES.videoEnhancement })}
@@ -226,7 +229,7 @@ export function VideoEnhanceDialog({ open, onOpenChange, videoUrl, assetId, onEn
             <Button variant="ghost" onClick={() => onOpenChange(false)}>
               {t('canvasDialogs.cancel')}
             </Button>
-            <Button data-testid="video-enhance-start" onClick={start} loading={starting}>
+            <Button data-testid="video-enhance-start" onClick={start} loading={starting} disabled={shortfall > 0}>
               <Wand2 className="size-4" aria-hidden />
               {t('canvasDialogs.video.start')}
             </Button>
