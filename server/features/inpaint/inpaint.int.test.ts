@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,15 @@ import { PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { tasks } from '../../db/schema/index.ts';
 import { CONTENT_POLICY } from '../../engines/policy.ts';
-import { authHeader, createTestUser, creditsOf, solidPng, type TestUser } from '../../test/fixtures.ts';
+import {
+  authHeader,
+  createTestUser,
+  creditsOf,
+  solidPng,
+  storeUpload,
+  type TestUser,
+  waitForTask,
+} from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
@@ -121,6 +130,30 @@ describe('POST /api/ai/generate/inpaint', () => {
     expect(asset.data).toMatchObject({ type: 'image', status: 'completed' });
     expect(asset.data.metadata).toMatchObject({ editingTool: 'magic-selector', mode: 'inpaint' });
     expect(String(asset.data.metadata.baseImageUrl)).toMatch(/^\/api\//);
+  });
+
+  it('takes a stored image over 10 MB by its media URL, as the canvas sends its 4K images', {
+    timeout: 120_000,
+  }, async () => {
+    // Over 10 MB in fewer pixels than 4K (16-bit noise), so the local engine's work stays small.
+    const [w, h] = [1920, 1000];
+    const big = await sharp(randomBytes(w * h * 3), { raw: { width: w, height: h, channels: 3 } })
+      .toColourspace('rgb16')
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    expect(big.length).toBeGreaterThan(10 * 1024 * 1024);
+    const source = await storeUpload(t.ctx, user.id, big, 'image/png', 'png');
+    const bigMask = await sharp({ create: { width: w, height: h, channels: 3, background: '#000' } })
+      .composite([{ input: await solidPng(200, 150, '#ffffff'), left: 800, top: 400 }])
+      .png()
+      .toBuffer();
+    const inline = await post({ baseImage: uri(big), maskImage: uri(bigMask), prompt: 'a red balloon' }, user.token);
+    expect([400, 413]).toContain(inline.statusCode);
+    const res = await post({ baseImage: source.url, maskImage: uri(bigMask), prompt: 'a red balloon' }, user.token);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { data: { taskId: string } };
+    const task = await waitForTask(t.ctx.db, body.data.taskId, { timeoutMs: 110_000 });
+    expect(task.status, JSON.stringify(task.error)).toBe('completed');
   });
 
   it('replace puts the reference into the painted area only', async () => {

@@ -1,6 +1,6 @@
 import type { InpaintBody, InpaintReply } from '../../../common/api/inpaint.ts';
 import { magicSelectorPrompt } from '../../../common/api/inpaint.ts';
-import { MAGIC_SELECTOR, PRICES } from '../../../common/constants.ts';
+import { CANVAS_IMAGES, MAGIC_SELECTOR, PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { prepareMediaRef } from '../../platform/media/inputs.ts';
@@ -36,6 +36,8 @@ export async function inpaint(ctx: AppContext, userId: string, body: InpaintBody
   const prepare = async (ref: string) => {
     const prepared = await prepareMediaRef(ctx, userId, asRef(ref), {
       maxBytes: MAGIC_SELECTOR.inputMaxMb * MB,
+      // The user's own stored images (a 4K canvas image) by reference, up to the image upload ceiling.
+      maxStoredBytes: CANVAS_IMAGES.storedInputMaxMb * MB,
       allowed: ['image'],
     });
     stored.push(...prepared.storedKeys);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAGIC_SELECTOR } from '../../../common/constants.ts';
+import { CANVAS_IMAGES, MAGIC_SELECTOR } from '../../../common/constants.ts';
 import type { EngineMetadata, MediaBuffer } from '../../engines/types.ts';
 import { defineTask } from '../../platform/jobs/types.ts';
 import { resolveMediaInput } from '../../platform/media/inputs.ts';
@@ -36,6 +36,7 @@ async function loadImage(
 ): Promise<MediaBuffer> {
   const media = await resolveMediaInput(ctx, userId, ref, {
     maxBytes: MAGIC_SELECTOR.inputMaxMb * MB,
+    maxStoredBytes: CANVAS_IMAGES.storedInputMaxMb * MB,
     allowed: ['image'],
     signal,
   });
