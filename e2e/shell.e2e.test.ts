@@ -21,7 +21,14 @@ describe('dashboard shell', () => {
       await page.getByTestId('mobile-menu-button').click();
       const menu = page.getByTestId('mobile-menu');
       await menu.waitFor();
-      expect(await menu.getByTestId('credit-balance').textContent()).toContain('200');
+      // Other journeys spend the demo creator's credits, so the menu must show what the server holds now.
+      const balance = await page.evaluate(async () => {
+        const token = localStorage.getItem('auth_token');
+        const reply = await fetch('/api/auth/me', { headers: { authorization: `Bearer ${token}` } });
+        return ((await reply.json()) as { user: { credits: number } }).user.credits;
+      });
+      expect(balance).toBeGreaterThan(0);
+      expect(await menu.getByTestId('credit-balance').textContent()).toContain(balance.toLocaleString('en-US'));
       expect(await menu.getByTestId('nav-genproStudio').count()).toBe(1);
       expect(await menu.getByTestId('logout-button').count()).toBe(1);
       await menu.getByTestId('nav-genproStudio').click();
