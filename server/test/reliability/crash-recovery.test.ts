@@ -185,7 +185,11 @@ describe.each(targets)('crash recovery on $name', ({ make }) => {
       scheduled.push(...res.json.data.map((p) => p.id));
       return res.json.data;
     };
-    const dueBeforeKill = (await Promise.all(clients.map((c) => schedule(c, 'due before the kill', 1_000)))).flat();
+    // Far enough ahead that the request itself (slow under a loaded CI) still names a future time; the videos are
+    // asked for only once these are due, so the workers are still busy with them at the kill.
+    const dueBeforeKill = (await Promise.all(clients.map((c) => schedule(c, 'due before the kill', 8_000)))).flat();
+    const lastDue = Math.max(...dueBeforeKill.map((p) => Date.parse(p.scheduled_time)));
+    await until('the first posts to fall due', WAIT_MS, async () => (Date.now() > lastDue ? true : undefined));
 
     const taskIds: string[] = [];
     const owner = new Map<string, StudioClient>();
@@ -207,19 +211,17 @@ describe.each(targets)('crash recovery on $name', ({ make }) => {
             (await (owner.get(id) as StudioClient).call<{ data: TaskView }>('GET', `/api/tasks/${id}`)).json.data,
         ),
       );
-    const lastDue = Math.max(...dueBeforeKill.map((p) => Date.parse(p.scheduled_time)));
     await until(
       'a processing task once the first posts are due',
       WAIT_MS,
       async () => {
-        if (Date.now() <= lastDue) return undefined;
         return (await statuses()).some((t) => t.status === 'processing') ? true : undefined;
       },
       async () => `${JSON.stringify(await statuses())}\n${first.output().slice(-6000)}`,
     );
 
     // Posts falling due while the studio is down; then what the user saw just before the kill.
-    const dueWhileDown = (await Promise.all(clients.map((c) => schedule(c, 'due while the studio is down', 3_000))))
+    const dueWhileDown = (await Promise.all(clients.map((c) => schedule(c, 'due while the studio is down', 15_000))))
       .flat()
       .map((p) => p.id);
     const ledgerBefore = await Promise.all(
