@@ -213,8 +213,22 @@ export async function resolveMediaInput(
     maxBytes: options.maxBytes,
     timeoutMs: options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS,
     signal: options.signal,
+  }).catch((error: unknown) => {
+    throw asInputFetchError(error);
   });
   return sniff(fetched.data, options.allowed);
+}
+
+/**
+ * A media input the user named by URL that cannot be fetched (unknown host, refused, error status,
+ * timeout, redirect loop) is the request's fault, not the studio's: 422 'Failed to fetch media from
+ * URL' (code fetch_failed, kept by failed tasks), never a retry or a generic 500. Oversize stays 413.
+ */
+function asInputFetchError(error: unknown): unknown {
+  if (!(error instanceof AppError)) return error;
+  if (error.status === 413) return new AppError(413, 'too_large', error.message);
+  if (error.status >= 500) return new AppError(422, 'fetch_failed', MESSAGES.remote.fetchFailed);
+  return error;
 }
 
 const EXT_OF_MIME: Record<string, string> = {
