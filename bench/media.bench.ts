@@ -112,7 +112,13 @@ async function compileLikeTheTask(
 ): Promise<void> {
   const out = path.join(dir, 'master.mp4');
   const known = await store.factsOf(clips.map((clip) => clip.key));
-  const inputs = clips.map(({ file, key }) => ({ file, startTime: 0, duration: seconds, facts: known.get(key) }));
+  const inputs = clips.map(({ file, key }, i) => ({
+    file,
+    itemId: `clip-${i}`,
+    startTime: 0,
+    duration: seconds,
+    facts: known.get(key),
+  }));
   await compileMaster(tools, inputs, out, {
     workDir: dir,
     onProgress: () => undefined,

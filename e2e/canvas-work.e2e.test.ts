@@ -221,7 +221,7 @@ describe('canvas work is kept and placed in sight', () => {
     }
   });
 
-  it('region edit works on a 4K canvas image over 10 MB; a failed Quick AI Edit is shown', {
+  it('region edit works on a 4K canvas image over 10 MB; a failed Quick AI Edit or composition is shown', {
     timeout: 180_000,
   }, async () => {
     const browser = await openBrowser({ width: 1440, height: 900 });
@@ -265,7 +265,24 @@ describe('canvas work is kept and placed in sight', () => {
       await page.getByTestId('quick-edit-apply').click();
       const toast = page.locator('[data-sonner-toast][data-type="error"]').first();
       await toast.waitFor({ timeout: 30_000 });
-      expect((await toast.textContent())?.trim()).toBeTruthy();
+      expect(await toast.textContent()).toContain('content policy');
+      expect((await placed(page)).length).toBe(2);
+
+      // So does a multi-image composition the server refuses (two images selected).
+      await page.getByTestId('quick-edit-popover').getByRole('button', { name: 'Close' }).click();
+      await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 30_000 });
+      await page.getByTestId('canvas-image-item').first().click();
+      await page
+        .getByTestId('canvas-image-item')
+        .nth(1)
+        .click({ modifiers: ['Shift'] });
+      await page.getByTestId('canvas-edit-ai').click();
+      await page.getByTestId('quick-edit-popover').waitFor();
+      await page.getByTestId('quick-edit-prompt').fill('blend them into a deepfake of a politician');
+      await page.getByTestId('multi-composition-apply').click();
+      const composeToast = page.locator('[data-sonner-toast][data-type="error"]').first();
+      await composeToast.waitFor({ timeout: 30_000 });
+      expect(await composeToast.textContent()).toContain('content policy');
       expect((await placed(page)).length).toBe(2);
     } finally {
       await browser.close();

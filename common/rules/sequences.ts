@@ -67,6 +67,9 @@ export const SEQUENCE_MESSAGES = {
   compilationFailed: (error: string) => `Compilation failed: ${error}`,
   compileApiError: (status: number, statusText: string) => `API Error: ${status} - ${statusText}`,
   compileNetworkError: 'A network or unexpected error occurred during compilation.',
+  /** A compile item whose trim window starts at or past the end of its clip: nothing of it would play. */
+  startBeyondClip: (itemId: string, startTime: number, clipSeconds: number) =>
+    `Sequence item "${itemId}" starts at ${startTime} s, but its video is only ${clipSeconds} s long`,
   movieAgentEnhanceFailed: 'Failed to enhance sequences with Movie Agent',
   movieAgentRequestFailed: 'Movie Agent request failed',
   movieAgentTimedOut: 'Movie Agent timed out. Try with fewer sequences or a shorter script.',

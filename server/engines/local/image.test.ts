@@ -305,6 +305,75 @@ describe('local image engine: inpaint', () => {
     await assertOnlyMaskChanged(rgba.data, withAlpha.data, 200);
   });
 
+  /** A 1024×1024 gradient: red rises left to right, blue top to bottom, green fixed. */
+  async function gradientPng(size: number): Promise<{ data: Buffer; mimeType: string }> {
+    const raw = Buffer.alloc(size * size * 3);
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        const p = (y * size + x) * 3;
+        raw[p] = Math.round((x * 255) / (size - 1));
+        raw[p + 1] = 140;
+        raw[p + 2] = Math.round((y * 255) / (size - 1));
+      }
+    }
+    return {
+      data: await sharp(raw, { raw: { width: size, height: size, channels: 3 } })
+        .png()
+        .toBuffer(),
+      mimeType: 'image/png',
+    };
+  }
+
+  it.each([
+    { width: 140, height: 92 },
+    { width: 600, height: 400 },
+  ])('removing fills a $width×$height hole from its surroundings at every depth (no black centre)', async (hole) => {
+    const size = 1024;
+    const hbox = { left: 200, top: 300, width: hole.width, height: hole.height };
+    const mask = await rectMask(size, size, hbox);
+    const cx = hbox.left + Math.floor(hbox.width / 2);
+    const cy = hbox.top + Math.floor(hbox.height / 2);
+    const pixel = (raw: Buffer, x: number, y: number) => [...raw.subarray((y * size + x) * 3, (y * size + x) * 3 + 3)];
+
+    // A known colour: the whole hole, centre included, is that colour.
+    const solid = await solidPng(size, size, [40, 160, 90]);
+    const filled = await engine.inpaint({ model, prompt: 'remove the car', image: solid, mask, mode: 'add-remove' });
+    const flat = await sharp(filled.data).raw().toBuffer();
+    for (const [x, y] of [
+      [cx, cy],
+      [hbox.left + 1, hbox.top + 1],
+      [hbox.left + hbox.width - 2, cy],
+    ] as const) {
+      expect(colourDistance(pixel(flat, x, y), [40, 160, 90])).toBeLessThan(3);
+    }
+
+    // A gradient: the centre takes the gradient's colour there (the mean of the hole's rim), not black.
+    const gradient = await gradientPng(size);
+    const r = await engine.inpaint({ model, prompt: 'remove the car', image: gradient, mask, mode: 'add-remove' });
+    const out = await sharp(r.data).raw().toBuffer();
+    const src = await sharp(gradient.data).raw().toBuffer();
+    const expected = pixel(src, cx, cy);
+    expect(colourDistance(pixel(out, cx, cy), expected)).toBeLessThan(12);
+    expect(pixel(out, cx, cy)[1]).toBeGreaterThan(130);
+    // Every filled pixel stays near the gradient (the fill is smooth, nothing collapses to black).
+    let worst = 0;
+    for (let y = hbox.top; y < hbox.top + hbox.height; y += 7) {
+      for (let x = hbox.left; x < hbox.left + hbox.width; x += 7) {
+        worst = Math.max(worst, colourDistance(pixel(out, x, y), pixel(src, x, y)));
+      }
+    }
+    expect(worst).toBeLessThan(25);
+    // Outside the hole the bytes are the input's.
+    for (let p = 0; p < size * size; p++) {
+      const x = p % size;
+      const y = Math.floor(p / size);
+      if (x >= hbox.left && x < hbox.left + hbox.width && y >= hbox.top && y < hbox.top + hbox.height) continue;
+      if (out[p * 3] !== src[p * 3] || out[p * 3 + 1] !== src[p * 3 + 1] || out[p * 3 + 2] !== src[p * 3 + 2]) {
+        throw new Error(`pixel ${x},${y} outside the hole changed`);
+      }
+    }
+  });
+
   it('an all-black mask leaves the image untouched', async () => {
     const image = await patternPng(64, 64);
     const mask = await solidPng(64, 64, [0, 0, 0]);

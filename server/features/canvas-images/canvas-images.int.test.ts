@@ -185,6 +185,61 @@ describe('POST /api/nanobana/edit-image', () => {
   });
 });
 
+describe('JPEG images as bare base64 (starting with /9j/, not a media path)', () => {
+  let jpeg: Buffer;
+  beforeAll(async () => {
+    jpeg = await sharp(await noisePng(320, 180))
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    expect(jpeg.toString('base64').startsWith('/9j/')).toBe(true);
+  });
+
+  it('quick edit takes a bare-base64 JPEG, with or without its MIME type, and answers a decodable image', async () => {
+    for (const imageMimeType of ['image/jpeg', undefined]) {
+      const res = await post(
+        '/api/nanobana/edit-image',
+        { prompt: 'make it warmer', imageBuffer: jpeg.toString('base64'), imageMimeType, quality: '2k' },
+        user.token,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      const data = (res.json() as { data: ImageData }).data;
+      expect(data.status).toBe('completed');
+      const bytes = await fetchImage(data.url);
+      expect(await sharp(bytes).metadata()).toMatchObject({ width: 2048, height: 1152 });
+      expect((await sharp(bytes).stats()).channels[0].stdev).toBeGreaterThan(5);
+    }
+  });
+
+  it('multi-image composition takes bare-base64 JPEGs and answers a decodable image', async () => {
+    const second = await sharp(await solidPng(200, 200, '#2244cc'))
+      .jpeg()
+      .toBuffer();
+    const res = await post(
+      '/api/nanobana/multi-image-composition',
+      {
+        prompt: 'blend these into one scene',
+        imageBuffers: [jpeg.toString('base64'), second.toString('base64')],
+        imageMimeType: 'image/jpeg',
+      },
+      user.token,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const data = (res.json() as { data: ImageData }).data;
+    expect(await sizeOf(await fetchImage(data.url))).toEqual([2048, 1152]);
+    expect(data.metadata).toMatchObject({ imageCount: 2 });
+  });
+
+  it('a path that is not one of the studio’s media paths is still refused as a media URL', async () => {
+    const res = await post(
+      '/api/nanobana/edit-image',
+      { prompt: 'brighter', imageBuffer: '/api/images/../../etc/passwd.png' },
+      user.token,
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: MESSAGES.inputs.notAMediaUrl });
+  });
+});
+
 describe('compositions', () => {
   it('multi-image-composition composes the images at 2K in the shape of the first', async () => {
     const before = await creditsOf(t.ctx.db, user.id);

@@ -18,7 +18,7 @@ import { canvasImagePrice } from '../../../common/rules/pricing.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import type { TaskRow } from '../../platform/jobs/types.ts';
-import { prepareMediaRef, resolveMediaInput, storedKeyOf } from '../../platform/media/inputs.ts';
+import { inlineOrMediaRef, prepareMediaRef, resolveMediaInput, storedKeyOf } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { finishedTask, generatedMediaOf, startImageGeneration } from '../generation/service.ts';
 import { visiblePersona } from '../personas/service.ts';
@@ -34,14 +34,6 @@ type NanobanaReply = z.infer<typeof nanobanaReply>;
 const MB = 1024 * 1024;
 /** Inline data up to 10 MB; the user's own stored images by URL up to the image upload ceiling. */
 const INPUT_LIMITS = { maxBytes: CANVAS_IMAGES.inputMaxMb * MB, maxStoredBytes: CANVAS_IMAGES.storedInputMaxMb * MB };
-
-/** Bare base64 (the NanoBana clients' form) becomes a data URI; URIs and URLs pass as they are. */
-function asRef(value: string, mimeType: string | undefined): string {
-  const v = value.trim();
-  // Only a media path is a path: the base64 of a JPEG starts with '/9j/'.
-  if (v.startsWith('data:') || v.startsWith('/api/') || /^https?:\/\//i.test(v)) return v;
-  return `data:${mimeType ?? 'application/octet-stream'};base64,${v}`;
-}
 
 /**
  * Checks every input image (own media for owner, data for size and sniffed type: images only) and
@@ -134,7 +126,7 @@ export async function editImage(ctx: AppContext, userId: string, body: EditBody)
         personaId: body.personaId ?? null,
         fileNamePrefix: body.fileNamePrefix ?? null,
         creditsEach: credits,
-        image: await prepare(asRef(body.imageBuffer, body.imageMimeType)),
+        image: await prepare(inlineOrMediaRef(body.imageBuffer, body.imageMimeType)),
         quality: body.quality,
       },
       credits,
@@ -160,7 +152,8 @@ export async function composeImages(
     body.tool === 'advanced-composition' ? (body.mimeTypes?.[i] ?? body.mimeTypes?.[0]) : body.imageMimeType;
   const started = await withInputs(ctx, userId, async (prepare) => {
     const images: string[] = [];
-    for (const [i, image] of body.imageBuffers.entries()) images.push(await prepare(asRef(image, mimeTypeOf(i))));
+    for (const [i, image] of body.imageBuffers.entries())
+      images.push(await prepare(inlineOrMediaRef(image, mimeTypeOf(i))));
     return queue(
       ctx,
       userId,
@@ -236,7 +229,7 @@ export async function multiComposition(
   ctx.engines.image(CANVAS_IMAGES.model);
   const credits = canvasImagePrice('multi-composition', body.compositionSteps.length);
   const started = await withInputs(ctx, userId, async (prepare) => {
-    const base = await prepare(asRef(body.baseImage, undefined));
+    const base = await prepare(inlineOrMediaRef(body.baseImage));
     const media = await resolveMediaInput(ctx, userId, base, { ...INPUT_LIMITS, allowed: ['image'] });
     const meta = await sharp(media.data)
       .metadata()
@@ -261,7 +254,7 @@ export async function multiComposition(
         id: step.id,
         prompt: step.prompt,
         region,
-        reference: step.referenceImage ? await prepare(asRef(step.referenceImage, undefined)) : null,
+        reference: step.referenceImage ? await prepare(inlineOrMediaRef(step.referenceImage)) : null,
         referenceName: step.referenceImageName ?? null,
       });
     }

@@ -260,7 +260,7 @@ const FAILURE_STATUS: Record<string, number> = {
   bad_request: 400,
   invalid_url: 400,
   url_not_allowed: 400,
-  fetch_failed: 502,
+  fetch_failed: 422,
 };
 
 /** The error a route answers for a task that failed while it waited (its credits are already refunded). */

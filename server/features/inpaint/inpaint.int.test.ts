@@ -220,6 +220,22 @@ describe('POST /api/ai/generate/inpaint', () => {
     expect(await creditsOf(t.ctx.db, user.id)).toBe(before);
   });
 
+  it('answers 422 with the spec message when the base image URL cannot be fetched, refunding the credits', async () => {
+    const before = await creditsOf(t.ctx.db, user.id);
+    const res = await post(
+      {
+        baseImage: 'https://photos.unreachable.invalid/beach.jpg',
+        maskImage: uri(mask),
+        mode: 'add-remove',
+        prompt: 'remove the umbrella',
+      },
+      user.token,
+    );
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json()).toMatchObject({ success: false, code: 'fetch_failed', error: MESSAGES.remote.fetchFailed });
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before);
+  });
+
   it('needs a session', async () => {
     const res = await post({ baseImage: uri(base), maskImage: uri(mask), prompt: 'x' });
     expect(res.statusCode).toBe(401);

@@ -3,7 +3,7 @@ import { magicSelectorPrompt } from '../../../common/api/inpaint.ts';
 import { CANVAS_IMAGES, MAGIC_SELECTOR, PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
-import { prepareMediaRef } from '../../platform/media/inputs.ts';
+import { inlineOrMediaRef, prepareMediaRef } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { imageReply } from '../canvas-images/service.ts';
 import { finishedTask, generatedMediaOf } from '../generation/service.ts';
@@ -11,14 +11,6 @@ import { visiblePersona } from '../personas/service.ts';
 import { INPAINT_KIND } from './tasks.ts';
 
 const MB = 1024 * 1024;
-
-/** Bare base64 becomes a data URI (type sniffed later); data URIs and URLs pass as they are. */
-function asRef(value: string): string {
-  const v = value.trim();
-  // Only a media path is a path: the base64 of a JPEG starts with '/9j/'.
-  if (v.startsWith('data:') || v.startsWith('/api/') || /^https?:\/\//i.test(v)) return v;
-  return `data:application/octet-stream;base64,${v}`;
-}
 
 /**
  * POST /api/ai/generate/inpaint: checks the prompt and the images (own media, images only, 10 MB),
@@ -34,7 +26,7 @@ export async function inpaint(ctx: AppContext, userId: string, body: InpaintBody
   const credits = PRICES.inpaint;
   const stored: string[] = [];
   const prepare = async (ref: string) => {
-    const prepared = await prepareMediaRef(ctx, userId, asRef(ref), {
+    const prepared = await prepareMediaRef(ctx, userId, inlineOrMediaRef(ref), {
       maxBytes: MAGIC_SELECTOR.inputMaxMb * MB,
       // The user's own stored images (a 4K canvas image) by reference, up to the image upload ceiling.
       maxStoredBytes: CANVAS_IMAGES.storedInputMaxMb * MB,

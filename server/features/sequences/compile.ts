@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MESSAGES } from '../../../common/messages.ts';
+import { SEQUENCE_MESSAGES } from '../../../common/rules/sequences.ts';
 import type { Config } from '../../config.ts';
 import { h264Args, runFfmpeg } from '../../engines/local/ffmpeg.ts';
 import { PermanentTaskError } from '../../platform/jobs/types.ts';
@@ -19,7 +20,7 @@ type ToolConfig = Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'>;
 const FALLBACK_SIZE = { width: 1280, height: 720 } as const;
 const FALLBACK_FPS = 24;
 const AUDIO = { sampleRate: 48_000, channels: 2, layout: 'stereo', bitrate: '128k' } as const;
-/** Shortest piece of a clip kept when a window starts past the clip's end. */
+/** Shortest piece of a clip kept when a window starts in the clip's last 0.1 s. */
 const MIN_CUT_SECONDS = 0.1;
 
 export interface ClipFacts {
@@ -214,6 +215,20 @@ async function runCompile(
   });
 }
 
+/**
+ * A window must start inside its clip: one starting at or past the clip's end would play nothing (it used
+ * to be cut to a 0.1 s sliver of the last frame), so the compile is refused, naming the item.
+ */
+function assertStartsWithinClip(input: Pick<CompileInput, 'itemId' | 'startTime'>, facts: MediaFacts): void {
+  if (facts.durationMs === null) return;
+  const length = facts.durationMs / 1000;
+  if (input.startTime < length) return;
+  throw new PermanentTaskError(
+    'invalid_input',
+    SEQUENCE_MESSAGES.startBeyondClip(input.itemId, input.startTime, Math.round(length * 10) / 10),
+  );
+}
+
 /** ffprobe runs at once while the clips are read (each is short and mostly waits on process start-up). */
 const PROBE_CONCURRENCY = 4;
 
@@ -231,6 +246,8 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 }
 
 export interface CompileInput extends Pick<ClipFacts, 'file' | 'startTime' | 'duration'> {
+  /** The sequence item's id, named in the error of a window that starts past the clip's end. */
+  itemId: string;
   /** What an earlier probe of the same bytes found (the clip's stored media row); probed when absent. */
   facts?: MediaFacts | null;
 }
@@ -258,6 +275,7 @@ export async function compileMaster(
     async ({ input, index }): Promise<MediaFacts> => {
       const known = input.facts ?? (await probeMedia(config, input.file, options.signal).catch(() => null));
       if (!known?.video) throw new PermanentTaskError('invalid_input', MESSAGES.inputs.unreadable);
+      assertStartsWithinClip(input, known);
       if (!input.facts) learned.add(index);
       return known;
     },

@@ -421,6 +421,30 @@ describe('POST /api/ai/compile-master-video', () => {
     expect(streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
   });
 
+  it('refuses an item whose start lies past the end of its clip, naming the item and saving nothing', async () => {
+    const first = await storeVideo(user, await clipWithAudio(2, 160, 90, 10));
+    const short = await storeVideo(user, await clipWithAudio(3, 160, 90, 10));
+    const before = await assetCount(user.id);
+    const res = await post(
+      '/api/ai/compile-master-video',
+      {
+        sequenceItems: [
+          { id: 'opening', prompt: 'one', videoUrl: first, startTime: 0, duration: 2 },
+          { id: 'late-start', prompt: 'two', videoUrl: short, startTime: 7, duration: 1 },
+        ],
+      },
+      user.token,
+    );
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({
+      success: false,
+      code: 'invalid_input',
+      error: SEQUENCE_MESSAGES.startBeyondClip('late-start', 7, 3),
+    });
+    expect(res.json().error).toContain('"late-start"');
+    expect(await assetCount(user.id)).toBe(before);
+  });
+
   it('refuses a clip ffprobe cannot read, saving nothing', async () => {
     const good = await storeVideo(user, await clipWithAudio(1, 160, 90, 10));
     // An MP4 cut short: the ftyp box says video, but the index (moov, written last) is gone.

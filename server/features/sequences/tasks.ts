@@ -81,7 +81,13 @@ export const compileMasterVideoTask = defineTask({
         );
         await writeFile(file, media.data);
         const key = keys[i];
-        files.push({ file, startTime: item.startTime, duration: item.duration, facts: key ? known.get(key) : null });
+        files.push({
+          file,
+          itemId: item.id,
+          startTime: item.startTime,
+          duration: item.duration,
+          facts: key ? known.get(key) : null,
+        });
         await report({ progress: 2 + Math.round((18 * (i + 1)) / input.items.length) });
       }
       const out = path.join(dir, 'master.mp4');

@@ -13,7 +13,7 @@ import { base64BodyLimit } from '../uploads/remote.ts';
 import { videoModelCatalogue } from './catalogue.ts';
 import { queueImageEnhancement, queueVideoEnhancement } from './service.ts';
 
-const errors = errorReplies(400, 401, 402, 403, 404, 413, 502);
+const errors = errorReplies(400, 401, 402, 403, 404, 413, 422, 502);
 
 /** The video model catalogue, video enhancement (Topaz-style) and image enhancement (Enhancor-style). */
 export function upscaleRoutes(ctx: AppContext): FastifyPluginAsyncZod {

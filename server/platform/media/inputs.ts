@@ -107,6 +107,24 @@ export function parseMediaRef(config: Pick<Config, 'publicUrl'>, ref: string): P
   return { kind: 'remote', url: url.toString() };
 }
 
+/** Standard base64 (padding optional): a media path never is, its key has a dotted extension. */
+const BARE_BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * A reference as the canvas clients send images: a `data:` URI or an http(s) URL as it is; a string
+ * matching one of the studio's media paths (a media prefix and a valid key) as that path; bare base64
+ * (the NanoBana clients' form, a JPEG's starting with '/9j/') as a data URI of the given MIME type
+ * (the type is sniffed from the bytes later). Anything else is left for parseMediaRef to refuse.
+ */
+export function inlineOrMediaRef(value: string, mimeType?: string): string {
+  const v = value.trim();
+  if (v.startsWith('data:') || /^https?:\/\//i.test(v)) return v;
+  if (v.startsWith('/') && keyFromPath(v.split(/[?#]/)[0] ?? '') !== null) return v;
+  const compact = v.replace(/\s+/g, '');
+  if (mimeType || BARE_BASE64.test(compact)) return `data:${mimeType || 'application/octet-stream'};base64,${compact}`;
+  return v;
+}
+
 /** The stored key behind one of the studio's own media URLs, or null for anything else. */
 export function storedKeyOf(config: Pick<Config, 'publicUrl'>, ref: string): string | null {
   try {
@@ -213,8 +231,22 @@ export async function resolveMediaInput(
     maxBytes: options.maxBytes,
     timeoutMs: options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS,
     signal: options.signal,
+  }).catch((error: unknown) => {
+    throw asInputFetchError(error);
   });
   return sniff(fetched.data, options.allowed);
+}
+
+/**
+ * A media input the user named by URL that cannot be fetched (unknown host, refused, error status,
+ * timeout, redirect loop) is the request's fault, not the studio's: 422 'Failed to fetch media from
+ * URL' (code fetch_failed, kept by failed tasks), never a retry or a generic 500. Oversize stays 413.
+ */
+function asInputFetchError(error: unknown): unknown {
+  if (!(error instanceof AppError)) return error;
+  if (error.status === 413) return new AppError(413, 'too_large', error.message);
+  if (error.status >= 500) return new AppError(422, 'fetch_failed', MESSAGES.remote.fetchFailed);
+  return error;
 }
 
 const EXT_OF_MIME: Record<string, string> = {
