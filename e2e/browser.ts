@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject, onTestFailed } from 'vitest';
+import { CREATOR_TYPES } from '../common/rules/directory.ts';
 import { CHROMIUM_ARGS } from '../scripts/chromium.ts';
 
 export const baseUrl = () => inject('baseUrl');
@@ -91,6 +92,29 @@ export async function freshCreator(page: Page): Promise<string> {
   await page.context().addCookies([{ name: 'genpro_session', value: token, url: baseUrl() }]);
   await page.goto(`${baseUrl()}/auth/login`);
   await page.evaluate((t) => localStorage.setItem('auth_token', t), token);
+  return token;
+}
+
+/** A fresh creator, approved by the demo admin (so every creator view is open), signed in on the page. */
+export async function approvedCreator(page: Page): Promise<string> {
+  const token = await freshCreator(page);
+  const headers = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+  const me = (await (
+    await fetch(`${baseUrl()}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as { data: { user: { id: string } } };
+  const admin = (await (
+    await fetch(`${baseUrl()}/api/auth/login`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email: 'admin@genpro.local', password: 'genpro-admin' }),
+    })
+  ).json()) as { data: { token: string } };
+  const approved = await fetch(`${baseUrl()}/api/admin/users/approve`, {
+    method: 'POST',
+    headers: { ...headers, authorization: `Bearer ${admin.data.token}` },
+    body: JSON.stringify({ userId: me.data.user.id, action: 'approve', creatorType: CREATOR_TYPES[0] }),
+  });
+  if (!approved.ok) throw new Error(`approving the creator: ${approved.status} ${await approved.text()}`);
   return token;
 }
 

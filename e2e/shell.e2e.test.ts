@@ -1,12 +1,15 @@
 import { describe, it } from 'vitest';
-import { baseUrl, expect, logIn, openBrowser } from './browser.ts';
+import { WELCOME_CREDITS } from '../common/constants.ts';
+import { approvedCreator, baseUrl, expect, logIn, openBrowser } from './browser.ts';
 
 describe('dashboard shell', () => {
   it('at 375 px shows the bottom tab bar and the full-screen menu with balance and Logout', async () => {
     const browser = await openBrowser({ width: 375, height: 740 });
     const { page } = browser;
     try {
-      await logIn(page, 'creator@genpro.local', 'genpro-creator');
+      // A creator of its own: other journeys spend the demo creator's credits while this one runs.
+      await approvedCreator(page);
+      await page.goto(`${baseUrl()}/dashboard`);
       const tabbar = page.getByTestId('mobile-tabbar');
       await tabbar.waitFor();
       for (const view of ['creators', 'aiPersonas', 'brands', 'community', 'chatWithGenPro']) {
@@ -21,14 +24,7 @@ describe('dashboard shell', () => {
       await page.getByTestId('mobile-menu-button').click();
       const menu = page.getByTestId('mobile-menu');
       await menu.waitFor();
-      // Other journeys spend the demo creator's credits, so the menu must show what the server holds now.
-      const balance = await page.evaluate(async () => {
-        const token = localStorage.getItem('auth_token');
-        const reply = await fetch('/api/auth/me', { headers: { authorization: `Bearer ${token}` } });
-        return ((await reply.json()) as { user: { credits: number } }).user.credits;
-      });
-      expect(balance).toBeGreaterThan(0);
-      expect(await menu.getByTestId('credit-balance').textContent()).toContain(balance.toLocaleString('en-US'));
+      expect(await menu.getByTestId('credit-balance').textContent()).toContain(String(WELCOME_CREDITS));
       expect(await menu.getByTestId('nav-genproStudio').count()).toBe(1);
       expect(await menu.getByTestId('logout-button').count()).toBe(1);
       await menu.getByTestId('nav-genproStudio').click();
