@@ -1,6 +1,7 @@
 import type { CompleteTextRequest, EngineCallOptions, TextEngine, TextResult } from '../types.ts';
 import { type FilmWriterCharacter, type FilmWriterInput, writeFilmScreenplay } from './film-writer.ts';
 import { hasPhrase, type PromptReading, readingSummary, readPrompt } from './prompt-words.ts';
+import { scriptScenes, settingOf, withoutOtherTimes } from './script-scenes.ts';
 
 // The local text engine: a deterministic writer. Same input → same output. Purposes:
 // - prompt-enhancement: keeps the subject and adds style, lighting, camera and detail phrases chosen
@@ -198,33 +199,52 @@ function filmInputOf(prompt: string, context: Record<string, unknown>): FilmWrit
   };
 }
 
-/** Splits a script into scenes (headings or paragraphs) and writes one cinematic prompt per shot. */
+/**
+ * Reads a script into scenes (script-scenes.ts) and writes one cinematic prompt per shot (a sentence of
+ * the scene's action): the action, where it happens and when (from the slug line: interior or exterior,
+ * the place, the time of day and its light), then the enhancer's style, camera and motion phrases, read
+ * with the heading so that a NIGHT scene is never lit by daylight.
+ */
 function writeMovieAgentPlan(prompt: string, context: Record<string, unknown> = {}): Json {
   const script = str(context.script, prompt);
   const style = str(context.style, 'cinematic');
-  const blocks = script
-    .split(/\n\s*\n|(?=\b(?:INT\.|EXT\.))/)
-    .map((b) => b.trim())
-    .filter(Boolean)
-    .slice(0, 20);
-  const scenes = (blocks.length > 0 ? blocks : [script]).map((block, i) => {
-    const heading = /^(INT\.|EXT\.)[^\n]*/.exec(block)?.[0] ?? `SCENE ${i + 1}`;
-    const body = block.replace(heading, '').trim() || block;
-    const sentences = body
+  const scenes = scriptScenes(script).map((scene, i) => {
+    const sentences = scene.text
       .split(/(?<=[.!?])\s+/)
       .filter(Boolean)
       .slice(0, 4);
-    const shots = (sentences.length > 0 ? sentences : [body]).map((sentence, k) => {
-      const enh = enhancePrompt(sentence, { style, mediaType: 'video' });
+    const where = settingOf(scene);
+    const shots = (sentences.length > 0 ? sentences : [scene.text || scene.heading]).map((sentence, k) => {
+      const action = sentence.replace(/[.!?]+$/, '');
+      const enh = enhancePrompt(action, {
+        style,
+        mediaType: 'video',
+        context: `${scene.heading} ${scene.timeWord ?? ''} ${scene.place}`,
+      });
+      // The scene's own light and mood replace the enhancer's reading of one sentence.
+      const replaced = new Set<string>([...Object.values(LIGHTING), ...Object.values(MOOD_PHRASES)]);
+      const added = enh.analysis.addedPhrases.filter((p) => !replaced.has(p));
+      const parts = [
+        action,
+        where,
+        scene.light ?? '',
+        MOOD_PHRASES[scene.mood as PromptReading['mood']] ?? '',
+        ...added,
+      ];
       return {
         shotIndex: k + 1,
         shotType: SHOT_TYPES[(i + k) % SHOT_TYPES.length],
         cameraMovement: CAMERA_MOVES[(i * 2 + k) % CAMERA_MOVES.length],
         durationSeconds: Math.min(8, Math.max(4, Math.round(sentence.split(/\s+/).length / 3))),
-        prompt: enh.enhancedPrompt,
+        prompt: withoutOtherTimes([...new Set(parts.filter(Boolean))].join(', '), scene.timeWord),
       };
     });
-    return { sceneNumber: i + 1, heading, summary: sentences[0] ?? body.slice(0, 120), shots };
+    return {
+      sceneNumber: scene.sceneNumber,
+      heading: scene.heading,
+      summary: sentences[0] ?? scene.text.slice(0, 120),
+      shots,
+    };
   });
   const totalSeconds = scenes.reduce((s, sc) => s + sc.shots.reduce((a, b) => a + b.durationSeconds, 0), 0);
   return { style, sceneCount: scenes.length, totalDurationSeconds: totalSeconds, scenes };

@@ -8,6 +8,7 @@ import type {
   movieAgentBody,
   VideoPrompt,
 } from '../../../common/api/sequences.ts';
+import { UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import {
   SEQUENCE_LIMITS,
@@ -16,12 +17,20 @@ import {
   type SequenceVideoMode,
 } from '../../../common/rules/sequences.ts';
 import type { AppContext } from '../../context.ts';
+import {
+  type ScriptScene,
+  sceneIndexForImage,
+  scriptScenes,
+  settingOf,
+  withoutOtherTimes,
+} from '../../engines/local/script-scenes.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
-import { ownedMediaObject, storedKeyOf } from '../../platform/media/inputs.ts';
+import { ownedMediaObject, resolveMediaInput, storedKeyOf } from '../../platform/media/inputs.ts';
 import { mediaUrl } from '../../platform/media/store.ts';
 import { chargedTextAgent } from '../../platform/metering/text-agents.ts';
 import { generatedMediaOf, startVideoGeneration } from '../generation/service.ts';
 import { taskAcceptedOf } from '../generation/status.ts';
+import { type ImageFacts, measureImage } from './image-facts.ts';
 import { COMPILE_MASTER_KIND, type CompileTaskInput } from './tasks.ts';
 
 type SequenceBody = z.infer<typeof generateVideoSequenceBody>;
@@ -136,19 +145,85 @@ function contentTypeOf(script: string): string {
 const clampDuration = (seconds: number) =>
   Math.min(SEQUENCE_LIMITS.maxDuration, Math.max(SEQUENCE_LIMITS.minDuration, Math.round(seconds)));
 
-/** Throws the 404 of another user's (or an unknown) media URL; other URLs are not read by the agent. */
-async function assertOwnImages(ctx: AppContext, userId: string, urls: readonly string[]): Promise<void> {
-  for (const url of urls) {
-    const key = storedKeyOf(ctx.config, url);
-    if (key) await ownedMediaObject(ctx, userId, key);
+const MB = 1024 * 1024;
+
+/**
+ * What each image holds, measured from its pixels (image-facts.ts). Only the user's own stored media is
+ * read (through the media store, which answers 404 for another user's or an unknown object, before any
+ * credit is taken); other URLs and stored media that are not images get no facts.
+ */
+async function measureImages(
+  ctx: AppContext,
+  userId: string,
+  images: MovieAgentBody['images'],
+): Promise<Array<ImageFacts | null>> {
+  const byKey = new Map<string, ImageFacts | null>();
+  const facts: Array<ImageFacts | null> = [];
+  for (const image of images) {
+    const key = image.imageUrl ? storedKeyOf(ctx.config, image.imageUrl) : null;
+    if (!key || !image.imageUrl) {
+      facts.push(null);
+      continue;
+    }
+    if (!byKey.has(key)) {
+      const object = await ownedMediaObject(ctx, userId, key);
+      let measured: ImageFacts | null = null;
+      if (object.contentType.startsWith('image/')) {
+        const media = await resolveMediaInput(ctx, userId, image.imageUrl, {
+          maxBytes: UPLOAD_STORAGE_CEILINGS_MB.image * MB,
+          allowed: ['image'],
+        });
+        measured = await measureImage(media.data).catch((error: unknown) => {
+          ctx.log.warn({ err: error, key }, 'movie agent could not measure an image');
+          return null;
+        });
+      }
+      byKey.set(key, measured);
+    }
+    facts.push(byKey.get(key) ?? null);
   }
+  return facts;
+}
+
+/** A text cut at a word boundary to at most `max` characters. */
+function cutAt(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, Math.max(0, max));
+  const space = cut.lastIndexOf(' ');
+  return (space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,.;:]+$/, '');
 }
 
 /**
- * POST /api/ai/movie-agent: the text engine's movie-agent purpose splits the script into scenes
- * and shots with cinematic prompts. With images, one prompt per image in their order (the shots in
- * script order, cycling when there are more images than shots, the image's own prompt appended);
- * without images, one prompt per shot. Stops after 10 minutes with the spec's timeout message.
+ * One video prompt: the shot's prompt (without phrases naming another time of day than the scene's),
+ * the scene's setting when the prompt does not say it, what the image holds, and the image's own prompt.
+ * At most SEQUENCE_LIMITS.videoPromptMaxChars: the shot's prompt is shortened first, so the setting and
+ * the image facts always fit.
+ */
+function composePrompt(shotPrompt: string, scene: ScriptScene | undefined, facts: ImageFacts | null, extra: string) {
+  const base = scene ? withoutOtherTimes(shotPrompt, scene.timeWord) : shotPrompt;
+  const lower = base.toLowerCase();
+  const missing =
+    scene && ((scene.timeWord && !lower.includes(scene.timeWord)) || (scene.place && !lower.includes(scene.place)));
+  const setting = scene && missing ? settingOf(scene) : '';
+  const tail = [
+    setting ? `Setting: ${setting}${scene?.light ? `, ${scene.light}` : ''}.` : '',
+    facts ? `The frame: ${facts.description}.` : '',
+    // The image's own prompt, as the user wrote it.
+    extra ? (/[.!?]$/.test(extra) ? extra : `${extra}.`) : '',
+  ].filter(Boolean);
+  const max = SEQUENCE_LIMITS.videoPromptMaxChars;
+  const tailText = cutAt(tail.join(' '), Math.floor(max / 2));
+  const head = cutAt(base.trim().replace(/[\s,]+$/, ''), max - tailText.length - 2);
+  return [head.endsWith('.') ? head : `${head}.`, tailText].filter((p) => p && p !== '.').join(' ');
+}
+
+/**
+ * POST /api/ai/movie-agent. The script is read into scenes (slug lines or paragraphs); with images, the
+ * images are spread over the script in order (image i of n takes the scene at its share of the script, so
+ * every scene is used when there are at least as many images as scenes) and each image's pixels are
+ * measured. The text engine's movie-agent purpose writes the shots, knowing the scenes and the images;
+ * each image's prompt is its scene's next shot, the scene's setting, the measured image and the image's
+ * own prompt. Without images, one prompt per shot. Stops after 10 minutes with the spec's timeout message.
  * Free on the local writer; TEXT_AGENTS.creditsPerCall when a vendor LLM writes (refunded on failure).
  */
 export async function runMovieAgent(
@@ -158,25 +233,24 @@ export async function runMovieAgent(
   options: { timeoutMs?: number } = {},
 ): Promise<MovieAgentReply> {
   ctx.engines.checkPrompt(body.movieScript);
-  await assertOwnImages(
-    ctx,
-    userId,
-    body.images.flatMap((image) => (image.imageUrl ? [image.imageUrl] : [])),
-  );
+  const facts = await measureImages(ctx, userId, body.images);
   return chargedTextAgent(ctx, { userId, agent: 'movie-agent', label: 'Movie agent' }, () =>
-    analyseScript(ctx, body, options),
+    analyseScript(ctx, body, facts, options),
   );
 }
 
 async function analyseScript(
   ctx: AppContext,
   body: MovieAgentBody,
+  facts: Array<ImageFacts | null>,
   options: { timeoutMs?: number },
 ): Promise<MovieAgentReply> {
   const timeoutMs = options.timeoutMs ?? SEQUENCE_LIMITS.movieAgentTimeoutMs;
   const signal = AbortSignal.timeout(timeoutMs);
   const { engine } = ctx.engines.text();
   const timedOut = () => new AppError(504, 'timeout', SEQUENCE_MESSAGES.movieAgentTimedOut);
+  const script = scriptScenes(body.movieScript);
+  const sceneOfImage = body.images.map((_, i) => sceneIndexForImage(i, body.images.length, script.length));
   let result: Awaited<ReturnType<typeof engine.complete>>;
   try {
     result = await Promise.race([
@@ -184,9 +258,26 @@ async function analyseScript(
         {
           purpose: 'movie-agent',
           system:
-            'You are a film director. Split the script into scenes and shots and write one cinematic video prompt per shot. Answer with JSON.',
+            'You are a film director. Split the script into scenes and shots and write one cinematic video prompt per shot. ' +
+            'Keep each scene’s place and time of day from its heading; when images are given, each image is the first frame ' +
+            'of a shot in the scene it is assigned to, so describe motion that starts from what the image shows. Answer with JSON.',
           prompt: body.movieScript,
-          context: { script: body.movieScript, style: 'cinematic', imageCount: body.images.length },
+          context: {
+            script: body.movieScript,
+            style: 'cinematic',
+            imageCount: body.images.length,
+            scenes: script.map((s) => ({
+              sceneNumber: s.sceneNumber,
+              heading: s.heading,
+              setting: settingOf(s),
+              mood: s.mood,
+            })),
+            images: body.images.map((image, i) => ({
+              id: image.id,
+              sceneNumber: (sceneOfImage[i] ?? 0) + 1,
+              measured: facts[i]?.description ?? null,
+            })),
+          },
         },
         { signal },
       ),
@@ -202,23 +293,44 @@ async function analyseScript(
   const scenes = scenesOf(result.json);
   const shots = scenes.flatMap((scene) => scene.shots.map((shot, k) => ({ scene, shot, index: k + 1 })));
   if (shots.length === 0) throw new AppError(502, 'movie_agent_failed', SEQUENCE_MESSAGES.movieAgentAnalysisFailed);
+  /** The engine's scene for a script scene: the same number, else the same position. */
+  const written = (index: number): AgentScene | undefined => {
+    const number = script[index]?.sceneNumber ?? index + 1;
+    const found = scenes.find((s) => s.sceneNumber === number && s.shots.length > 0);
+    return found ?? (scenes.length === script.length ? scenes[index] : undefined);
+  };
+  const used = new Map<number, number>();
   const videoPrompts: VideoPrompt[] =
     body.images.length > 0
       ? body.images.map((image, i) => {
-          const pick = shots[i % shots.length] ?? shots[0];
-          const extra =
-            image.prompt?.trim() && !/^Manually pinned:/.test(image.prompt) ? `, ${image.prompt.trim()}` : '';
+          const index = sceneOfImage[i] ?? 0;
+          const scene = script[index];
+          const nth = used.get(index) ?? 0;
+          used.set(index, nth + 1);
+          const sceneShots = written(index)?.shots ?? [];
+          const shot = sceneShots[nth % Math.max(1, sceneShots.length)] ?? {
+            shotType: 'wide shot',
+            cameraMovement: 'slow push-in',
+            durationSeconds: SEQUENCE_LIMITS.defaultDuration,
+            prompt: scene?.text || body.movieScript,
+          };
+          const extra = image.prompt?.trim() && !/^Manually pinned:/.test(image.prompt) ? image.prompt.trim() : '';
           return {
             id: image.id,
-            prompt: `${pick.shot.prompt}${extra}`,
-            duration: clampDuration(pick.shot.durationSeconds),
-            shotType: pick.shot.shotType,
-            cameraMovement: pick.shot.cameraMovement,
+            prompt: composePrompt(shot.prompt, scene, facts[i] ?? null, extra),
+            duration: clampDuration(shot.durationSeconds),
+            shotType: shot.shotType,
+            cameraMovement: shot.cameraMovement,
           };
         })
       : shots.map(({ scene, shot, index }) => ({
           id: `scene-${scene.sceneNumber}-shot-${index}`,
-          prompt: shot.prompt,
+          prompt: composePrompt(
+            shot.prompt,
+            script.find((s) => s.sceneNumber === scene.sceneNumber),
+            null,
+            '',
+          ),
           duration: clampDuration(shot.durationSeconds),
           shotType: shot.shotType,
           cameraMovement: shot.cameraMovement,

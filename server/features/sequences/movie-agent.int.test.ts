@@ -1,0 +1,128 @@
+// The movie agent maps images to the script's scenes in order, keeps each scene's place and time of day,
+// and describes what each image holds (measured from its pixels), within the prompt limit.
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MovieAgentReply } from '../../../common/api/sequences.ts';
+import { SEQUENCE_LIMITS } from '../../../common/rules/sequences.ts';
+import { authHeader, createTestUser, solidPng, storeUpload, type TestUser } from '../../test/fixtures.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+
+let t: TestApp;
+let user: TestUser;
+let grey: string;
+
+async function agent(payload: object): Promise<MovieAgentReply> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/ai/movie-agent',
+    payload,
+    headers: authHeader(user.token),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as MovieAgentReply;
+}
+
+const store = async (png: Buffer) => (await storeUpload(t.ctx, user.id, png, 'image/png', 'png')).url;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  user = await createTestUser(t.ctx.db, { credits: 10 });
+  grey = await store(await solidPng(320, 180, '#808080'));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const THREE = `EXT. MOUNTAIN ROAD - DAY
+A red car climbs the switchbacks. Dust rises behind it.
+
+INT. FARMHOUSE KITCHEN - NIGHT
+Anna drops the letter on the table. The kettle screams.
+
+EXT. LAKE PIER - DUSK
+Tom waits at the end of the pier. The water turns orange.`;
+
+describe('POST /api/ai/movie-agent: scenes to images', () => {
+  it('gives each of three images its own scene in order; the NIGHT kitchen is night, never daylight', async () => {
+    const images = ['a', 'b', 'c'].map((id) => ({ id, imageUrl: grey, prompt: '' }));
+    const reply = await agent({ movieScript: THREE, images });
+    expect(reply.videoPrompts.map((p) => p.id)).toEqual(['a', 'b', 'c']);
+    const [road, kitchen, pier] = reply.videoPrompts.map((p) => p.prompt.toLowerCase());
+    expect(road).toContain('red car');
+    expect(road).toContain('mountain road');
+    expect(kitchen).toContain('anna drops the letter');
+    expect(kitchen).toContain('kitchen');
+    expect(kitchen).toContain('night');
+    expect(kitchen).not.toContain('daylight');
+    expect(kitchen).not.toContain('sunlit');
+    expect(pier).toContain('tom waits');
+    expect(pier).toContain('dusk');
+    expect(pier).not.toContain('daylight');
+  });
+
+  it('uses every scene when there are as many images as scenes, and spreads fewer images over the script', async () => {
+    const five = [1, 2, 3, 4, 5]
+      .map((n) => `${n % 2 ? 'EXT.' : 'INT.'} PLACE${n} - ${n % 2 ? 'DAY' : 'NIGHT'}\nThing${n} happens here.`)
+      .join('\n\n');
+    const images = [1, 2, 3, 4, 5].map((n) => ({ id: `i${n}`, imageUrl: grey, prompt: '' }));
+    const reply = await agent({ movieScript: five, images });
+    expect(reply.analysis.sceneCount).toBe(5);
+    reply.videoPrompts.forEach((p, i) => {
+      expect(p.prompt.toLowerCase()).toContain(`thing${i + 1} happens`);
+    });
+    // Six images on three scenes: two each, in order; two images on three scenes: the first and the last.
+    const six = await agent({ movieScript: THREE, images: [...images, { id: 'i6', imageUrl: grey }] });
+    expect(
+      six.videoPrompts.map((p) => (/red car|dust/i.test(p.prompt) ? 1 : /anna|kettle/i.test(p.prompt) ? 2 : 3)),
+    ).toEqual([1, 1, 2, 2, 3, 3]);
+    const two = await agent({ movieScript: THREE, images: images.slice(0, 2) });
+    expect(two.videoPrompts[0]?.prompt).toMatch(/red car/i);
+    expect(two.videoPrompts[1]?.prompt).toMatch(/tom waits/i);
+  });
+
+  it('describes what each image holds, measured from its pixels', async () => {
+    const darkBlue = await store(await solidPng(1280, 720, '#0f1a5a'));
+    const brightYellow = await store(await solidPng(600, 900, '#f5e050'));
+    const reply = await agent({
+      movieScript: THREE,
+      images: [
+        { id: 'blue', imageUrl: darkBlue },
+        { id: 'yellow', imageUrl: brightYellow, prompt: 'Manually pinned: y.png' },
+        { id: 'grey', imageUrl: grey, prompt: 'a lone heron' },
+      ],
+    });
+    const [blue, yellow, g] = reply.videoPrompts.map((p) => p.prompt);
+    expect(blue).toMatch(/1280×720 landscape frame/);
+    expect(blue).toMatch(/\bdark\b/);
+    expect(blue).toMatch(/dark blue/);
+    expect(blue).not.toMatch(/yellow/);
+    expect(yellow).toMatch(/600×900 portrait frame/);
+    expect(yellow).toMatch(/\bbright\b/);
+    expect(yellow).toMatch(/yellow/);
+    expect(yellow).not.toContain('Manually pinned');
+    expect(g).toMatch(/dominant grey/);
+    expect(g).toContain('a lone heron');
+
+    // A frame with a white square in the upper left: the composition says where the eye goes.
+    const framed = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#202020' } })
+      .composite([{ input: await solidPng(200, 150, '#ffffff'), top: 20, left: 20 }])
+      .png()
+      .toBuffer();
+    const composed = await agent({ movieScript: THREE, images: [{ id: 'f', imageUrl: await store(framed) }] });
+    expect(composed.videoPrompts[0]?.prompt).toContain('bright focal point in the upper left');
+  });
+
+  it('keeps every prompt within the sequence video prompt limit, keeping the setting and the image facts', async () => {
+    const long = `INT. FARMHOUSE KITCHEN - NIGHT\n${'Anna paces by the stove and counts the seconds. '.repeat(200)}`;
+    const reply = await agent({
+      movieScript: long,
+      images: [{ id: 'a', imageUrl: grey, prompt: 'x'.repeat(3900) }],
+    });
+    const prompt = reply.videoPrompts[0]?.prompt ?? '';
+    expect(prompt.length).toBeLessThanOrEqual(SEQUENCE_LIMITS.videoPromptMaxChars);
+    expect(prompt).toContain('The frame: 320×180 landscape frame');
+    const plain = await agent({ movieScript: long });
+    for (const p of plain.videoPrompts)
+      expect(p.prompt.length).toBeLessThanOrEqual(SEQUENCE_LIMITS.videoPromptMaxChars);
+  });
+});
