@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MovieAgentReply } from '../../../common/api/sequences.ts';
 import { SEQUENCE_LIMITS } from '../../../common/rules/sequences.ts';
+import { chatReply, type FakeOpenAi, startFakeOpenAi } from '../../engines/openai/fake-openai.ts';
 import { authHeader, createTestUser, solidPng, storeUpload, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
@@ -124,5 +125,105 @@ describe('POST /api/ai/movie-agent: scenes to images', () => {
     const plain = await agent({ movieScript: long });
     for (const p of plain.videoPrompts)
       expect(p.prompt.length).toBeLessThanOrEqual(SEQUENCE_LIMITS.videoPromptMaxChars);
+  });
+});
+
+describe('POST /api/ai/movie-agent with a vendor LLM that sees', () => {
+  let fake: FakeOpenAi;
+  let vendor: TestApp;
+  const plan = {
+    scenes: [
+      {
+        sceneNumber: 1,
+        heading: 'EXT. MOUNTAIN ROAD - DAY',
+        summary: 'car',
+        shots: [
+          {
+            shotType: 'wide shot',
+            cameraMovement: 'crane up',
+            prompt: 'a red car on the switchbacks, bright natural daylight',
+            durationSeconds: 6,
+          },
+        ],
+      },
+      {
+        sceneNumber: 2,
+        heading: 'INT. FARMHOUSE KITCHEN - NIGHT',
+        summary: 'letter',
+        shots: [
+          {
+            shotType: 'close-up',
+            cameraMovement: 'push-in',
+            prompt: 'Anna drops the letter, bright natural daylight, steam from the kettle',
+            durationSeconds: 5,
+          },
+        ],
+      },
+      {
+        sceneNumber: 3,
+        heading: 'EXT. LAKE PIER - DUSK',
+        summary: 'pier',
+        shots: [
+          {
+            shotType: 'wide shot',
+            cameraMovement: 'dolly',
+            prompt: 'Tom waits on the pier at dusk',
+            durationSeconds: 7,
+          },
+        ],
+      },
+    ],
+  };
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAi();
+    fake.fallback = (body) => {
+      const format = body.response_format as { json_schema?: { name?: string } } | undefined;
+      return format?.json_schema?.name === 'movie_plan'
+        ? chatReply(JSON.stringify(plan))
+        : chatReply('A grey heron stands in still water under a flat, overcast sky.');
+    };
+    vendor = await createTestApp({ env: { OPENAI_BASE_URL: fake.url, OPENAI_MODEL: 'fake-model' } });
+  });
+  afterAll(async () => {
+    await vendor?.close();
+    await fake?.close();
+  });
+
+  it('shows each image to the vision model and writes what it saw, the measured facts and the scene’s time', async () => {
+    const owner = await createTestUser(vendor.ctx.db, { credits: 10 });
+    const url = (await storeUpload(vendor.ctx, owner.id, await solidPng(640, 360, '#777777'), 'image/png', 'png')).url;
+    const res = await vendor.app.inject({
+      method: 'POST',
+      url: '/api/ai/movie-agent',
+      headers: authHeader(owner.token),
+      payload: { movieScript: THREE, images: ['a', 'b', 'c'].map((id) => ({ id, imageUrl: url })) },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const reply = res.json() as MovieAgentReply;
+    expect(reply.analysis.engine).toBe('openai');
+    const [road, kitchen, pier] = reply.videoPrompts.map((p) => p.prompt);
+    expect(road).toContain('a red car on the switchbacks, bright natural daylight');
+    // The vendor lit the NIGHT kitchen with daylight: that phrase is dropped and the scene's night is said.
+    expect(kitchen).toContain('Anna drops the letter');
+    expect(kitchen).not.toContain('daylight');
+    expect(kitchen).toContain('Setting: interior farmhouse kitchen at night');
+    expect(pier).toContain('Tom waits on the pier at dusk');
+    for (const prompt of [road, kitchen, pier]) {
+      expect(prompt).toContain('The frame: A grey heron stands in still water under a flat, overcast sky');
+      expect(prompt).toContain('640×360 landscape frame');
+    }
+    // One vision call for the one distinct image (a JPEG data URI after the text), then the plan.
+    const vision = fake.requests.filter((r) => !r.body.response_format);
+    expect(vision).toHaveLength(1);
+    const content = ((vision[0]?.body.messages ?? []) as Array<{ role: string; content: unknown }>).find(
+      (m) => m.role === 'user',
+    )?.content as Array<{ type: string; image_url?: { url: string } }>;
+    expect(content.map((c) => c.type)).toEqual(['text', 'image_url']);
+    expect(content[1]?.image_url?.url).toMatch(/^data:image\/jpeg;base64,/);
+    const planRequest = fake.requests.find((r) => r.body.response_format);
+    const sent = JSON.stringify(planRequest?.body.messages);
+    expect(sent).toContain('A grey heron stands in still water');
+    expect(sent).toContain('interior farmhouse kitchen at night');
   });
 });

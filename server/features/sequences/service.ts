@@ -8,7 +8,6 @@ import type {
   movieAgentBody,
   VideoPrompt,
 } from '../../../common/api/sequences.ts';
-import { UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import {
   SEQUENCE_LIMITS,
@@ -17,20 +16,14 @@ import {
   type SequenceVideoMode,
 } from '../../../common/rules/sequences.ts';
 import type { AppContext } from '../../context.ts';
-import {
-  type ScriptScene,
-  sceneIndexForImage,
-  scriptScenes,
-  settingOf,
-  withoutOtherTimes,
-} from '../../engines/local/script-scenes.ts';
+import { sceneIndexForImage, scriptScenes, settingOf } from '../../engines/local/script-scenes.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
-import { ownedMediaObject, resolveMediaInput, storedKeyOf } from '../../platform/media/inputs.ts';
+import { ownedMediaObject, storedKeyOf } from '../../platform/media/inputs.ts';
 import { mediaUrl } from '../../platform/media/store.ts';
 import { chargedTextAgent } from '../../platform/metering/text-agents.ts';
 import { generatedMediaOf, startVideoGeneration } from '../generation/service.ts';
 import { taskAcceptedOf } from '../generation/status.ts';
-import { type ImageFacts, measureImage } from './image-facts.ts';
+import { composePrompt, type Frame, lookAtFrames, readFrames } from './movie-frames.ts';
 import { COMPILE_MASTER_KIND, type CompileTaskInput } from './tasks.ts';
 
 type SequenceBody = z.infer<typeof generateVideoSequenceBody>;
@@ -145,78 +138,6 @@ function contentTypeOf(script: string): string {
 const clampDuration = (seconds: number) =>
   Math.min(SEQUENCE_LIMITS.maxDuration, Math.max(SEQUENCE_LIMITS.minDuration, Math.round(seconds)));
 
-const MB = 1024 * 1024;
-
-/**
- * What each image holds, measured from its pixels (image-facts.ts). Only the user's own stored media is
- * read (through the media store, which answers 404 for another user's or an unknown object, before any
- * credit is taken); other URLs and stored media that are not images get no facts.
- */
-async function measureImages(
-  ctx: AppContext,
-  userId: string,
-  images: MovieAgentBody['images'],
-): Promise<Array<ImageFacts | null>> {
-  const byKey = new Map<string, ImageFacts | null>();
-  const facts: Array<ImageFacts | null> = [];
-  for (const image of images) {
-    const key = image.imageUrl ? storedKeyOf(ctx.config, image.imageUrl) : null;
-    if (!key || !image.imageUrl) {
-      facts.push(null);
-      continue;
-    }
-    if (!byKey.has(key)) {
-      const object = await ownedMediaObject(ctx, userId, key);
-      let measured: ImageFacts | null = null;
-      if (object.contentType.startsWith('image/')) {
-        const media = await resolveMediaInput(ctx, userId, image.imageUrl, {
-          maxBytes: UPLOAD_STORAGE_CEILINGS_MB.image * MB,
-          allowed: ['image'],
-        });
-        measured = await measureImage(media.data).catch((error: unknown) => {
-          ctx.log.warn({ err: error, key }, 'movie agent could not measure an image');
-          return null;
-        });
-      }
-      byKey.set(key, measured);
-    }
-    facts.push(byKey.get(key) ?? null);
-  }
-  return facts;
-}
-
-/** A text cut at a word boundary to at most `max` characters. */
-function cutAt(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, Math.max(0, max));
-  const space = cut.lastIndexOf(' ');
-  return (space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,.;:]+$/, '');
-}
-
-/**
- * One video prompt: the shot's prompt (without phrases naming another time of day than the scene's),
- * the scene's setting when the prompt does not say it, what the image holds, and the image's own prompt.
- * At most SEQUENCE_LIMITS.videoPromptMaxChars: the shot's prompt is shortened first, so the setting and
- * the image facts always fit.
- */
-function composePrompt(shotPrompt: string, scene: ScriptScene | undefined, facts: ImageFacts | null, extra: string) {
-  const base = scene ? withoutOtherTimes(shotPrompt, scene.timeWord) : shotPrompt;
-  const lower = base.toLowerCase();
-  const missing =
-    scene && ((scene.timeWord && !lower.includes(scene.timeWord)) || (scene.place && !lower.includes(scene.place)));
-  const setting = scene && missing ? settingOf(scene) : '';
-  const tail = [
-    setting ? `Setting: ${setting}${scene?.light ? `, ${scene.light}` : ''}.` : '',
-    facts ? `The frame: ${facts.description}.` : '',
-    // The image's own prompt, as the user wrote it.
-    extra ? (/[.!?]$/.test(extra) ? extra : `${extra}.`) : '',
-  ].filter(Boolean);
-  const max = SEQUENCE_LIMITS.videoPromptMaxChars;
-  const tailText = cutAt(tail.join(' '), Math.floor(max / 2));
-  const head = cutAt(base.trim().replace(/[\s,]+$/, ''), max - tailText.length - 2);
-  return [head.endsWith('.') ? head : `${head}.`, tailText].filter((p) => p && p !== '.').join(' ');
-}
-
 /**
  * POST /api/ai/movie-agent. The script is read into scenes (slug lines or paragraphs); with images, the
  * images are spread over the script in order (image i of n takes the scene at its share of the script, so
@@ -233,16 +154,16 @@ export async function runMovieAgent(
   options: { timeoutMs?: number } = {},
 ): Promise<MovieAgentReply> {
   ctx.engines.checkPrompt(body.movieScript);
-  const facts = await measureImages(ctx, userId, body.images);
+  const frames = await readFrames(ctx, userId, body.images);
   return chargedTextAgent(ctx, { userId, agent: 'movie-agent', label: 'Movie agent' }, () =>
-    analyseScript(ctx, body, facts, options),
+    analyseScript(ctx, body, frames, options),
   );
 }
 
 async function analyseScript(
   ctx: AppContext,
   body: MovieAgentBody,
-  facts: Array<ImageFacts | null>,
+  frames: Array<Frame | null>,
   options: { timeoutMs?: number },
 ): Promise<MovieAgentReply> {
   const timeoutMs = options.timeoutMs ?? SEQUENCE_LIMITS.movieAgentTimeoutMs;
@@ -253,8 +174,10 @@ async function analyseScript(
   const sceneOfImage = body.images.map((_, i) => sceneIndexForImage(i, body.images.length, script.length));
   let result: Awaited<ReturnType<typeof engine.complete>>;
   try {
-    result = await Promise.race([
-      engine.complete(
+    const write = async () => {
+      // A vendor's vision model looks at the images first; its sentences go to the writer and the prompts.
+      await lookAtFrames(ctx, engine, frames, signal);
+      return engine.complete(
         {
           purpose: 'movie-agent',
           system:
@@ -275,12 +198,16 @@ async function analyseScript(
             images: body.images.map((image, i) => ({
               id: image.id,
               sceneNumber: (sceneOfImage[i] ?? 0) + 1,
-              measured: facts[i]?.description ?? null,
+              measured: frames[i]?.facts.description ?? null,
+              seen: frames[i]?.seen ?? null,
             })),
           },
         },
         { signal },
-      ),
+      );
+    };
+    result = await Promise.race([
+      write(),
       new Promise<never>((_, reject) => {
         signal.addEventListener('abort', () => reject(timedOut()), { once: true });
       }),
@@ -317,7 +244,7 @@ async function analyseScript(
           const extra = image.prompt?.trim() && !/^Manually pinned:/.test(image.prompt) ? image.prompt.trim() : '';
           return {
             id: image.id,
-            prompt: composePrompt(shot.prompt, scene, facts[i] ?? null, extra),
+            prompt: composePrompt(shot.prompt, scene, frames[i] ?? null, extra),
             duration: clampDuration(shot.durationSeconds),
             shotType: shot.shotType,
             cameraMovement: shot.cameraMovement,
