@@ -71,6 +71,9 @@ type Intent =
   | 'defy'
   | 'reflect';
 
+/** Intents whose sentences need no listener and no antagonist: the spare lines of any speaker. */
+const SPARE_INTENTS: Intent[] = ['want', 'doubt', 'reflect', 'vow', 'realise'];
+
 interface Beat {
   name: string;
   /** 0 calm … 4 highest tension. */
@@ -149,6 +152,27 @@ const PLACE_WORDS: Record<string, Side> = {
   bunker: 'INT.',
 };
 
+/** Places that hold other places (an island holds a lighthouse): the main place of the headings. */
+const WIDE_PLACES = new Set([
+  'city',
+  'town',
+  'village',
+  'island',
+  'coast',
+  'desert',
+  'forest',
+  'woods',
+  'mountain',
+  'farm',
+  'field',
+]);
+
+/** Wide places first, then outdoor ones, then rooms. */
+function placeRank(word: string): number {
+  if (WIDE_PLACES.has(word)) return 0;
+  return PLACE_WORDS[word] === 'EXT.' ? 1 : 2;
+}
+
 const GENRE_VERB: Record<string, string> = {
   drama: 'hold on to',
   action: 'save',
@@ -218,7 +242,7 @@ const BEATS: Beat[][] = [
       tension: 1,
       cast: 'ally',
       intents: ['doubt', 'urge', 'plead'],
-      action: (w) => `weighs whether to ${w.lead.goal} at all`,
+      action: (w) => `hesitates, afraid of what ${inflect(w.lead.goal, gerund)} would cost`,
       purpose: (w) => `Show what ${inflect(w.lead.goal, gerund)} would cost ${lead(w)}`,
       time: ['EVENING', 'NIGHT'],
       side: 'INT.',
@@ -228,7 +252,7 @@ const BEATS: Beat[][] = [
       tension: 2,
       cast: 'ally',
       intents: ['vow', 'urge'],
-      action: (w) => `decides to ${w.lead.goal}, whatever it takes`,
+      action: (w) => `commits to ${inflect(w.lead.goal, gerund)}, whatever it takes`,
       purpose: (w) => `Commit ${lead(w)} to the journey of the second act`,
       time: ['NIGHT', 'DAWN'],
       side: 'EXT.',
@@ -429,7 +453,7 @@ class Writer {
       ),
     ]
       .filter((w) => PLACE_WORDS[w])
-      .sort((x, y) => (PLACE_WORDS[x] === PLACE_WORDS[y] ? 0 : PLACE_WORDS[x] === 'EXT.' ? -1 : 1));
+      .sort((x, y) => placeRank(x) - placeRank(y));
     const main =
       clean(setting.location) || clean(setting.world).split(/[,.;]/)[0] || (found[0] ? `the ${found[0]}` : '');
     this.mainPlace = headingPlace(main || concept.title);
@@ -528,7 +552,11 @@ class Writer {
   line(intent: Intent, speaker: Person, listener: Person | null, scene: SceneFacts): string {
     const builders = this.builders(intent, speaker, listener, scene).filter((b): b is string => Boolean(b));
     const start = builders.length > 0 ? this.rng.int(0, builders.length - 1) : 0;
-    const ordered = [...builders.slice(start), ...builders.slice(0, start)];
+    // The intent's own sentences first (from a seeded start), then those of intents any speaker can voice.
+    const spare = SPARE_INTENTS.filter((i) => i !== intent).flatMap((i) =>
+      this.builders(i, speaker, listener, scene).filter((b): b is string => Boolean(b)),
+    );
+    const ordered = [...builders.slice(start), ...builders.slice(0, start), ...spare];
     const soon = scene.timeWord === 'night' ? 'tonight' : 'today';
     const tails = [
       '',
@@ -628,7 +656,7 @@ class Writer {
           : [
               them ? sentence(`${them.name} will ${them.goal} if we let this happen`) : null,
               l && l === a ? sentence(`you'll have to go through me first, ${name}`) : null,
-              sentence(`they'll come for us ${when}`),
+              them ? sentence(`${them.name} will come for us ${when}`) : null,
               l ? sentence(`${name}, we have less time than you think`) : null,
             ];
       case 'plead':
@@ -720,7 +748,7 @@ class Writer {
       );
     if (act === 1)
       return sentence(
-        `${l.name} struggles to ${l.goal} as ${a ? `${a.name} pushes back` : `${this.conflictNoun} grows`}, until everything is lost`,
+        `${l.name} struggles to ${l.goal} ${a ? `as ${a.name} pushes back` : `against ${this.conflictNoun}`}, until everything is lost`,
       );
     return sentence(
       `${l.name} rises again and faces ${a ? a.name : this.conflictNoun} in a final confrontation${l.arc ? `, having ${inflect(arcVerb(l.arc), pastParticiple)}` : ''}`,
