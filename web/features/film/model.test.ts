@@ -283,4 +283,15 @@ describe('parseSavedWizard', () => {
     });
     expect(wizard.sequences[2]?.status).toBe('ready');
   });
+
+  it('reads a screenplay saved when headings were one slug line into the heading object', () => {
+    const old = structuredClone(screenplay) as unknown as { acts: Array<{ scenes: Array<{ heading: unknown }> }> };
+    for (const act of old.acts) for (const scene of act.scenes) scene.heading = 'INT. LIGHTHOUSE - NIGHT';
+    const wizard = parseSavedWizard(JSON.stringify({ ...emptyWizard(), screenplay: old }));
+    expect(wizard.screenplay?.acts[0]?.scenes[0]?.heading).toEqual({
+      location: 'INT. LIGHTHOUSE',
+      timeOfDay: 'NIGHT',
+      description: '',
+    });
+  });
 });
