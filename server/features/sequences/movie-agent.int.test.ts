@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MovieAgentReply } from '../../../common/api/sequences.ts';
 import { SEQUENCE_LIMITS } from '../../../common/rules/sequences.ts';
+import { FakeGemini } from '../../engines/gemini/fake-gemini.ts';
 import { chatReply, type FakeOpenAi, startFakeOpenAi } from '../../engines/openai/fake-openai.ts';
 import { authHeader, createTestUser, solidPng, storeUpload, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
@@ -225,5 +226,54 @@ describe('POST /api/ai/movie-agent with a vendor LLM that sees', () => {
     const sent = JSON.stringify(planRequest?.body.messages);
     expect(sent).toContain('A grey heron stands in still water');
     expect(sent).toContain('interior farmhouse kitchen at night');
+  });
+});
+
+describe('POST /api/ai/movie-agent with Gemini as the text model', () => {
+  let gemini: FakeGemini;
+  let app: TestApp;
+  beforeAll(async () => {
+    gemini = await new FakeGemini({ apiKey: 'k', video: Buffer.alloc(0) }).start();
+    gemini.textReply = 'A lighthouse stands on black rocks under a violet sky.';
+    gemini.jsonReply = {
+      scenes: [1, 2, 3].map((n) => ({
+        sceneNumber: n,
+        heading: `SCENE ${n}`,
+        summary: `scene ${n}`,
+        shots: [{ shotType: 'wide shot', cameraMovement: 'static', prompt: `gemini shot ${n}`, durationSeconds: 5 }],
+      })),
+    };
+    app = await createTestApp({ env: { GEMINI_API_KEY: 'k', GEMINI_API_BASE: gemini.base } });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await gemini?.close();
+  });
+
+  it('sends the image to Gemini inline and writes what it saw into the prompt', async () => {
+    const owner = await createTestUser(app.ctx.db, { credits: 10 });
+    const url = (await storeUpload(app.ctx, owner.id, await solidPng(400, 400, '#553377'), 'image/png', 'png')).url;
+    const res = await app.app.inject({
+      method: 'POST',
+      url: '/api/ai/movie-agent',
+      headers: authHeader(owner.token),
+      payload: { movieScript: THREE, images: [{ id: 'a', imageUrl: url }] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const reply = res.json() as MovieAgentReply;
+    expect(reply.analysis.engine).toBe('gemini');
+    expect(reply.videoPrompts[0]?.prompt).toContain('gemini shot 2');
+    expect(reply.videoPrompts[0]?.prompt).toContain(
+      'The frame: A lighthouse stands on black rocks under a violet sky (400×400 square frame',
+    );
+    const vision = gemini.requests.find((r) => {
+      const parts = (r.body as { contents?: Array<{ parts: Array<Record<string, unknown>> }> })?.contents?.[0]?.parts;
+      return parts?.some((p) => p.inlineData);
+    });
+    const sent = vision?.body as
+      | { contents: Array<{ parts: Array<{ inlineData?: { mimeType: string } }> }> }
+      | undefined;
+    const parts = sent?.contents[0]?.parts;
+    expect(parts?.[1]?.inlineData?.mimeType).toBe('image/jpeg');
   });
 });
