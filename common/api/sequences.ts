@@ -10,7 +10,7 @@ const itemId = z.string().trim().min(1).max(100, MESSAGES.generic.textTooLong('A
 
 /** POST /api/ai/generate-video-sequence: pro (veo-3.0-generate-001, with audio) or dream (seedance, 12 s). */
 export const generateVideoSequenceBody = z.object({
-  prompt: z.string().trim().min(1, 'Prompt is required').max(4000),
+  prompt: z.string().trim().min(1, 'Prompt is required').max(SEQUENCE_LIMITS.videoPromptMaxChars),
   imageUrl: mediaRef,
   itemId: itemId.optional(),
   model: z
@@ -72,7 +72,7 @@ export type MovieAgentBody = z.input<typeof movieAgentBody>;
 
 const videoPrompt = z.object({
   id: z.string(),
-  prompt: z.string(),
+  prompt: z.string().max(SEQUENCE_LIMITS.videoPromptMaxChars),
   duration: z.number(),
   shotType: z.string(),
   cameraMovement: z.string(),

@@ -33,6 +33,8 @@ export const SEQUENCE_LIMITS = {
   masterPromptChars: 100,
   /** Movie agent time limit: 10 minutes. */
   movieAgentTimeoutMs: 600_000,
+  /** A sequence video's prompt (POST /api/ai/generate-video-sequence) and so each movie-agent prompt. */
+  videoPromptMaxChars: 4000,
   /** The master video estimate text says 30 s when unknown. */
   masterEstimateSeconds: 30,
 } as const;

@@ -212,6 +212,8 @@ export interface CompleteTextRequest {
   jsonSchema?: { name: string; schema: Record<string, unknown> };
   /** Which writer the local engine uses: prompt enhancement, screenplay, campaign plan, … */
   purpose?: string;
+  /** Images the model looks at with the prompt (vision). Vendor adapters send them; the local engine ignores them. */
+  images?: MediaBuffer[];
   context?: Record<string, unknown>;
 }
 

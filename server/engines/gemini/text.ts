@@ -12,6 +12,7 @@ import {
   type GeminiSettings,
   type GenerateContentReply,
   geminiJson,
+  inlinePart,
   modelPath,
   VENDOR,
 } from './api.ts';
@@ -142,7 +143,8 @@ export class GeminiTextEngine implements TextEngine {
     const context = request.context && Object.keys(request.context).length > 0 ? request.context : undefined;
     const text = context ? `${request.prompt}\n\nContext (JSON):\n${JSON.stringify(context)}` : request.prompt;
     return {
-      contents: [{ role: 'user', parts: [{ text }] }],
+      // Vision: the request's images as inline parts after the text.
+      contents: [{ role: 'user', parts: [{ text }, ...(request.images ?? []).map(inlinePart)] }],
       ...(request.system ? { systemInstruction: { parts: [{ text: request.system }] } } : {}),
       ...(schema
         ? { generationConfig: { responseMimeType: 'application/json', responseSchema: toGeminiSchema(schema.schema) } }

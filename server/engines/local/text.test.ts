@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { filmScreenplayDraft } from '../../../common/api/film.ts';
 import { enhancePrompt, LocalTextEngine } from './text.ts';
 
 const engine = new LocalTextEngine();
@@ -66,12 +67,10 @@ describe('local text engine', () => {
       prompt: 'a detective in a neon city',
       context: { genre: 'thriller', tone: 'dark', targetDuration: 90 },
     });
-    const screenplay = sp.json as {
-      acts: Array<{ pages: number; scenes: Array<{ shots: unknown[] }> }>;
-      genre: string;
-    };
-    expect(screenplay.acts.map((a) => a.pages)).toEqual([30, 60, 30]);
-    expect(screenplay.genre).toBe('thriller');
+    // The film writer's draft (checked against common/api/film.ts filmScreenplayDraft by the film agent).
+    const screenplay = filmScreenplayDraft.parse(sp.json);
+    expect(screenplay.acts.map((a) => a.title)).toEqual(['Setup', 'Confrontation', 'Resolution']);
+    expect(screenplay.themes).toEqual(['truth', 'paranoia']);
     expect(screenplay.acts.every((a) => a.scenes.length > 0 && a.scenes.every((s) => s.shots.length >= 2))).toBe(true);
     expect(JSON.parse(sp.text)).toEqual(sp.json);
 

@@ -1,11 +1,13 @@
 import type { CompleteTextRequest, EngineCallOptions, TextEngine, TextResult } from '../types.ts';
+import { type FilmWriterCharacter, type FilmWriterInput, writeFilmScreenplay } from './film-writer.ts';
 import { hasPhrase, type PromptReading, readingSummary, readPrompt } from './prompt-words.ts';
-import { hashString, Rng } from './random.ts';
+import { scriptScenes, settingOf, withoutOtherTimes } from './script-scenes.ts';
 
 // The local text engine: a deterministic writer. Same input → same output. Purposes:
 // - prompt-enhancement: keeps the subject and adds style, lighting, camera and detail phrases chosen
 //   from what the prompt says (scene, time of day, mood, styles, colours), plus an analysis;
-// - screenplay: three acts (30/60/30 pages per the film spec) of scenes and shots from the logline;
+// - screenplay: the film writer (film-writer.ts): three acts of scenes, dialogue and shots composed from
+//   the concept and the characters;
 // - movie-agent: splits a script into scenes and writes one cinematic video prompt per shot;
 // - campaign-plan: phases, a posting schedule per platform and KPIs from the campaign inputs;
 // - anything else: a short structured answer, or an object shaped by the JSON schema when given.
@@ -173,96 +175,76 @@ const CAMERA_MOVES = [
   'orbit',
 ];
 
-/** A three-act screenplay outline (acts of 30/60/30 pages for a 120-page film), scenes and shots. */
-function writeScreenplay(prompt: string, context: Record<string, unknown> = {}): Json {
-  const rng = new Rng(hashString(`${prompt}|${JSON.stringify(context)}`));
-  const title = str(
-    context.title,
-    subjectOf(prompt)
-      .replace(/^(a|an|the)\s+/i, '')
-      .replace(/\b\w/g, (c) => c.toUpperCase()),
-  );
-  const genre = str(context.genre, 'drama');
-  const tone = str(context.tone, 'dramatic');
-  const minutes = num(context.targetDuration ?? context.duration, 90);
-  const characters =
-    list(context.characters).length > 0 ? list(context.characters) : ['The Protagonist', 'The Mentor', 'The Rival'];
-  const lead = characters[0];
-  const reading = readPrompt(prompt);
-  const acts = [
-    { number: 1, name: 'Setup', pages: 30, beats: ['Opening image', 'Inciting incident', 'Debate', 'Break into two'] },
-    {
-      number: 2,
-      name: 'Confrontation',
-      pages: 60,
-      beats: ['Fun and games', 'Midpoint', 'Bad guys close in', 'All is lost'],
-    },
-    { number: 3, name: 'Resolution', pages: 30, beats: ['Break into three', 'Finale', 'Final image'] },
-  ];
-  const minutesPerPage = minutes / 120;
-  let sceneNumber = 0;
-  const outline = acts.map((act) => {
-    const scenes = act.beats.map((beat, i) => {
-      sceneNumber++;
-      const location = `${rng.chance(0.5) ? 'INT.' : 'EXT.'} ${reading.scene === 'landscape' ? rng.pick(['APARTMENT', 'STREET', 'ROOFTOP', 'OFFICE', 'HIGHWAY']) : reading.scene.toUpperCase()} - ${rng.pick(['DAY', 'NIGHT', 'DUSK', 'DAWN'])}`;
-      const shotCount = 2 + (i % 2);
-      const shots = Array.from({ length: shotCount }, (_, k) => ({
-        shotIndex: k + 1,
-        shotType: SHOT_TYPES[(sceneNumber + k) % SHOT_TYPES.length],
-        cameraMovement: CAMERA_MOVES[(sceneNumber * 3 + k) % CAMERA_MOVES.length],
-        durationSeconds: 4 + ((sceneNumber + k) % 5),
-        prompt: `${SHOT_TYPES[(sceneNumber + k) % SHOT_TYPES.length]} of ${k === 0 ? lead : characters[k % characters.length]} — ${beat.toLowerCase()} in ${location.toLowerCase()}, ${tone} ${genre} tone`,
-      }));
-      return {
-        sceneNumber,
-        beat,
-        heading: location,
-        summary: `${beat}: ${lead} ${['faces', 'discovers', 'confronts', 'chooses', 'loses', 'wins back'][sceneNumber % 6]} ${i === 0 ? `the world of ${subjectOf(prompt)}` : `what stands between them and the goal`}.`,
-        pages: Math.round(act.pages / act.beats.length),
-        estimatedMinutes: Math.round((act.pages / act.beats.length) * minutesPerPage * 10) / 10,
-        shots,
-      };
-    });
-    return { actNumber: act.number, name: act.name, pages: act.pages, scenes };
-  });
+/**
+ * The film writer's input from a screenplay request: the film agent sends `concept` and `characters`
+ * in the context; a bare request is read as a concept described by the prompt.
+ */
+function filmInputOf(prompt: string, context: Record<string, unknown>): FilmWriterInput {
+  const concept = (context.concept ?? {}) as Partial<FilmWriterInput['concept']>;
+  const characters = Array.isArray(context.characters)
+    ? (context.characters as unknown[]).map((c, i) =>
+        typeof c === 'string' ? { name: c, role: i === 0 ? 'protagonist' : 'supporting' } : (c as FilmWriterCharacter),
+      )
+    : [];
   return {
-    title,
-    logline: `${lead} must ${reading.mood === 'dark' ? 'survive' : 'overcome'} ${subjectOf(prompt)} — a ${tone} ${genre}.`,
-    genre,
-    tone,
-    targetDurationMinutes: minutes,
-    characters: characters.map((name, i) => ({ name, role: i === 0 ? 'lead' : i === 1 ? 'supporting' : 'antagonist' })),
-    acts: outline,
+    concept: {
+      ...concept,
+      title: str(concept.title, str(context.title, subjectOf(prompt))),
+      description: str(concept.description, prompt),
+      genre: str(concept.genre, str(context.genre, 'drama')),
+      tone: str(concept.tone, str(context.tone, 'dramatic')),
+      targetDuration: num(concept.targetDuration ?? context.targetDuration, 90),
+    },
+    characters: characters.length > 0 ? characters : [{ name: 'Alex', role: 'protagonist' }],
   };
 }
 
-/** Splits a script into scenes (headings or paragraphs) and writes one cinematic prompt per shot. */
+/**
+ * Reads a script into scenes (script-scenes.ts) and writes one cinematic prompt per shot (a sentence of
+ * the scene's action): the action, where it happens and when (from the slug line: interior or exterior,
+ * the place, the time of day and its light), then the enhancer's style, camera and motion phrases, read
+ * with the heading so that a NIGHT scene is never lit by daylight.
+ */
 function writeMovieAgentPlan(prompt: string, context: Record<string, unknown> = {}): Json {
   const script = str(context.script, prompt);
   const style = str(context.style, 'cinematic');
-  const blocks = script
-    .split(/\n\s*\n|(?=\b(?:INT\.|EXT\.))/)
-    .map((b) => b.trim())
-    .filter(Boolean)
-    .slice(0, 20);
-  const scenes = (blocks.length > 0 ? blocks : [script]).map((block, i) => {
-    const heading = /^(INT\.|EXT\.)[^\n]*/.exec(block)?.[0] ?? `SCENE ${i + 1}`;
-    const body = block.replace(heading, '').trim() || block;
-    const sentences = body
+  const scenes = scriptScenes(script).map((scene, i) => {
+    const sentences = scene.text
       .split(/(?<=[.!?])\s+/)
       .filter(Boolean)
       .slice(0, 4);
-    const shots = (sentences.length > 0 ? sentences : [body]).map((sentence, k) => {
-      const enh = enhancePrompt(sentence, { style, mediaType: 'video' });
+    const where = settingOf(scene);
+    const shots = (sentences.length > 0 ? sentences : [scene.text || scene.heading]).map((sentence, k) => {
+      const action = sentence.replace(/[.!?]+$/, '');
+      const enh = enhancePrompt(action, {
+        style,
+        mediaType: 'video',
+        context: `${scene.heading} ${scene.timeWord ?? ''} ${scene.place}`,
+      });
+      // The scene's own light and mood replace the enhancer's reading of one sentence.
+      const replaced = new Set<string>([...Object.values(LIGHTING), ...Object.values(MOOD_PHRASES)]);
+      const added = enh.analysis.addedPhrases.filter((p) => !replaced.has(p));
+      const parts = [
+        action,
+        where,
+        scene.light ?? '',
+        MOOD_PHRASES[scene.mood as PromptReading['mood']] ?? '',
+        ...added,
+      ];
       return {
         shotIndex: k + 1,
         shotType: SHOT_TYPES[(i + k) % SHOT_TYPES.length],
         cameraMovement: CAMERA_MOVES[(i * 2 + k) % CAMERA_MOVES.length],
         durationSeconds: Math.min(8, Math.max(4, Math.round(sentence.split(/\s+/).length / 3))),
-        prompt: enh.enhancedPrompt,
+        prompt: withoutOtherTimes([...new Set(parts.filter(Boolean))].join(', '), scene.timeWord),
       };
     });
-    return { sceneNumber: i + 1, heading, summary: sentences[0] ?? body.slice(0, 120), shots };
+    return {
+      sceneNumber: scene.sceneNumber,
+      heading: scene.heading,
+      summary: sentences[0] ?? scene.text.slice(0, 120),
+      shots,
+    };
   });
   const totalSeconds = scenes.reduce((s, sc) => s + sc.shots.reduce((a, b) => a + b.durationSeconds, 0), 0);
   return { style, sceneCount: scenes.length, totalDurationSeconds: totalSeconds, scenes };
@@ -428,7 +410,7 @@ function answer(request: CompleteTextRequest): { text: string; json?: Json } {
     return { text: result.enhancedPrompt, json };
   }
   if (purpose === 'screenplay') {
-    const json = writeScreenplay(request.prompt, context);
+    const json = writeFilmScreenplay(filmInputOf(request.prompt, context)) as unknown as Json;
     return { text: JSON.stringify(json, null, 2), json };
   }
   if (purpose === 'movie-agent') {

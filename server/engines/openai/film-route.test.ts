@@ -7,16 +7,32 @@ import { chatReply, type FakeOpenAi, startFakeOpenAi } from './fake-openai.ts';
 let fake: FakeOpenAi;
 let t: TestApp;
 
-const shot = (prompt: string) => ({ shotType: 'close-up', cameraMovement: 'dolly in', prompt, durationSeconds: 6 });
+// The film agent's draft (common/api/film.ts filmScreenplayDraft).
+const shot = (prompt: string) => ({
+  type: 'close-up',
+  description: 'the lamp',
+  cameraMovement: 'dolly in',
+  prompt,
+  duration: 6,
+  characters: ['Mara'],
+});
 const screenplay = {
   logline: 'A keeper holds the light against the sea.',
+  themes: ['duty'],
   acts: ['Setup', 'Confrontation', 'Resolution'].map((title, i) => ({
     title,
+    description: `${title} of the story.`,
+    plotPoints: [`${title} beat`],
     scenes: [
       {
-        heading: `EXT. LIGHTHOUSE GALLERY - NIGHT ${i + 1}`,
-        beat: `${title} beat`,
-        summary: `Mara faces the storm, part ${i + 1}.`,
+        heading: { location: 'EXT. LIGHTHOUSE GALLERY', timeOfDay: `NIGHT ${i + 1}`, description: 'The gallery.' },
+        description: `Mara faces the storm, part ${i + 1}.`,
+        mood: 'tense',
+        purpose: 'Test the keeper.',
+        elements: [
+          { type: 'action', content: 'Rain.', character: '' },
+          { type: 'dialogue', content: `Hold, part ${i + 1}.`, character: 'Mara' },
+        ],
         shots: [shot(`storm lashing the lighthouse, act ${i + 1}`)],
       },
     ],
@@ -55,7 +71,7 @@ it('POST /api/ai/film-agent writes the screenplay the OpenAI-compatible server a
   const { screenplay: written, metadata } = res.json().data;
   expect(metadata.engine).toBe('openai');
   expect(written.acts).toHaveLength(3);
-  expect(written.acts[0].scenes[0].heading).toBe('EXT. LIGHTHOUSE GALLERY - NIGHT 1');
+  expect(written.acts[0].scenes[0].heading.location).toBe('EXT. LIGHTHOUSE GALLERY');
   expect(written.acts[2].scenes[0].shots[0].prompt).toBe('storm lashing the lighthouse, act 3');
 
   expect(fake.requests).toHaveLength(1);

@@ -25,9 +25,11 @@ export function apiBase(baseUrl: string | undefined): string {
   return /\/v\d+$/.test(new URL(base).pathname) ? base : `${base}/v1`;
 }
 
+type ChatContent = string | Array<{ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }>;
+
 interface ChatMessage {
   role: 'system' | 'user';
-  content: string;
+  content: ChatContent;
 }
 
 function messagesOf(request: CompleteTextRequest, wantsJson: boolean): ChatMessage[] {
@@ -40,7 +42,13 @@ function messagesOf(request: CompleteTextRequest, wantsJson: boolean): ChatMessa
     request.context && Object.keys(request.context).length > 0
       ? `\n\nContext (JSON):\n${JSON.stringify(request.context)}`
       : '';
-  messages.push({ role: 'user', content: `${request.prompt}${context}` });
+  const text = `${request.prompt}${context}`;
+  // Vision: the request's images as data-URI image parts after the text.
+  const images = (request.images ?? []).map((image) => ({
+    type: 'image_url' as const,
+    image_url: { url: `data:${image.mimeType};base64,${image.data.toString('base64')}` },
+  }));
+  messages.push({ role: 'user', content: images.length > 0 ? [{ type: 'text', text }, ...images] : text });
   return messages;
 }
 

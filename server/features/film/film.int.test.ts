@@ -61,14 +61,14 @@ describe('POST /api/ai/film-agent', () => {
       expect(act.scenes.length).toBeGreaterThan(0);
       for (const scene of act.scenes) {
         scenes++;
-        expect(scene.heading).toMatch(/^(INT\.|EXT\.) /);
+        expect(scene.heading.location).toMatch(/^(INT\.|EXT\.) /);
         expect(scene.elements.some((e: { type: string }) => e.type === 'action')).toBe(true);
         expect(scene.shots.length).toBeGreaterThan(0);
         for (const shot of scene.shots) {
           shots++;
           expect(shot).toMatchObject({
             id: expect.any(String),
-            shotType: expect.any(String),
+            type: expect.any(String),
             prompt: expect.any(String),
           });
           expect(shot.duration).toBeGreaterThan(0);
@@ -105,7 +105,7 @@ describe('POST /api/ai/film-agent', () => {
   it('is deterministic for the same input', async () => {
     const a = (await post(body(), user.token)).json();
     const b = (await post(body(), user.token)).json();
-    expect(b.data.screenplay).toEqual(a.data.screenplay);
+    expect(b.data.screenplay).toEqual({ ...a.data.screenplay, dateCreated: b.data.screenplay.dateCreated });
   });
 
   it.each([
@@ -152,5 +152,193 @@ describe('POST /api/ai/film-agent', () => {
     expect(res.json()).toMatchObject({ success: false, code: 'content_filtered' });
     const viaCharacter = await post(body({}, [{ name: 'Mara', description: `loves ${FILTERED_TERM}` }]), user.token);
     expect(viaCharacter.statusCode).toBe(422);
+  });
+});
+
+describe('the local film writer (no vendor LLM configured)', () => {
+  const rich = () =>
+    body(
+      {
+        description: 'An aging keeper guards the last lighthouse on a drowning coast',
+        setting: { location: 'a storm-beaten island off Maine', timeperiod: 'the winter of 1962' },
+        theme: 'duty, letting go',
+      },
+      [
+        {
+          id: 'c-angus',
+          name: 'Angus',
+          role: 'protagonist',
+          demographics: { gender: 'male', occupation: 'lighthouse keeper' },
+          personality: 'stubborn, loyal',
+          goal: 'Keep the light burning until his daughter comes home',
+          conflict: 'his failing eyesight',
+          arc: 'learns to let others help',
+          relationships: [],
+        },
+        {
+          id: 'c-silas',
+          name: 'Silas',
+          role: 'antagonist',
+          demographics: { gender: 'male' },
+          goal: 'sell the island to a developer',
+          relationships: [],
+        },
+        {
+          id: 'c-nell',
+          name: 'Nell',
+          role: 'supporting',
+          demographics: { gender: 'female' },
+          relationships: [{ characterId: 'c-angus', relationship: 'daughter' }],
+        },
+      ],
+    );
+
+  type Element = { id: string; type: string; content: string; text: string; character?: string; formatting: object };
+  type Shot = {
+    id: string;
+    type: string;
+    description: string;
+    duration: number;
+    cameraMovement: string;
+    characters: string[];
+  };
+  type Scene = {
+    id: string;
+    sceneNumber: number;
+    heading: { location: string; timeOfDay: string; description: string };
+    elements: Element[];
+    shots: Shot[];
+    mood: string;
+    purpose: string;
+    estimatedDuration: number;
+  };
+  type Act = {
+    id: string;
+    actNumber: number;
+    description: string;
+    plotPoints: string[];
+    pageCount: number;
+    scenes: Scene[];
+  };
+  const scenesOf = (screenplay: { acts: Act[] }) => screenplay.acts.flatMap((a) => a.scenes);
+  const dialogueOf = (screenplay: { acts: Act[] }) =>
+    scenesOf(screenplay).flatMap((s) => s.elements.filter((e) => e.type === 'dialogue'));
+
+  /** A capitalised article after the first word, not opening a new sentence ('must overcome An aging …'). */
+  const midArticle = /(?<![.!?:]) (A|An|The) /;
+
+  it('never repeats a line of dialogue, and writes it from the characters’ goals and relationships', async () => {
+    for (const payload of [rich(), body()]) {
+      const res = await post(payload, user.token);
+      expect(res.statusCode, res.body).toBe(200);
+      const lines = dialogueOf(res.json().data.screenplay);
+      expect(lines.length).toBeGreaterThan(15);
+      const texts = lines.map((l) => l.content.toLowerCase());
+      expect(new Set(texts).size).toBe(texts.length);
+      for (const line of lines) {
+        expect(line.character).toMatch(/^(ANGUS|SILAS|NELL|MARA|JONAH)$/);
+        expect(line.content).toMatch(/^[A-Z"'].*[.?!]$/);
+      }
+    }
+    const lines = dialogueOf((await post(rich(), user.token)).json().data.screenplay).map((l) => l.content);
+    expect(lines.some((l) => /keep the light burning until (my|your) daughter comes home/.test(l))).toBe(true);
+    expect(lines.some((l) => /daughter, Angus/.test(l) || /\bdaughter\b/.test(l))).toBe(true);
+  });
+
+  it('writes a grammatical logline that starts with the lead’s name', async () => {
+    const withGoal = (await post(rich(), user.token)).json().data.screenplay.logline as string;
+    expect(withGoal).toBe(
+      'Angus, a stubborn lighthouse keeper, must keep the light burning until his daughter comes home before Silas can sell the island to a developer.',
+    );
+    // No goal given: the goal comes from the description's predicate, its article lowercased mid-sentence.
+    const bare = (
+      await post(
+        body({ description: 'An aging keeper guards the last lighthouse on a drowning coast' }, [
+          { name: 'Angus', role: 'protagonist', relationships: [] },
+        ]),
+        user.token,
+      )
+    ).json().data.screenplay.logline as string;
+    for (const logline of [withGoal, bare]) {
+      expect(logline.startsWith('Angus')).toBe(true);
+      expect(logline).not.toMatch(midArticle);
+      expect(logline).toMatch(/[a-z]\.$/);
+    }
+    expect(bare).toBe('Angus must guard the last lighthouse on a drowning coast.');
+  });
+
+  it('takes every heading from the concept’s setting, with a time of day and a description of the place', async () => {
+    const { screenplay } = (await post(rich(), user.token)).json().data;
+    const scenes = scenesOf(screenplay);
+    for (const scene of scenes) {
+      expect(scene.heading.location).toMatch(/^(INT|EXT)\. STORM-BEATEN ISLAND OFF MAINE( - [A-Z' ]+)?$/);
+      expect(scene.heading.timeOfDay).toMatch(/^(DAY|NIGHT|DAWN|DUSK|MORNING|EVENING|AFTERNOON)$/);
+      expect(scene.heading.description).toContain('storm-beaten island off Maine');
+    }
+    expect(new Set(scenes.map((s) => s.heading.timeOfDay)).size).toBeGreaterThan(2);
+    expect(scenes.some((s) => s.heading.location.startsWith('INT.'))).toBe(true);
+    expect(scenes.some((s) => s.heading.location.startsWith('EXT.'))).toBe(true);
+  });
+
+  it('fills every screenplay, act, scene, element and shot field of the film data (§3)', async () => {
+    const { screenplay } = (await post(rich(), user.token)).json().data;
+    expect(screenplay).toMatchObject({
+      totalPageCount: 90,
+      estimatedRuntime: 90,
+      characters: [
+        { id: 'c-angus', name: 'Angus', role: 'protagonist' },
+        { id: 'c-silas', name: 'Silas', role: 'antagonist' },
+        { id: 'c-nell', name: 'Nell', role: 'supporting' },
+      ],
+      themes: ['duty', 'letting go'],
+      writtenBy: 'GenPro Film Agent (local writer)',
+      version: '1.0',
+    });
+    expect(Date.parse(screenplay.dateCreated)).not.toBeNaN();
+    const ids = new Set<string>();
+    screenplay.acts.forEach((act: Act, a: number) => {
+      expect(act).toMatchObject({ id: `act-${a + 1}`, actNumber: a + 1, pageCount: [23, 45, 22][a] });
+      expect(act.description.length).toBeGreaterThan(20);
+      expect(act.plotPoints.length).toBe(act.scenes.length);
+      for (const point of act.plotPoints) expect(point).toMatch(/^[A-Z][^:]+: Angus .+\.$/);
+      expect(act.scenes.reduce((n, s) => n + s.estimatedDuration, 0)).toBe(act.pageCount);
+      for (const scene of act.scenes) {
+        expect(scene.mood).toMatch(/^[a-z]+$/);
+        expect(scene.purpose).toMatch(/^[A-Z].+\.$/);
+        expect(scene.estimatedDuration).toBeGreaterThan(0);
+        for (const element of scene.elements) {
+          expect(ids.has(element.id)).toBe(false);
+          ids.add(element.id);
+          expect(element.content).toBe(element.text);
+          expect(element.formatting).toMatchObject({
+            alignment: expect.stringMatching(/^(left|center|right)$/),
+            indentInches: expect.any(Number),
+            widthInches: expect.any(Number),
+            uppercase: expect.any(Boolean),
+          });
+        }
+        for (const shot of scene.shots) {
+          expect(shot).toMatchObject({
+            type: expect.any(String),
+            description: expect.any(String),
+            cameraMovement: expect.any(String),
+          });
+          expect(shot.duration).toBeGreaterThan(0);
+          for (const id of shot.characters) expect(['c-angus', 'c-silas', 'c-nell']).toContain(id);
+        }
+      }
+    });
+    const scenes = scenesOf(screenplay);
+    expect(scenes.map((s) => s.sceneNumber)).toEqual(scenes.map((_, i) => i + 1));
+    expect(scenes.some((s) => s.shots.some((shot) => shot.characters.includes('c-silas')))).toBe(true);
+    // Ids in the order given when the studio sends none.
+    const plain = (await post(body(), user.token)).json().data.screenplay;
+    expect(plain.characters.map((c: { id: string }) => c.id)).toEqual(['character-1', 'character-2']);
+  });
+
+  it('writes a different screenplay for a different concept (seeded by the input)', async () => {
+    const a = (await post(rich(), user.token)).json().data.screenplay;
+    const b = (await post(body(), user.token)).json().data.screenplay;
+    expect(dialogueOf(b).map((l) => l.content)).not.toEqual(dialogueOf(a).map((l) => l.content));
   });
 });

@@ -16,12 +16,14 @@ import {
   type SequenceVideoMode,
 } from '../../../common/rules/sequences.ts';
 import type { AppContext } from '../../context.ts';
+import { sceneIndexForImage, scriptScenes, settingOf } from '../../engines/local/script-scenes.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { ownedMediaObject, storedKeyOf } from '../../platform/media/inputs.ts';
 import { mediaUrl } from '../../platform/media/store.ts';
 import { chargedTextAgent } from '../../platform/metering/text-agents.ts';
 import { generatedMediaOf, startVideoGeneration } from '../generation/service.ts';
 import { taskAcceptedOf } from '../generation/status.ts';
+import { composePrompt, type Frame, lookAtFrames, readFrames } from './movie-frames.ts';
 import { COMPILE_MASTER_KIND, type CompileTaskInput } from './tasks.ts';
 
 type SequenceBody = z.infer<typeof generateVideoSequenceBody>;
@@ -136,19 +138,13 @@ function contentTypeOf(script: string): string {
 const clampDuration = (seconds: number) =>
   Math.min(SEQUENCE_LIMITS.maxDuration, Math.max(SEQUENCE_LIMITS.minDuration, Math.round(seconds)));
 
-/** Throws the 404 of another user's (or an unknown) media URL; other URLs are not read by the agent. */
-async function assertOwnImages(ctx: AppContext, userId: string, urls: readonly string[]): Promise<void> {
-  for (const url of urls) {
-    const key = storedKeyOf(ctx.config, url);
-    if (key) await ownedMediaObject(ctx, userId, key);
-  }
-}
-
 /**
- * POST /api/ai/movie-agent: the text engine's movie-agent purpose splits the script into scenes
- * and shots with cinematic prompts. With images, one prompt per image in their order (the shots in
- * script order, cycling when there are more images than shots, the image's own prompt appended);
- * without images, one prompt per shot. Stops after 10 minutes with the spec's timeout message.
+ * POST /api/ai/movie-agent. The script is read into scenes (slug lines or paragraphs); with images, the
+ * images are spread over the script in order (image i of n takes the scene at its share of the script, so
+ * every scene is used when there are at least as many images as scenes) and each image's pixels are
+ * measured. The text engine's movie-agent purpose writes the shots, knowing the scenes and the images;
+ * each image's prompt is its scene's next shot, the scene's setting, the measured image and the image's
+ * own prompt. Without images, one prompt per shot. Stops after 10 minutes with the spec's timeout message.
  * Free on the local writer; TEXT_AGENTS.creditsPerCall when a vendor LLM writes (refunded on failure).
  */
 export async function runMovieAgent(
@@ -158,38 +154,60 @@ export async function runMovieAgent(
   options: { timeoutMs?: number } = {},
 ): Promise<MovieAgentReply> {
   ctx.engines.checkPrompt(body.movieScript);
-  await assertOwnImages(
-    ctx,
-    userId,
-    body.images.flatMap((image) => (image.imageUrl ? [image.imageUrl] : [])),
-  );
+  const frames = await readFrames(ctx, userId, body.images);
   return chargedTextAgent(ctx, { userId, agent: 'movie-agent', label: 'Movie agent' }, () =>
-    analyseScript(ctx, body, options),
+    analyseScript(ctx, body, frames, options),
   );
 }
 
 async function analyseScript(
   ctx: AppContext,
   body: MovieAgentBody,
+  frames: Array<Frame | null>,
   options: { timeoutMs?: number },
 ): Promise<MovieAgentReply> {
   const timeoutMs = options.timeoutMs ?? SEQUENCE_LIMITS.movieAgentTimeoutMs;
   const signal = AbortSignal.timeout(timeoutMs);
   const { engine } = ctx.engines.text();
   const timedOut = () => new AppError(504, 'timeout', SEQUENCE_MESSAGES.movieAgentTimedOut);
+  const script = scriptScenes(body.movieScript);
+  const sceneOfImage = body.images.map((_, i) => sceneIndexForImage(i, body.images.length, script.length));
   let result: Awaited<ReturnType<typeof engine.complete>>;
   try {
-    result = await Promise.race([
-      engine.complete(
+    const write = async () => {
+      // A vendor's vision model looks at the images first; its sentences go to the writer and the prompts.
+      await lookAtFrames(ctx, engine, frames, signal);
+      return engine.complete(
         {
           purpose: 'movie-agent',
           system:
-            'You are a film director. Split the script into scenes and shots and write one cinematic video prompt per shot. Answer with JSON.',
+            'You are a film director. Split the script into scenes and shots and write one cinematic video prompt per shot. ' +
+            'Keep each scene’s place and time of day from its heading; when images are given, each image is the first frame ' +
+            'of a shot in the scene it is assigned to, so describe motion that starts from what the image shows. Answer with JSON.',
           prompt: body.movieScript,
-          context: { script: body.movieScript, style: 'cinematic', imageCount: body.images.length },
+          context: {
+            script: body.movieScript,
+            style: 'cinematic',
+            imageCount: body.images.length,
+            scenes: script.map((s) => ({
+              sceneNumber: s.sceneNumber,
+              heading: s.heading,
+              setting: settingOf(s),
+              mood: s.mood,
+            })),
+            images: body.images.map((image, i) => ({
+              id: image.id,
+              sceneNumber: (sceneOfImage[i] ?? 0) + 1,
+              measured: frames[i]?.facts.description ?? null,
+              seen: frames[i]?.seen ?? null,
+            })),
+          },
         },
         { signal },
-      ),
+      );
+    };
+    result = await Promise.race([
+      write(),
       new Promise<never>((_, reject) => {
         signal.addEventListener('abort', () => reject(timedOut()), { once: true });
       }),
@@ -202,23 +220,44 @@ async function analyseScript(
   const scenes = scenesOf(result.json);
   const shots = scenes.flatMap((scene) => scene.shots.map((shot, k) => ({ scene, shot, index: k + 1 })));
   if (shots.length === 0) throw new AppError(502, 'movie_agent_failed', SEQUENCE_MESSAGES.movieAgentAnalysisFailed);
+  /** The engine's scene for a script scene: the same number, else the same position. */
+  const written = (index: number): AgentScene | undefined => {
+    const number = script[index]?.sceneNumber ?? index + 1;
+    const found = scenes.find((s) => s.sceneNumber === number && s.shots.length > 0);
+    return found ?? (scenes.length === script.length ? scenes[index] : undefined);
+  };
+  const used = new Map<number, number>();
   const videoPrompts: VideoPrompt[] =
     body.images.length > 0
       ? body.images.map((image, i) => {
-          const pick = shots[i % shots.length] ?? shots[0];
-          const extra =
-            image.prompt?.trim() && !/^Manually pinned:/.test(image.prompt) ? `, ${image.prompt.trim()}` : '';
+          const index = sceneOfImage[i] ?? 0;
+          const scene = script[index];
+          const nth = used.get(index) ?? 0;
+          used.set(index, nth + 1);
+          const sceneShots = written(index)?.shots ?? [];
+          const shot = sceneShots[nth % Math.max(1, sceneShots.length)] ?? {
+            shotType: 'wide shot',
+            cameraMovement: 'slow push-in',
+            durationSeconds: SEQUENCE_LIMITS.defaultDuration,
+            prompt: scene?.text || body.movieScript,
+          };
+          const extra = image.prompt?.trim() && !/^Manually pinned:/.test(image.prompt) ? image.prompt.trim() : '';
           return {
             id: image.id,
-            prompt: `${pick.shot.prompt}${extra}`,
-            duration: clampDuration(pick.shot.durationSeconds),
-            shotType: pick.shot.shotType,
-            cameraMovement: pick.shot.cameraMovement,
+            prompt: composePrompt(shot.prompt, scene, frames[i] ?? null, extra),
+            duration: clampDuration(shot.durationSeconds),
+            shotType: shot.shotType,
+            cameraMovement: shot.cameraMovement,
           };
         })
       : shots.map(({ scene, shot, index }) => ({
           id: `scene-${scene.sceneNumber}-shot-${index}`,
-          prompt: shot.prompt,
+          prompt: composePrompt(
+            shot.prompt,
+            script.find((s) => s.sceneNumber === scene.sceneNumber),
+            null,
+            '',
+          ),
           duration: clampDuration(shot.durationSeconds),
           shotType: shot.shotType,
           cameraMovement: shot.cameraMovement,

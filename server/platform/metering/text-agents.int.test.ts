@@ -63,11 +63,33 @@ function vendorAnswer(body: Record<string, unknown>): FakeReply {
       );
     case 'screenplay':
       return chatReply(
+        // The film agent's draft (common/api/film.ts filmScreenplayDraft).
         JSON.stringify({
           logline: 'A keeper holds the light.',
+          themes: ['duty'],
           acts: [1, 2, 3].map((n) => ({
             title: `Act ${n}`,
-            scenes: [{ heading: `EXT. GALLERY - NIGHT ${n}`, beat: 'beat', summary: 'storm', shots: [shot('storm')] }],
+            description: 'storm',
+            plotPoints: ['storm'],
+            scenes: [
+              {
+                heading: { location: 'EXT. GALLERY', timeOfDay: 'NIGHT', description: 'the gallery' },
+                description: 'storm',
+                mood: 'tense',
+                purpose: 'storm',
+                elements: [{ type: 'action', content: 'Rain.' }],
+                shots: [
+                  {
+                    type: 'wide shot',
+                    description: 'storm',
+                    prompt: 'storm',
+                    duration: 5,
+                    cameraMovement: 'static',
+                    characters: [],
+                  },
+                ],
+              },
+            ],
           })),
         }),
       );

@@ -2,6 +2,7 @@
 // page (action, character cues with dialogue and parentheticals, transitions) and its shot list, plus runtime.
 import { Camera, Clock, FileText, Film } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { headingLine } from '../../../common/api/film.ts';
 import { cn } from '../../ui/cn.ts';
 import { useFormatNumber } from '../studio/format.ts';
 import type { Screenplay } from './model.ts';
@@ -42,7 +43,7 @@ function SceneCard({ scene }: { scene: Scene }) {
       <div className="space-y-3 px-4 py-4 font-mono text-[13px] leading-relaxed sm:px-8">
         <h4 className="font-semibold uppercase tracking-wide text-fg" data-testid="film-scene-heading" dir="auto">
           <span className="me-2 text-muted tabular-nums">{scene.number}.</span>
-          {scene.heading}
+          {headingLine(scene.heading)}
         </h4>
         {scene.description && <p className="text-muted">{scene.description}</p>}
         {scene.elements.map((element, index) => (

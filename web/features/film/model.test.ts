@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { headingOfLine } from '../../../common/api/film.ts';
 import { generateVideoBody } from '../../../common/api/generation.ts';
 import { FILM_MESSAGES, FILM_POLLING } from '../../../common/rules/film.ts';
 import {
@@ -23,49 +24,60 @@ import {
 const shot = (n: number, extra: Partial<Screenplay['acts'][0]['scenes'][0]['shots'][0]> = {}) => ({
   id: `shot-${n}`,
   index: n,
+  type: 'close-up',
   shotType: 'close-up',
   cameraMovement: 'dolly in',
   description: `close-up ${n}`,
   prompt: `a keeper lights the lamp ${n}`,
   duration: 5,
+  characters: [],
   ...extra,
+});
+
+const formatting = { alignment: 'left', indentInches: 1.5, widthInches: 6, uppercase: false } as const;
+type Scene = Screenplay['acts'][0]['scenes'][0];
+const sceneOf = (n: number, line: string, description: string, extra: Pick<Scene, 'elements' | 'shots'>): Scene => ({
+  id: `scene-${n}`,
+  sceneNumber: n,
+  number: n,
+  heading: headingOfLine(line, description),
+  description,
+  mood: 'tense',
+  purpose: 'Test.',
+  estimatedDuration: 5,
+  ...extra,
+});
+const actOf = (n: number, title: string, pages: number, scenes: Scene[]) => ({
+  id: `act-${n}`,
+  actNumber: n,
+  number: n,
+  title,
+  description: title,
+  pageCount: pages,
+  pages,
+  plotPoints: [title],
+  scenes,
 });
 
 const screenplay: Screenplay = {
   title: 'The Last Lighthouse',
   logline: 'A keeper decides.',
   runtimeMinutes: 90,
+  estimatedRuntime: 90,
+  totalPageCount: 90,
+  characters: [],
+  themes: ['duty'],
+  writtenBy: 'test',
+  version: '1.0',
+  dateCreated: '2026-01-01T00:00:00.000Z',
   acts: [
-    {
-      number: 1,
-      title: 'Setup',
-      pages: 23,
-      scenes: [
-        {
-          id: 'scene-1',
-          number: 1,
-          heading: 'EXT. ISLAND - NIGHT',
-          description: 'Storm.',
-          elements: [{ type: 'action', text: 'Waves.' }],
-          shots: [shot(1), shot(2, { duration: 12 })],
-        },
-      ],
-    },
-    {
-      number: 2,
-      title: 'Confrontation',
-      pages: 45,
-      scenes: [
-        {
-          id: 'scene-2',
-          number: 2,
-          heading: 'INT. LIGHTHOUSE - DAY',
-          description: 'Calm.',
-          elements: [],
-          shots: [shot(1)],
-        },
-      ],
-    },
+    actOf(1, 'Setup', 23, [
+      sceneOf(1, 'EXT. ISLAND - NIGHT', 'Storm.', {
+        elements: [{ id: 'e1', type: 'action', content: 'Waves.', text: 'Waves.', formatting }],
+        shots: [shot(1), shot(2, { duration: 12 })],
+      }),
+    ]),
+    actOf(2, 'Confrontation', 45, [sceneOf(2, 'INT. LIGHTHOUSE - DAY', 'Calm.', { elements: [], shots: [shot(1)] })]),
   ],
 };
 
@@ -79,7 +91,7 @@ describe('buildShotPrompt', () => {
   it('joins the shot, its framing, the scene and the film look', () => {
     const prompt = buildShotPrompt(
       shot(1),
-      { heading: 'EXT. ISLAND - NIGHT' },
+      { heading: headingOfLine('EXT. ISLAND - NIGHT') },
       { genre: 'thriller', tone: 'dark' },
       { colorGrading: 'noir', aspectRatio: '2.39:1' },
       { cameraType: 'handheld', lightingStyle: 'hard', colorPalette: 'cool' },
@@ -94,7 +106,7 @@ describe('buildShotPrompt', () => {
   it('falls back to the description and stays within the 4000-character prompt limit', () => {
     const long = buildShotPrompt(
       shot(1, { prompt: ' ', description: 'x'.repeat(5000) }),
-      { heading: 'H' },
+      { heading: headingOfLine('H') },
       concept,
       defaultProduction(),
       defaultCinematography(),
@@ -270,5 +282,16 @@ describe('parseSavedWizard', () => {
       queued: false,
     });
     expect(wizard.sequences[2]?.status).toBe('ready');
+  });
+
+  it('reads a screenplay saved when headings were one slug line into the heading object', () => {
+    const old = structuredClone(screenplay) as unknown as { acts: Array<{ scenes: Array<{ heading: unknown }> }> };
+    for (const act of old.acts) for (const scene of act.scenes) scene.heading = 'INT. LIGHTHOUSE - NIGHT';
+    const wizard = parseSavedWizard(JSON.stringify({ ...emptyWizard(), screenplay: old }));
+    expect(wizard.screenplay?.acts[0]?.scenes[0]?.heading).toEqual({
+      location: 'INT. LIGHTHOUSE',
+      timeOfDay: 'NIGHT',
+      description: '',
+    });
   });
 });

@@ -1,7 +1,7 @@
 // The Film Production Studio's data (canvas spec 3) and the pure steps around it: the wizard defaults, one
 // film sequence per screenplay shot, the Veo prompt of a shot, the two-at-a-time queue, the asset metadata,
 // and reading a saved wizard back from localStorage without trusting it.
-import type { FilmAgentReply } from '../../../common/api/film.ts';
+import { type FilmAgentReply, headingLine, headingOfLine } from '../../../common/api/film.ts';
 import type { GenerateVideoBody } from '../../../common/api/generation.ts';
 import {
   estimatedTimeRemaining,
@@ -209,7 +209,7 @@ export function buildShotPrompt(
   const parts = [
     shot.prompt.trim() || shot.description.trim(),
     `${shot.shotType}, ${shot.cameraMovement} camera movement`,
-    `Scene: ${scene.heading}`,
+    `Scene: ${headingLine(scene.heading)}`,
     `Cinematography: ${cinematography.cameraType} camera, ${cinematography.lightingStyle} lighting, ${cinematography.colorPalette} color palette, ${production.colorGrading} color grading, ${production.aspectRatio} frame`,
     `${concept.tone} ${concept.genre} film`,
   ];
@@ -263,7 +263,7 @@ export function sequencesFromScreenplay(
           generatedAt: null,
           url: null,
           error: null,
-          heading: scene.heading,
+          heading: headingLine(scene.heading),
           description: shot.description,
           shotPrompt: shot.prompt,
           attempts: 0,
@@ -429,7 +429,14 @@ function readScreenplay(raw: unknown): Screenplay | null {
       Array.isArray(act.scenes) &&
       act.scenes.every((scene) => isRec(scene) && Array.isArray(scene.elements) && Array.isArray(scene.shots)),
   );
-  return ok ? (raw as unknown as Screenplay) : null;
+  if (!ok) return null;
+  // Screenplays saved before headings were objects kept them as one slug line.
+  for (const act of raw.acts as Array<{ scenes: Array<Record<string, unknown>> }>) {
+    for (const scene of act.scenes) {
+      if (typeof scene.heading === 'string') scene.heading = headingOfLine(scene.heading);
+    }
+  }
+  return raw as unknown as Screenplay;
 }
 
 function readCharacter(raw: unknown): FilmCharacter | null {
