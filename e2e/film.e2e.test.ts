@@ -61,6 +61,10 @@ describe('Film Production Studio', () => {
       await page.getByTestId('film-screenplay').waitFor({ timeout: 30_000 });
       expect(await stepLabel(page)).toBe('Step 3 of 5');
       expect(await page.getByTestId('film-act').count()).toBe(3);
+      // The spec's act and scene fields are on the page: plot points per act, each scene's mood and purpose.
+      expect(await page.getByTestId('film-plot-points').count()).toBe(3);
+      expect(await page.getByTestId('film-scene-notes').first().textContent()).toMatch(/Mood: \S+.*Purpose: \S+/);
+      expect(await page.getByTestId('film-themes').textContent()).toMatch(/Themes: \S+/);
       expect(await page.getByTestId('film-scene').count()).toBeGreaterThan(0);
       expect(await page.getByTestId('film-scene-heading').first().textContent()).toMatch(/(INT|EXT)\./);
       expect(await page.getByTestId('film-shot').count()).toBeGreaterThan(0);

@@ -46,6 +46,22 @@ function SceneCard({ scene }: { scene: Scene }) {
           {headingLine(scene.heading)}
         </h4>
         {scene.description && <p className="text-muted">{scene.description}</p>}
+        {(scene.mood || scene.purpose) && (
+          <dl className="flex flex-wrap gap-2 font-sans text-xs" data-testid="film-scene-notes">
+            {scene.mood && (
+              <div className="rounded bg-surface-3 px-2 py-0.5">
+                <dt className="inline text-muted">{t('film.screenplay.mood')}: </dt>
+                <dd className="inline text-fg">{scene.mood}</dd>
+              </div>
+            )}
+            {scene.purpose && (
+              <div className="rounded bg-surface-3 px-2 py-0.5">
+                <dt className="inline text-muted">{t('film.screenplay.purpose')}: </dt>
+                <dd className="inline text-fg">{scene.purpose}</dd>
+              </div>
+            )}
+          </dl>
+        )}
         {scene.elements.map((element, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: elements are read-only and keep their order
           <ScreenplayElement key={index} element={element} />
@@ -130,6 +146,18 @@ export function ScreenplayStep() {
             </div>
           ))}
         </dl>
+        {(screenplay.themes?.length > 0 || screenplay.writtenBy) && (
+          <p className="mb-4 text-xs text-muted" data-testid="film-themes">
+            {screenplay.themes?.length > 0 && (
+              <span>
+                {t('film.screenplay.themes')}: <span className="text-fg">{screenplay.themes.join(' · ')}</span>
+              </span>
+            )}
+            {screenplay.writtenBy && (
+              <span className="ms-3">{t('film.screenplay.writtenBy', { name: screenplay.writtenBy })}</span>
+            )}
+          </p>
+        )}
         <GenerateScreenplay regenerate />
       </Section>
       {screenplay.acts.map((act) => (
@@ -144,6 +172,19 @@ export function ScreenplayStep() {
               {t('film.screenplay.actPages', { count: act.pages, formatted: format(act.pages) })}
             </span>
           </h3>
+          {act.description && <p className="px-1 text-sm text-muted">{act.description}</p>}
+          {act.plotPoints?.length > 0 && (
+            <div className="px-1" data-testid="film-plot-points">
+              <h4 className="text-xs font-semibold uppercase tracking-wide text-muted">
+                {t('film.screenplay.plotPoints')}
+              </h4>
+              <ul className="mt-1 list-disc space-y-0.5 ps-5 text-sm">
+                {act.plotPoints.map((point) => (
+                  <li key={point}>{point}</li>
+                ))}
+              </ul>
+            </div>
+          )}
           {act.scenes.map((scene) => (
             <SceneCard key={scene.id} scene={scene} />
           ))}
