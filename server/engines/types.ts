@@ -148,7 +148,10 @@ export interface VideoToVideoRequest {
   model: string;
   prompt: string;
   video: MediaBuffer;
+  /** The style/colour reference (vendors take one: Runway `references[0]`). */
   reference?: MediaBuffer;
+  /** Several weighted references (0–1): the local engine mixes their colours by weight. */
+  references?: Array<{ image: MediaBuffer; weight: number }>;
   width?: number;
   height?: number;
   seed?: number;
