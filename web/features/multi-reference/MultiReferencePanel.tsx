@@ -358,7 +358,6 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
         <div key={ref.id} data-testid="mr-reference" className="space-y-1.5 rounded-xl border border-line p-2">
           <div className="flex items-center gap-2">
             {ref.mediaType === 'video' ? (
-              // biome-ignore lint/a11y/useMediaCaption: a muted reference preview
               <video
                 src={ref.url}
                 muted
