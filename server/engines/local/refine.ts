@@ -19,7 +19,7 @@ async function blurred(image: RawImage, sigma: number): Promise<Buffer> {
  * The high-frequency detail of an image: image − blur(image, sigma), one signed value per colour
  * sample (3 per pixel).
  */
-export async function detailLayer(image: RawImage, sigma = 1.6): Promise<Float32Array> {
+async function detailLayer(image: RawImage, sigma = 1.6): Promise<Float32Array> {
   const soft = await blurred(image, sigma);
   const n = image.width * image.height;
   const c = image.channels;
@@ -135,7 +135,7 @@ function hueOf(r: number, g: number, b: number): { hue: number; sat: number } {
 }
 
 /** The colour words a negative prompt names ("no red, avoid blue" → red, blue), read as the painter reads them. */
-export function negativeColours(negative: string | undefined): Array<{ word: string; rgb: readonly number[] }> {
+function negativeColours(negative: string | undefined): Array<{ word: string; rgb: readonly number[] }> {
   if (!negative?.trim()) return [];
   return readPrompt(negative).colours;
 }

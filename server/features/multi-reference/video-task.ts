@@ -19,7 +19,7 @@ const MB = 1024 * 1024;
 /** Short side of the output per quality. */
 const QUALITY_SHORT_SIDE = { draft: 360, standard: 540, premium: 720 } as const;
 /** The container types video-to-video accepts (spec: mp4, mov, webm, avi). */
-export const VIDEO_MIME_TYPES = ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-msvideo'];
+const VIDEO_MIME_TYPES = ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-msvideo'];
 
 const taskInput = z.object({
   model: z.string(),
@@ -38,10 +38,7 @@ export type MultiReferenceVideoInput = z.infer<typeof taskInput>;
 const even = (v: number) => Math.max(2, Math.round(v / 2) * 2);
 
 /** Output size for an aspect ratio ("16:9") at a quality: the short side fixed, the long side from the ratio. */
-export function videoSize(
-  aspectRatio: string,
-  quality: keyof typeof QUALITY_SHORT_SIDE,
-): { width: number; height: number } {
+function videoSize(aspectRatio: string, quality: keyof typeof QUALITY_SHORT_SIDE): { width: number; height: number } {
   const [a, b] = aspectRatio.split(':').map(Number);
   const ratio = a > 0 && b > 0 ? a / b : 1;
   const short = QUALITY_SHORT_SIDE[quality];

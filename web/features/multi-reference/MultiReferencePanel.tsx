@@ -23,7 +23,7 @@ import {
   type Quality,
   type RefType,
 } from './session.ts';
-import { acceptFor, checkReferenceFile, type MultiReferenceMode } from './upload-rules.ts';
+import { checkReferenceFile, type MultiReferenceMode, referenceAccept } from './upload-rules.ts';
 
 // The Multi-Reference side tool (canvas spec 2, 5, 7, 9): up to 8 weighted references, blend
 // settings, prompt; Generate calls the server once per variation. Two modes: image (a blend into an
@@ -340,7 +340,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
         : t('multiReference.addReferences', { count: refs.length, max: MULTI_REFERENCE.maxFiles })}
       <input
         type="file"
-        accept={acceptFor(mode)}
+        accept={referenceAccept(mode)}
         multiple
         className="sr-only"
         data-testid="mr-upload-input"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../common/messages.ts';
-import { acceptFor, checkReferenceFile } from './upload-rules.ts';
+import { checkReferenceFile, referenceAccept } from './upload-rules.ts';
 
 const MB = 1024 * 1024;
 
@@ -16,7 +16,7 @@ describe('Multi-Reference upload rules', () => {
     expect(checkReferenceFile({ name: 'clip.mp4', type: 'video/mp4', size: MB }, 'image')).toEqual({
       error: MESSAGES.multiReference.unsupportedType,
     });
-    expect(acceptFor('image')).toBe('image/*');
+    expect(referenceAccept('image')).toBe('image/*');
   });
 
   it('video-to-video mode takes images and mp4/mov/webm/avi up to 100 MB; a GIF is an image, mkv is refused', () => {
@@ -45,6 +45,6 @@ describe('Multi-Reference upload rules', () => {
     expect(checkReferenceFile({ name: 'notes.txt', type: 'text/plain', size: 10 }, 'video-to-video')).toEqual({
       error: MESSAGES.multiReference.unsupportedType,
     });
-    expect(acceptFor('video-to-video')).toContain('.mp4');
+    expect(referenceAccept('video-to-video')).toContain('.mp4');
   });
 });

@@ -2,13 +2,12 @@
 // video-to-video mode takes images and videos (mp4, mov, webm, avi) up to 100 MB. Pure.
 import { MULTI_REFERENCE } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
+import { uploadSizeError } from '../../../common/rules/upload.ts';
 
 export type MultiReferenceMode = 'image' | 'video-to-video';
 
-const MB = 1024 * 1024;
-
 /** What the file input offers in each mode. */
-export function acceptFor(mode: MultiReferenceMode): string {
+export function referenceAccept(mode: MultiReferenceMode): string {
   if (mode === 'image') return 'image/*';
   return [
     'image/*',
@@ -32,12 +31,12 @@ export function checkReferenceFile(
   const isImage = file.type.startsWith('image/') && !isVideo;
   if (mode === 'image') {
     if (!isImage) return { error: MESSAGES.multiReference.unsupportedType };
-    if (file.size > MULTI_REFERENCE.imageMaxMb * MB)
-      return { error: MESSAGES.upload.tooLarge(MULTI_REFERENCE.imageMaxMb) };
+    const tooLarge = uploadSizeError(file.size, MULTI_REFERENCE.imageMaxMb);
+    if (tooLarge) return { error: tooLarge };
     return { mediaType: 'image', maxMb: MULTI_REFERENCE.imageMaxMb };
   }
   if (!isImage && !isVideo) return { error: MESSAGES.multiReference.unsupportedType };
-  if (file.size > MULTI_REFERENCE.videoMaxMb * MB)
-    return { error: MESSAGES.upload.tooLarge(MULTI_REFERENCE.videoMaxMb) };
+  const tooLarge = uploadSizeError(file.size, MULTI_REFERENCE.videoMaxMb);
+  if (tooLarge) return { error: tooLarge };
   return { mediaType: isVideo ? 'video' : 'image', maxMb: MULTI_REFERENCE.videoMaxMb };
 }
