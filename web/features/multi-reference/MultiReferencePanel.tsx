@@ -47,17 +47,26 @@ const labelClass = 'text-[11px] font-medium text-muted';
 /** How often a still-running video-to-video task is polled (GET /api/tasks/{id}). */
 const TASK_POLL_MS = 2000;
 
-/** Waits for a task and answers its first output's URL (null when it failed). */
-async function taskOutput(taskId: string): Promise<{ url: string; id: string | null } | null> {
-  for (;;) {
+/** Longest a running video-to-video task is waited for (the server's task expiry). */
+const TASK_WAIT_MS = 30 * 60_000;
+
+/** Waits for a task, reporting its progress, and answers its first output (null when it failed). */
+async function taskOutput(
+  taskId: string,
+  onProgress: (percent: number) => void,
+): Promise<{ url: string; id: string | null } | null> {
+  const deadline = Date.now() + TASK_WAIT_MS;
+  while (Date.now() < deadline) {
     const { data } = await getTask(taskId);
     if (data.status === 'completed') {
       const first = (data.result?.assets as Array<{ url: string; id: string }> | undefined)?.[0];
       return first ? { url: first.url, id: first.id } : null;
     }
     if (data.status === 'failed') return null;
+    onProgress(data.progress);
     await new Promise((resolve) => setTimeout(resolve, TASK_POLL_MS));
   }
+  return null;
 }
 
 export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: () => void; layout?: 'panel' | 'tab' }) {
@@ -78,6 +87,8 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
   const [preserveDetails, setPreserveDetails] = useState<boolean>(MULTI_REFERENCE.defaults.preserveDetails);
   const [uploading, setUploading] = useState(false);
   const [busy, setBusy] = useState(false);
+  /** Progress (percent) of a video-to-video task still running. */
+  const [progress, setProgress] = useState<number | null>(null);
   const [errors, setErrors] = useState<string[]>([]);
   const [results, setResults] = useState<Result[]>([]);
 
@@ -229,7 +240,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
           reply.data.url !== null
             ? { url: reply.data.url, id: reply.data.id }
             : reply.data.status === 'processing'
-              ? await taskOutput(reply.data.taskId)
+              ? await taskOutput(reply.data.taskId, setProgress)
               : null;
         if (output) {
           const mediaType = video ? ('video' as const) : ('image' as const);
@@ -241,6 +252,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
       }
     }
     setErrors(failures);
+    setProgress(null);
     setBusy(false);
   }
 
@@ -504,7 +516,9 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
             disabledButtonClass,
           )}
         >
-          {busy ? t('multiReference.generating') : t('multiReference.generate')}
+          {busy
+            ? `${t('multiReference.generating')}${progress === null ? '' : ` ${progress}%`}`
+            : t('multiReference.generate')}
         </button>
         <button
           type="button"
