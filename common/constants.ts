@@ -409,6 +409,12 @@ export const MULTI_REFERENCE = {
     preserveDetails: true,
   },
   model: 'nanobana',
+  /**
+   * Video-to-video mode (request `type: 'video-to-video'`): the first video reference restyled by the
+   * image references, with Runway gen4_aleph (local ffmpeg engine without a key). Each variation
+   * costs PRICES.videoRunway.
+   */
+  videoToVideo: { type: 'video-to-video', model: 'runway-gen4_aleph' },
 } as const;
 
 // ---- Magic Selector (issue 5) ----

@@ -191,6 +191,7 @@ export const MESSAGES = {
     promptAndReference: 'Please enter a prompt and add at least one reference image',
     tooManyFiles: (max: number) => `At most ${max} reference files can be added`,
     unsupportedType: 'Only images (and videos in video-to-video mode: mp4, mov, webm, avi) can be used',
+    videoRequired: 'Add a video (mp4, mov, webm or avi) to use video-to-video mode',
     variationFailed: (n: number) => `Variation ${n} generation failed`,
     failed: 'Generation failed',
   },

@@ -5,6 +5,8 @@ import { generatedMedia } from './generation.ts';
 
 // POST /api/ai/generate/multi-reference (canvas spec 7): a weighted blend of up to 8 reference
 // images guided by a prompt. The panel calls it once per variation; weights and strength are 0–1.
+// With `type: 'video-to-video'` the references may be videos (mp4, mov, webm, avi) and images up to
+// 100 MB; the first video is restyled by the image references and the result is a video.
 
 /** Longest accepted reference string: the base64 of an image of MULTI_REFERENCE.imageMaxMb plus a header. */
 export const MULTI_REFERENCE_MAX_CHARS = Math.ceil((MULTI_REFERENCE.imageMaxMb * 1024 * 1024 * 4) / 3) + 1024;
@@ -12,7 +14,15 @@ export const MULTI_REFERENCE_MAX_CHARS = Math.ceil((MULTI_REFERENCE.imageMaxMb *
 const M = MESSAGES.multiReference;
 
 const referenceImage = z.object({
-  url: z.string().trim().min(1, M.promptAndReference).max(MULTI_REFERENCE_MAX_CHARS),
+  // No tighter cap here: the route's body limit bounds the request, and the service answers a
+  // too-large reference with the spec's size message (413: images 10 MB, 100 MB in video-to-video).
+  url: z
+    .string()
+    .trim()
+    .min(1, M.promptAndReference)
+    .max(MULTI_REFERENCE.maxFiles * MULTI_REFERENCE_MAX_CHARS),
+  /** image (default) or video; videos only in video-to-video mode. */
+  mediaType: z.enum(['image', 'video']).optional(),
   weight: z
     .number()
     .min(0)
@@ -24,6 +34,7 @@ const referenceImage = z.object({
 
 export const multiReferenceBody = z.object({
   service: z.string().trim().max(50).optional(),
+  /** 'video-to-video' switches to the video mode; anything else (e.g. image-to-image) is the image mode. */
   type: z.string().trim().max(50).optional(),
   prompt: z.string().trim().min(1, M.promptAndReference).max(4000),
   negativePrompt: z.string().trim().max(2000).optional(),

@@ -98,6 +98,12 @@ export interface ComposeImageRequest {
   blendMode?: string;
   /** 0–1: how strongly the prompt's edits are applied on top of the blend (default 0.75). */
   strength?: number;
+  /** What to keep out: named colours and effects (vendors: their negative prompt or an "Avoid:" line). */
+  negativePrompt?: string;
+  /** Spec composition modes: multi-image-composition (default), iterative-refinement, advanced-composition, high-fidelity-preservation. */
+  compositionMode?: string;
+  /** Keep the references' fine detail (default true); false leaves the blend smooth. */
+  preserveDetails?: boolean;
   outputFormat?: ImageOutputFormat;
 }
 
@@ -142,7 +148,10 @@ export interface VideoToVideoRequest {
   model: string;
   prompt: string;
   video: MediaBuffer;
+  /** The style/colour reference (vendors take one: Runway `references[0]`). */
   reference?: MediaBuffer;
+  /** Several weighted references (0–1): the local engine mixes their colours by weight. */
+  references?: Array<{ image: MediaBuffer; weight: number }>;
   width?: number;
   height?: number;
   seed?: number;

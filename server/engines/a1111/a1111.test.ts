@@ -83,6 +83,20 @@ describe('A1111ImageEngine', () => {
     expect(result.mimeType).toBe('image/jpeg');
   });
 
+  it('compose sends the negative prompt as negative_prompt', async () => {
+    const engine = new A1111ImageEngine(url);
+    const image = { data: png, mimeType: 'image/png' };
+    await engine.compose({
+      model: 'stability',
+      prompt: 'a poster',
+      images: [{ image, weight: 1 }],
+      width: 64,
+      height: 64,
+      negativePrompt: 'red, text',
+    });
+    expect(seen[0].body).toMatchObject({ prompt: 'a poster', negative_prompt: 'red, text' });
+  });
+
   it('retries 5xx, and reports a refused request with the server detail', async () => {
     const engine = new A1111ImageEngine(url);
     failures.push(500);

@@ -108,6 +108,7 @@ export class A1111ImageEngine implements ImageEngine {
       {
         prompt: request.prompt,
         init_images: [b64(heaviestImage(request))],
+        negative_prompt: request.negativePrompt ?? '',
         denoising_strength: request.strength ?? 0.75,
         seed: seedOf(request.seed),
         width: request.width,

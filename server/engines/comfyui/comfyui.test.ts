@@ -81,6 +81,25 @@ describe('ComfyUiImageEngine', () => {
     expect(graph['10'].inputs.image).toBe(`upload-${uploadsBefore + 1}.png`);
   });
 
+  it('compose sends the negative prompt into the image-to-image workflow', async () => {
+    const image = {
+      data: await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
+        .png()
+        .toBuffer(),
+      mimeType: 'image/png',
+    };
+    await engine.compose({
+      model: 'stability',
+      prompt: 'a poster',
+      images: [{ image, weight: 1 }],
+      width: 64,
+      height: 64,
+      negativePrompt: 'text, watermark',
+    });
+    const graph = fake.prompts[0] as Record<string, { inputs: Record<string, unknown> }>;
+    expect(graph['7'].inputs.text).toBe('text, watermark');
+  });
+
   it('retries a busy server (503) before queueing', async () => {
     fake.promptFailures.push(503, 429);
     const result = await engine.textToImage({ model: 'stability', prompt: 'x', width: 64, height: 64 });

@@ -208,7 +208,7 @@ export class ComfyUiImageEngine implements ImageEngine {
       'image-to-image',
       {
         prompt: request.prompt,
-        negative_prompt: '',
+        negative_prompt: request.negativePrompt ?? '',
         seed: seedOf(request.seed),
         image,
         denoise: request.strength ?? 0.75,

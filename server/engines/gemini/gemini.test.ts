@@ -126,10 +126,16 @@ describe('Nano Banana images', () => {
         { image: a, weight: 0.75, role: 'subject' },
         { image: b, weight: 0.25 },
       ],
+      compositionMode: 'high-fidelity-preservation',
+      preserveDetails: false,
+      negativePrompt: 'text, watermark',
     });
     const sent = parts(lastRequest(':generateContent').body);
     expect(sent.filter((p) => p.inlineData)).toHaveLength(2);
     expect(sent[0].text).toContain('Image 1 (subject): 75% influence');
+    expect(sent[0].text).toContain('Keep the subject image faithful');
+    expect(sent[0].text).toContain('A smooth, simplified rendering is fine.');
+    expect(sent[0].text).toContain('Avoid: text, watermark.');
     expect(composed.metadata).toMatchObject({ engine: 'gemini', operation: 'compose' });
     expect([composed.width, composed.height]).toEqual([400, 400]);
   });

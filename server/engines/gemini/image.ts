@@ -63,6 +63,14 @@ interface Generated {
   note?: string;
 }
 
+/** The spec's composition modes, as an instruction to the model. */
+const COMPOSITION_INSTRUCTIONS: Record<string, string> = {
+  'high-fidelity-preservation': 'Keep the subject image faithful: its identity, shapes and details unchanged.',
+  'iterative-refinement': 'Refine the picture in several passes until it follows every reference closely.',
+  'advanced-composition':
+    'Take the layout and structure from the composition reference and the colours from the others.',
+};
+
 export class GeminiImageEngine implements ImageEngine {
   readonly name = 'gemini';
 
@@ -127,7 +135,14 @@ export class GeminiImageEngine implements ImageEngine {
       `Combine the attached images into one picture (${request.blendMode ?? 'weighted'} blend). Let each image shape the result in proportion to its influence:`,
       ...lines,
       `Then apply this instruction at ${strength}% strength: ${request.prompt}`,
-    ].join('\n');
+      COMPOSITION_INSTRUCTIONS[request.compositionMode ?? ''] ?? '',
+      request.preserveDetails === false
+        ? 'A smooth, simplified rendering is fine.'
+        : 'Preserve the fine details and textures of the references.',
+      request.negativePrompt ? `Avoid: ${request.negativePrompt}.` : '',
+    ]
+      .filter(Boolean)
+      .join('\n');
     const aspectRatio = nearestAspect(request.width, request.height);
     const generated = await this.generate(
       [{ text }, ...request.images.map((i) => inlinePart(i.image))],

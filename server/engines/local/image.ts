@@ -17,6 +17,18 @@ import { paint } from './painter.ts';
 import { hasPhrase, readingSummary } from './prompt-words.ts';
 import { resolveSeed, rngFor } from './random.ts';
 import { decode, encode, formatOf, fromRaw, meanColour, type RawImage, resizeRaw, step } from './raw.ts';
+import {
+  addDetail,
+  featherInward,
+  matchSurroundings,
+  referenceDetail,
+  restoreSpread,
+  smooth,
+  structureWithColour,
+  suppressColours,
+  weightedSpread,
+  withoutNegated,
+} from './refine.ts';
 
 /** Largest side the local image engine renders (8K). */
 const LOCAL_IMAGE_MAX_SIDE = 8192;
@@ -251,6 +263,50 @@ function surroundingsFill(image: RawImage, mask: Buffer, box: Box): RawImage {
   return { ...image, data: out };
 }
 
+/** How many passes compositionMode iterative-refinement runs. */
+const ITERATIVE_PASSES = 3;
+
+/** The subject reference: role subject/character/product, else the heaviest. */
+function subjectOf(layers: Array<{ role?: string }>, weights: number[]): number {
+  const byRole = layers.findIndex((l) => /subject|character|product|person|main/i.test(l.role ?? ''));
+  if (byRole >= 0) return byRole;
+  return weights.indexOf(Math.max(...weights));
+}
+
+/** Per-pixel weighted average of same-size RGB images (weights renormalised). */
+function weightedAverage(images: RawImage[], weights: number[]): RawImage {
+  const total = weights.reduce((s, x) => s + x, 0) || 1;
+  const first = images[0];
+  const acc = new Float32Array(first.width * first.height * 3);
+  images.forEach((image, i) => {
+    const wt = (weights[i] ?? 0) / total;
+    for (let p = 0; p < acc.length; p++) acc[p] += image.data[p] * wt;
+  });
+  const data = Buffer.alloc(acc.length);
+  for (let p = 0; p < acc.length; p++) data[p] = Math.round(acc[p]);
+  return { data, width: first.width, height: first.height, channels: 3 };
+}
+
+/** high-fidelity-preservation: the frame leans halfway to the subject, a centre panel (80 %) shows it at 92 %. */
+function preserveSubject(blend: RawImage, subject: RawImage): RawImage {
+  const { width: w, height: h } = blend;
+  const out = Buffer.alloc(blend.data.length);
+  const x0 = w * 0.1;
+  const y0 = h * 0.1;
+  const feather = Math.max(2, Math.min(w, h) * 0.04);
+  for (let y = 0; y < h; y++) {
+    const fy = clamp(Math.min(y - y0, h - y0 - y) / feather, 0, 1);
+    for (let x = 0; x < w; x++) {
+      const f = fy * clamp(Math.min(x - x0, w - x0 - x) / feather, 0, 1);
+      const t = 0.5 + (0.92 - 0.5) * f;
+      const p = (y * w + x) * 3;
+      for (let c = 0; c < 3; c++)
+        out[p + c] = Math.round(blend.data[p + c] + (subject.data[p + c] - blend.data[p + c]) * t);
+    }
+  }
+  return { ...blend, data: out };
+}
+
 /** The local image engine: procedural painting, prompt-driven edits, weighted composition, masked fills. */
 export class LocalImageEngine implements ImageEngine {
   readonly name = 'local';
@@ -395,11 +451,7 @@ export class LocalImageEngine implements ImageEngine {
       layout.push('weighted-blend');
       // …then the subject (role subject/character/product, else the heaviest) laid out as a feathered
       // centre panel whose opacity is its weight, so heavier references dominate visibly.
-      const subjectIndex = (() => {
-        const byRole = layers.findIndex((l) => /subject|character|product|person|main/i.test(l.role ?? ''));
-        if (byRole >= 0) return byRole;
-        return weights.indexOf(Math.max(...weights));
-      })();
+      const subjectIndex = subjectOf(layers, weights);
       if (layers.length > 1 && (mode === 'layered' || mode === 'weighted' || mode === 'advanced-composition')) {
         const subject = layers[subjectIndex].image.data;
         const alpha = weights[subjectIndex];
@@ -421,29 +473,73 @@ export class LocalImageEngine implements ImageEngine {
       }
     }
     let result: RawImage = { data, width: w, height: h, channels: 3 };
-    const strength = clamp(request.strength ?? 0.75, 0, 1);
-    const rules = matchEditRules(request.prompt);
+    const images = layers.map((l) => l.image);
+    const composition = (request.compositionMode ?? 'multi-image-composition').toLowerCase();
     const operations: string[] = [];
-    if (rules.length > 0 && strength > 0) {
-      let edited = result;
-      for (const rule of rules) {
-        edited = await rule.apply(edited, { prompt: request.prompt });
-        operations.push(rule.id);
+    const subjectIndex = subjectOf(layers, weights);
+    if (composition === 'high-fidelity-preservation') {
+      // The subject reference is kept nearly as it is: a large, barely feathered panel at 92 %
+      // opacity, and the rest of the frame leans halfway to it.
+      result = preserveSubject(result, images[subjectIndex]);
+      operations.push(`preserve-subject:${subjectIndex}`);
+    } else if (composition === 'advanced-composition' && layers.length > 1) {
+      // Structure from the composition reference (role composition, else the subject), colour from
+      // the weighted blend of the others.
+      const byRole = layers.findIndex((l) => /composition|layout|structure/i.test(l.role ?? ''));
+      const structureIndex = byRole >= 0 ? byRole : subjectIndex;
+      const others = weightedAverage(
+        images.filter((_, i) => i !== structureIndex),
+        weights.filter((_, i) => i !== structureIndex),
+      );
+      result = structureWithColour(images[structureIndex], others);
+      operations.push(`structure-from:${structureIndex}`);
+    }
+    const strength = clamp(request.strength ?? 0.75, 0, 1);
+    const rules = withoutNegated(matchEditRules(request.prompt), request.negativePrompt);
+    const passes = composition === 'iterative-refinement' ? ITERATIVE_PASSES : 1;
+    const spread = weightedSpread(images, weights);
+    for (let pass = 0; pass < passes; pass++) {
+      if (rules.length > 0 && strength > 0) {
+        let edited = result;
+        for (const rule of rules) {
+          edited = await rule.apply(edited, { prompt: request.prompt });
+          if (pass === 0) operations.push(rule.id);
+        }
+        const mixed = Buffer.alloc(result.data.length);
+        for (let p = 0; p < mixed.length; p++)
+          mixed[p] = Math.round(result.data[p] * (1 - strength) + edited.data[p] * strength);
+        result = { ...result, data: mixed };
       }
-      const mixed = Buffer.alloc(result.data.length);
-      for (let p = 0; p < mixed.length; p++)
-        mixed[p] = Math.round(result.data[p] * (1 - strength) + edited.data[p] * strength);
-      result = { ...result, data: mixed };
+      if (passes > 1) {
+        // Each refinement pass gives back half the contrast the averaging took and crisps the edges.
+        result = await step(restoreSpread(result, spread, 0.5), (s) => s.sharpen({ sigma: 0.8 }));
+        operations.push(`refinement-pass-${pass + 1}`);
+      }
     }
     if (mode === 'iterative-refinement' || mode === 'advanced-composition') {
       result = await step(result, (s) => s.sharpen({ sigma: 1 }).modulate({ saturation: 1.05 }));
       operations.push('refine');
     }
+    const preserveDetails = request.preserveDetails ?? true;
+    if (preserveDetails) {
+      // The references' fine detail, which the blend and the edits soften, re-added on top.
+      const lost = 1 - weights.reduce((s, x) => s + x * x, 0);
+      result = addDetail(result, await referenceDetail(images, weights), 0.35 + lost);
+      operations.push('detail-layer');
+    } else {
+      result = await smooth(result, 1.2);
+      operations.push('smooth');
+    }
+    const negative = suppressColours(result, request.negativePrompt);
+    result = negative.image;
+    if (negative.removed.length > 0) operations.push(`remove-colours:${negative.removed.join(',')}`);
     return finishImage(fromRaw(result), request.outputFormat, options, seed, {
       engine: 'local',
       model: request.model,
       operation: 'compose',
       blendMode: mode,
+      compositionMode: composition,
+      preserveDetails,
       weights: weights.map((x) => Math.round(x * 1000) / 1000),
       layout,
       operations,
@@ -534,7 +630,16 @@ export class LocalImageEngine implements ImageEngine {
         operations.push('generated-texture', hasPhrase(request.prompt, 'add') ? 'add' : 'fill');
       }
     }
-    const result = box ? maskBlend(image, replacement, mask) : image;
+    let finalMask = mask;
+    if (box && request.quality === 'premium') {
+      // Premium: the fill takes the tone and grain of the picture around the mask, and the mask's
+      // edge is feathered inwards so the change fades in (pixels outside the mask stay untouched).
+      const radius = Math.max(3, Math.round(Math.min(box.width, box.height) * 0.12));
+      replacement = await matchSurroundings(image, replacement, mask, radius * 2);
+      finalMask = await featherInward(mask, width, height, radius);
+      operations.push('match-surroundings', 'feathered-edge');
+    }
+    const result = box ? maskBlend(image, replacement, finalMask) : image;
     const changed = mask.reduce((s, v) => s + (v > 0 ? 1 : 0), 0);
     return finishImage(fromRaw(result), request.outputFormat, options, seed, {
       engine: 'local',

@@ -58,7 +58,7 @@ describe('local upscale engine', () => {
     expect([portrait.width, portrait.height]).toEqual([360, 640]);
     expect(portrait.metadata.touches).toContain('portrait-denoise');
     const skin = await engine.image({ model: 'realistic-skin', image: square, targetWidth: 400, targetHeight: 400 });
-    expect(skin.metadata.touches).toContain('skin-smoothing');
+    expect(skin.metadata.touches).toContain('edge-preserving-smoothing');
     const fast = await engine.image({
       model: 'portrait-upscaler',
       mode: 'fast',

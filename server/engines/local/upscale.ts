@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { badRequest } from '../../platform/errors.ts';
 import { probeMedia } from '../../platform/media/probe.ts';
 import type {
@@ -15,9 +15,11 @@ import { clamp } from './colour.ts';
 import { filteredVideoArgs, runFinalFfmpeg, type ToolConfig, withTempDir, writeInputVideo } from './ffmpeg.ts';
 import { encode, formatOf, fromRaw, type RawImage } from './raw.ts';
 
-// Local upscaling: Lanczos (lanczos3) resampling to the target plus sharpening scaled by the
-// enhancement level, with per-service touches; video through ffmpeg scale (lanczos), hqdn3d, unsharp
-// and a frame-rate filter.
+// Local upscaling: Lanczos (lanczos3) resampling to the target, and per service a distinct operation
+// (docs/engines.md): realistic-skin edge-preserving smoothing, portrait-upscaler gentle denoise and
+// centre-weighted sharpening, image-upscaler light denoise and moderate sharpening, detailed strong
+// sharpening plus local contrast. Video through ffmpeg scale (lanczos), hqdn3d, unsharp and a
+// frame-rate filter.
 
 /** Default enhancement level per service (spec: detailed 0.8). */
 const SERVICE_LEVEL: Record<string, number> = {
@@ -48,6 +50,96 @@ async function localContrast(image: RawImage, amount: number): Promise<RawImage>
     else out[i] = clamp(Math.round(image.data[i] + amount * (image.data[i] - blurred[i])));
   }
   return { ...image, data: out };
+}
+
+async function rawOf(pipeline: Sharp): Promise<RawImage> {
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels === 4 ? 4 : 3 };
+}
+
+/** Box mean of a one-band float image with radius r (separable running sums, edges clamped). */
+function boxMean(src: Float32Array, width: number, height: number, r: number): Float32Array {
+  const tmp = new Float32Array(src.length);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    let sum = 0;
+    for (let x = -r; x <= r; x++) sum += src[row + Math.min(width - 1, Math.max(0, x))];
+    for (let x = 0; x < width; x++) {
+      tmp[row + x] = sum / (2 * r + 1);
+      sum += src[row + Math.min(width - 1, x + r + 1)] - src[row + Math.max(0, x - r)];
+    }
+  }
+  const out = new Float32Array(src.length);
+  for (let x = 0; x < width; x++) {
+    let sum = 0;
+    for (let y = -r; y <= r; y++) sum += tmp[Math.min(height - 1, Math.max(0, y)) * width + x];
+    for (let y = 0; y < height; y++) {
+      out[y * width + x] = sum / (2 * r + 1);
+      sum += tmp[Math.min(height - 1, y + r + 1) * width + x] - tmp[Math.max(0, y - r) * width + x];
+    }
+  }
+  return out;
+}
+
+/**
+ * Edge-preserving smoothing: a self-guided filter (He et al.) per colour channel with window radius
+ * r and regularisation eps (in grey levels). Where the local variance is well below eps² (noise,
+ * blotches, pores) the output is the local mean; where it is well above (edges, strong texture) the
+ * pixel keeps its value. `amount` (0–1) mixes the result with the input.
+ */
+function edgePreservingSmooth(image: RawImage, r: number, eps: number, amount: number): RawImage {
+  const { width, height, channels } = image;
+  const n = width * height;
+  const out = Buffer.from(image.data);
+  const p = new Float32Array(n);
+  const pp = new Float32Array(n);
+  const e2 = eps * eps;
+  for (let k = 0; k < 3; k++) {
+    for (let i = 0; i < n; i++) {
+      const v = image.data[i * channels + k];
+      p[i] = v;
+      pp[i] = v * v;
+    }
+    const mean = boxMean(p, width, height, r);
+    const meanSq = boxMean(pp, width, height, r);
+    // a and b per window, reusing the buffers
+    for (let i = 0; i < n; i++) {
+      const variance = Math.max(0, meanSq[i] - mean[i] * mean[i]);
+      const a = variance / (variance + e2);
+      meanSq[i] = a;
+      mean[i] = (1 - a) * mean[i];
+    }
+    const meanA = boxMean(meanSq, width, height, r);
+    const meanB = boxMean(mean, width, height, r);
+    for (let i = 0; i < n; i++) {
+      const v = image.data[i * channels + k];
+      const filtered = meanA[i] * v + meanB[i];
+      out[i * channels + k] = clamp(Math.round(v + (filtered - v) * amount));
+    }
+  }
+  return { ...image, data: out };
+}
+
+/**
+ * Mixes `sharpened` over `plain` with an elliptical weight (1 at the centre, `edge` at the corners),
+ * and brightens by `fill` times the same weight: a soft fill light on the face.
+ */
+function centreWeighted(plain: RawImage, sharpened: RawImage, edge: number, fill: number): RawImage {
+  const { width: w, height: h, channels } = plain;
+  const out = Buffer.from(plain.data);
+  for (let y = 0; y < h; y++) {
+    const dy = (y - h / 2) / (h / 2);
+    for (let x = 0; x < w; x++) {
+      const dx = (x - w / 2) / (w / 2);
+      const r = Math.min(1, Math.sqrt(dx * dx + dy * dy) / Math.SQRT2);
+      const t = 1 - (1 - edge) * clamp((r - 0.25) / 0.6, 0, 1);
+      const o = (y * w + x) * channels;
+      const light = 1 + fill * t;
+      for (let k = 0; k < 3; k++)
+        out[o + k] = clamp(Math.round((plain.data[o + k] + (sharpened.data[o + k] - plain.data[o + k]) * t) * light));
+    }
+  }
+  return { ...plain, data: out };
 }
 
 /**
@@ -84,49 +176,65 @@ export class LocalUpscaleEngine implements UpscaleEngine {
     const touches: string[] = [];
     options?.signal?.throwIfAborted();
 
-    let pipeline = sharp(request.image.data).rotate();
-    // Service touches that belong before resampling (noise is cheaper to smooth at the source size).
-    if (service === 'realistic-skin') {
-      const { data, info } = await pipeline.clone().raw().toBuffer({ resolveWithObject: true });
-      const smooth = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
-        .median(3)
-        .blur(0.7)
-        .raw()
-        .toBuffer();
-      // Mild smoothing: half original, half smoothed (keeps pores and edges, evens blotches).
-      const mixed = Buffer.alloc(data.length);
-      for (let i = 0; i < data.length; i++) mixed[i] = (data[i] + smooth[i] + 1) >> 1;
-      pipeline = sharp(mixed, { raw: { width: info.width, height: info.height, channels: info.channels } });
-      touches.push('skin-smoothing');
-    } else if (service === 'portrait-upscaler' && request.mode !== 'fast') {
-      pipeline = pipeline.median(3);
-      touches.push('portrait-denoise');
-    }
-    pipeline = pipeline.resize(box.width, box.height, {
-      kernel: 'lanczos3',
+    const factor = Math.max(box.width / srcW, box.height / srcH);
+    // Sharpening works at the scale of a source pixel once it is magnified.
+    const sharpenSigma = (base: number) => Math.min(3, base * Math.max(1, factor / 2));
+    const resize = {
+      kernel: 'lanczos3' as const,
       fit,
       withoutEnlargement: false,
       background: { r: 0, g: 0, b: 0, alpha: 1 },
-    });
-    touches.push(`lanczos3-${fit}`);
-    if (level > 0) {
-      pipeline = pipeline.sharpen({ sigma: 0.6 + 1.4 * level, m1: 0.5 + level, m2: 1.5 + 3 * level });
-      touches.push(`sharpen-${level.toFixed(2)}`);
-    }
-    if (service === 'detailed') {
-      // Local contrast: a large-radius unsharp mask (the blur taken at 1/8 size, so it stays cheap at
-      // 4K; CLAHE costs ~14 s of CPU there).
-      const raw = await pipeline.raw().toBuffer({ resolveWithObject: true });
-      pipeline = fromRaw(
-        await localContrast(
-          { data: raw.data, width: raw.info.width, height: raw.info.height, channels: raw.info.channels === 4 ? 4 : 3 },
-          0.25 + 0.25 * level,
-        ),
-      );
-      touches.push('local-contrast');
+    };
+    let pipeline = sharp(request.image.data).rotate();
+    if (service === 'realistic-skin') {
+      // Edge-preserving skin smoothing at the source size: blotches and pores in flat areas even out,
+      // outlines (eyes, lips, hair, jaw) keep their contrast; then a clean resize and a light sharpen.
+      pipeline = fromRaw(edgePreservingSmooth(await rawOf(pipeline), 4, 24, 1));
+      touches.push('edge-preserving-smoothing');
+      pipeline = pipeline.resize(box.width, box.height, resize);
+      touches.push(`lanczos3-${fit}`);
+      if (level > 0) {
+        pipeline = pipeline.sharpen({ sigma: sharpenSigma(0.6), m1: 0, m2: 1 + 2 * level });
+        touches.push(`edge-sharpen-${level.toFixed(2)}`);
+      }
     } else if (service === 'portrait-upscaler') {
-      pipeline = pipeline.modulate({ saturation: 1.04 });
-      touches.push('portrait-tone');
+      // Gentle denoise, then sharpening that is strongest on the centre of the frame (where a
+      // portrait's face is) and fades to a fifth of it at the corners; both at the source size (cheap,
+      // and the sharpening then scales with the picture), then a slight saturation lift and the resize.
+      let source = await rawOf(pipeline);
+      if (request.mode !== 'fast') {
+        source = edgePreservingSmooth(source, 3, 18, 1);
+        touches.push('portrait-denoise');
+      }
+      const sharpened = await rawOf(
+        fromRaw(source).sharpen({ sigma: 0.8 + 0.8 * level, m1: 1 + level, m2: 4 + 4 * level }),
+      );
+      pipeline = fromRaw(centreWeighted(source, sharpened, 0.25, 0.06)).modulate({ saturation: 1.04 });
+      touches.push(`centre-sharpen-${level.toFixed(2)}`, 'centre-fill-light', 'portrait-tone');
+      pipeline = pipeline.resize(box.width, box.height, resize);
+      touches.push(`lanczos3-${fit}`);
+    } else if (service === 'detailed') {
+      // Strong detail: fine sharpening plus local contrast (a large-radius unsharp mask whose blur is
+      // taken at 1/8 size, so it stays cheap at 4K; CLAHE costs ~14 s of CPU there).
+      pipeline = pipeline.resize(box.width, box.height, resize);
+      touches.push(`lanczos3-${fit}`);
+      pipeline = pipeline.sharpen({ sigma: sharpenSigma(0.8 + 1.4 * level), m1: 1 + level, m2: 2 + 3 * level });
+      touches.push(`sharpen-${level.toFixed(2)}`);
+      pipeline = fromRaw(await localContrast(await rawOf(pipeline), 0.4 + 0.5 * level));
+      touches.push('local-contrast');
+    } else {
+      // image-upscaler and every other name: a clean upscale (light denoise at the source size so
+      // noise is not magnified) with moderate sharpening.
+      if (service === 'image-upscaler') {
+        pipeline = fromRaw(edgePreservingSmooth(await rawOf(pipeline), 1, 10, 0.6));
+        touches.push('light-denoise');
+      }
+      pipeline = pipeline.resize(box.width, box.height, resize);
+      touches.push(`lanczos3-${fit}`);
+      if (level > 0) {
+        pipeline = pipeline.sharpen({ sigma: sharpenSigma(0.6 + 1.4 * level), m1: 0.5 + level, m2: 1.5 + 3 * level });
+        touches.push(`sharpen-${level.toFixed(2)}`);
+      }
     }
     const inputFormat = meta.format === 'jpeg' || meta.format === 'webp' ? meta.format : 'png';
     const out = await encode(pipeline, formatOf(request.outputFormat ?? inputFormat));

@@ -355,12 +355,22 @@ export class LocalVideoEngine implements VideoEngine {
       const fps = Math.round(clamp(probe.video.fps ?? 24, 1, 60));
       const filters: string[] = [];
       const { filters: grade, operations } = gradeFilters(request.prompt);
-      if (request.reference) {
-        // Colour transfer: map the input's per-channel mean/spread onto the reference's with lutrgb.
+      const weighted = (request.references ?? []).filter((r) => r.weight > 0);
+      if (weighted.length === 0 && request.reference) weighted.push({ image: request.reference, weight: 1 });
+      if (weighted.length > 0) {
+        // Colour transfer: map the input's per-channel mean/spread onto the references' (their
+        // statistics mixed by weight) with lutrgb.
         const frame = await decode(await grabFrame(this.config, input, Math.min(d / 2, 1), options?.signal));
-        const ref = await step(await decode(request.reference), (s) => s.resize(256, 256, { fit: 'inside' }));
         const a = channelStats(frame);
-        const b = channelStats(ref);
+        const total = weighted.reduce((sum, r) => sum + r.weight, 0);
+        const b = { mean: [0, 0, 0], std: [0, 0, 0] };
+        for (const r of weighted) {
+          const stats = channelStats(await step(await decode(r.image), (s) => s.resize(256, 256, { fit: 'inside' })));
+          for (let k = 0; k < 3; k++) {
+            b.mean[k] += (stats.mean[k] * r.weight) / total;
+            b.std[k] += (stats.std[k] * r.weight) / total;
+          }
+        }
         const lut = (['r', 'g', 'b'] as const)
           .map((c, k) => {
             const scale = (b.std[k] / a.std[k]).toFixed(4);
@@ -382,7 +392,13 @@ export class LocalVideoEngine implements VideoEngine {
         filteredVideoArgs(input, filters, fps, '128k', out),
         out,
         d,
-        { engine: 'local', model: request.model, operation: 'video-to-video', operations },
+        {
+          engine: 'local',
+          model: request.model,
+          operation: 'video-to-video',
+          operations,
+          references: weighted.length,
+        },
         options,
         { totalFrames: Math.max(1, Math.round(d * fps)) },
       );

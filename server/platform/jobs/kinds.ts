@@ -2,6 +2,7 @@ import { canvasImageTask } from '../../features/canvas-images/tasks.ts';
 import { generateAudioTask, generateImageTask, generateVideoTask } from '../../features/generation/tasks.ts';
 import { inpaintTask } from '../../features/inpaint/tasks.ts';
 import { multiReferenceTask } from '../../features/multi-reference/tasks.ts';
+import { multiReferenceVideoTask } from '../../features/multi-reference/video-task.ts';
 import { personaImagesTask } from '../../features/personas/pipeline.ts';
 import { compileMasterVideoTask } from '../../features/sequences/tasks.ts';
 import { publishPostTask } from '../../features/social/posts.ts';
@@ -23,6 +24,7 @@ export const TASK_KINDS: readonly AnyTaskDefinition[] = [
   canvasImageTask,
   compileMasterVideoTask,
   multiReferenceTask,
+  multiReferenceVideoTask,
   inpaintTask,
   personaImagesTask,
   publishPostTask,

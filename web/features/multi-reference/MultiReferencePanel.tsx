@@ -1,10 +1,11 @@
-import { Download, ImagePlus, Layers, Trash2 } from 'lucide-react';
+import { Download, Film, ImagePlus, Layers, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { MultiReferenceBody, MultiReferenceReply } from '../../../common/api/multi-reference.ts';
 import { MULTI_REFERENCE } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
+import { getTask } from '../../api/assets.ts';
 import { ApiError, apiRequest } from '../../api/client.ts';
 import { uploadFiles } from '../../api/uploads.ts';
 import { disabledButtonClass } from '../../ui/Button.tsx';
@@ -22,9 +23,12 @@ import {
   type Quality,
   type RefType,
 } from './session.ts';
+import { checkReferenceFile, type MultiReferenceMode, referenceAccept } from './upload-rules.ts';
 
 // The Multi-Reference side tool (canvas spec 2, 5, 7, 9): up to 8 weighted references, blend
-// settings, prompt; Generate calls the server once per variation.
+// settings, prompt; Generate calls the server once per variation. Two modes: image (a blend into an
+// image) and video-to-video (the first video reference restyled by the images; videos mp4, mov, webm,
+// avi and images up to 100 MB), whose result is a playable video.
 
 interface Reference {
   id: string;
@@ -33,18 +37,43 @@ interface Reference {
   weight: number;
   type: RefType;
   description: string;
+  mediaType: 'image' | 'video';
 }
 
 type Result = MultiReferenceResult;
 
 const inputClass = 'w-full rounded-lg border border-line bg-surface-2 px-2 py-1.5 text-xs';
 const labelClass = 'text-[11px] font-medium text-muted';
-const MB = 1024 * 1024;
+/** How often a still-running video-to-video task is polled (GET /api/tasks/{id}). */
+const TASK_POLL_MS = 2000;
+
+/** Longest a running video-to-video task is waited for (the server's task expiry). */
+const TASK_WAIT_MS = 30 * 60_000;
+
+/** Waits for a task, reporting its progress, and answers its first output (null when it failed). */
+async function taskOutput(
+  taskId: string,
+  onProgress: (percent: number) => void,
+): Promise<{ url: string; id: string | null } | null> {
+  const deadline = Date.now() + TASK_WAIT_MS;
+  while (Date.now() < deadline) {
+    const { data } = await getTask(taskId);
+    if (data.status === 'completed') {
+      const first = (data.result?.assets as Array<{ url: string; id: string }> | undefined)?.[0];
+      return first ? { url: first.url, id: first.id } : null;
+    }
+    if (data.status === 'failed') return null;
+    onProgress(data.progress);
+    await new Promise((resolve) => setTimeout(resolve, TASK_POLL_MS));
+  }
+  return null;
+}
 
 export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: () => void; layout?: 'panel' | 'tab' }) {
   const { t } = useTranslation();
   const [, setParams] = useSearchParams();
   const addImage = useCanvas((s) => s.addImage);
+  const [mode, setMode] = useState<MultiReferenceMode>('image');
   const [refs, setRefs] = useState<Reference[]>([]);
   const [prompt, setPrompt] = useState('');
   const [styleModifier, setStyleModifier] = useState('');
@@ -58,12 +87,15 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
   const [preserveDetails, setPreserveDetails] = useState<boolean>(MULTI_REFERENCE.defaults.preserveDetails);
   const [uploading, setUploading] = useState(false);
   const [busy, setBusy] = useState(false);
+  /** Progress (percent) of a video-to-video task still running. */
+  const [progress, setProgress] = useState<number | null>(null);
   const [errors, setErrors] = useState<string[]>([]);
   const [results, setResults] = useState<Result[]>([]);
 
   useSessionParticipant('multi-reference', {
     capture: () =>
       captureMultiReferenceSession({
+        mode,
         referenceImages: refs.map((r) => ({
           id: r.id,
           url: r.url,
@@ -71,7 +103,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
           weight: r.weight,
           type: r.type,
           description: r.description,
-          mediaType: 'image',
+          mediaType: r.mediaType,
         })),
         prompt,
         styleModifier,
@@ -81,6 +113,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
       }) as Record<string, unknown> | null,
     restore: (data) => {
       const state = parseMultiReferenceSession(data);
+      setMode(state.mode);
       setRefs(
         state.referenceImages.map((r) => ({
           id: r.id,
@@ -89,6 +122,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
           weight: r.weight,
           type: r.type,
           description: r.description,
+          mediaType: r.mediaType,
         })),
       );
       setPrompt(state.prompt);
@@ -117,22 +151,24 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
     const room = MULTI_REFERENCE.maxFiles - refs.length;
     const picked = Array.from(list);
     if (picked.length > room) problems.push(MESSAGES.multiReference.tooManyFiles(MULTI_REFERENCE.maxFiles));
-    const files = picked.slice(0, Math.max(0, room)).filter((file) => {
-      if (!file.type.startsWith('image/')) {
-        problems.push(`${file.name}: ${MESSAGES.multiReference.unsupportedType}`);
-        return false;
+    const files: File[] = [];
+    const kinds: Array<'image' | 'video'> = [];
+    let maxMb: number = MULTI_REFERENCE.imageMaxMb;
+    for (const file of picked.slice(0, Math.max(0, room))) {
+      const verdict = checkReferenceFile(file, mode);
+      if ('error' in verdict) {
+        problems.push(`${file.name}: ${verdict.error}`);
+        continue;
       }
-      if (file.size > MULTI_REFERENCE.imageMaxMb * MB) {
-        problems.push(`${file.name}: ${MESSAGES.upload.tooLarge(MULTI_REFERENCE.imageMaxMb)}`);
-        return false;
-      }
-      return true;
-    });
+      files.push(file);
+      kinds.push(verdict.mediaType);
+      maxMb = Math.max(maxMb, verdict.maxMb);
+    }
     setErrors(problems);
     if (files.length === 0) return;
     setUploading(true);
     try {
-      const settled = await uploadFiles(files, { maxMb: MULTI_REFERENCE.imageMaxMb });
+      const settled = await uploadFiles(files, { maxMb });
       const added: Reference[] = [];
       settled.forEach((outcome, i) => {
         const file = files[i];
@@ -144,6 +180,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
             weight: MULTI_REFERENCE.weight.default,
             type: 'style',
             description: '',
+            mediaType: kinds[i] ?? 'image',
           });
         } else if (outcome.status === 'rejected') {
           problems.push(`${file?.name ?? ''}: ${String((outcome.reason as Error)?.message ?? outcome.reason)}`);
@@ -161,6 +198,11 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
       setErrors([MESSAGES.multiReference.promptAndReference]);
       return;
     }
+    const video = mode === 'video-to-video';
+    if (video && !refs.some((r) => r.mediaType === 'video')) {
+      setErrors([MESSAGES.multiReference.videoRequired]);
+      return;
+    }
     setBusy(true);
     setErrors([]);
     setResults([]);
@@ -168,8 +210,8 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
     const failures: string[] = [];
     for (let n = 1; n <= variations; n++) {
       const body: MultiReferenceBody = {
-        service: 'nanobana',
-        type: 'image-to-image',
+        service: video ? 'runway' : 'nanobana',
+        type: video ? MULTI_REFERENCE.videoToVideo.type : 'image-to-image',
         prompt: fullPrompt,
         negativePrompt: negativePrompt.trim() || undefined,
         referenceImages: refs.map((r) => ({
@@ -177,6 +219,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
           weight: r.weight / 100,
           type: r.type,
           description: r.description.trim() || undefined,
+          mediaType: r.mediaType,
         })),
         blendMode,
         strength: strength / 100,
@@ -193,9 +236,15 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
           method: 'POST',
           body,
         });
-        if (reply.data.url) {
-          const url = reply.data.url;
-          setResults((list) => [...list, { url, id: reply.data.id, variation: n }]);
+        const output =
+          reply.data.url !== null
+            ? { url: reply.data.url, id: reply.data.id }
+            : reply.data.status === 'processing'
+              ? await taskOutput(reply.data.taskId, setProgress)
+              : null;
+        if (output) {
+          const mediaType = video ? ('video' as const) : ('image' as const);
+          setResults((list) => [...list, { ...output, variation: n, mediaType }]);
         } else failures.push(MESSAGES.multiReference.variationFailed(n));
       } catch (error) {
         const detail = error instanceof ApiError ? `: ${error.message}` : '';
@@ -203,7 +252,19 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
       }
     }
     setErrors(failures);
+    setProgress(null);
     setBusy(false);
+  }
+
+  function switchMode(next: MultiReferenceMode) {
+    if (next === mode) return;
+    setMode(next);
+    setResults([]);
+    if (next === 'image' && refs.some((r) => r.mediaType === 'video')) {
+      // Videos are only references in video-to-video mode.
+      setRefs((list) => list.filter((r) => r.mediaType === 'image'));
+      setErrors([MESSAGES.multiReference.unsupportedType]);
+    } else setErrors([]);
   }
 
   function clearAll() {
@@ -216,6 +277,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
   }
 
   function openInCanvas(result: Result) {
+    if (result.mediaType === 'video') return;
     addImage({
       url: result.url,
       thumbnailUrl: null,
@@ -244,6 +306,39 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
   );
 
   const tab = layout === 'tab';
+  const modeSwitch = (
+    <fieldset className="flex gap-1 rounded-xl bg-surface-2 p-1">
+      <legend className="sr-only">{t('multiReferenceModes.mode')}</legend>
+      {(['image', 'video-to-video'] as const).map((m) => (
+        <button
+          key={m}
+          type="button"
+          aria-pressed={mode === m}
+          data-testid={`mr-mode-${m}`}
+          disabled={busy || uploading}
+          onClick={() => switchMode(m)}
+          className={cn(
+            'flex flex-1 items-center justify-center gap-1.5 rounded-lg px-2 py-1.5 text-xs font-medium',
+            mode === m ? 'bg-surface text-fg shadow-sm' : 'text-muted hover:text-fg',
+          )}
+        >
+          {m === 'image' ? <ImagePlus className="size-3.5" aria-hidden /> : <Film className="size-3.5" aria-hidden />}
+          {t(m === 'image' ? 'multiReferenceModes.image' : 'multiReferenceModes.video')}
+        </button>
+      ))}
+    </fieldset>
+  );
+  const rules = (
+    <p className="text-[11px] text-muted" data-testid="mr-rules">
+      {mode === 'image'
+        ? t('multiReferenceModes.rulesImage', { max: MULTI_REFERENCE.maxFiles, mb: MULTI_REFERENCE.imageMaxMb })
+        : t('multiReferenceModes.rulesVideo', {
+            max: MULTI_REFERENCE.maxFiles,
+            mb: MULTI_REFERENCE.videoMaxMb,
+            types: MULTI_REFERENCE.videoExtensions.join(', '),
+          })}
+    </p>
+  );
   const uploader = (
     <label
       className={cn(
@@ -257,7 +352,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
         : t('multiReference.addReferences', { count: refs.length, max: MULTI_REFERENCE.maxFiles })}
       <input
         type="file"
-        accept="image/*"
+        accept={referenceAccept(mode)}
         multiple
         className="sr-only"
         data-testid="mr-upload-input"
@@ -274,11 +369,21 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
       {refs.map((ref) => (
         <div key={ref.id} data-testid="mr-reference" className="space-y-1.5 rounded-xl border border-line p-2">
           <div className="flex items-center gap-2">
-            <img
-              src={ref.url}
-              alt={ref.name}
-              className={cn('shrink-0 rounded-md bg-surface-3 object-cover', tab ? 'size-16' : 'size-10')}
-            />
+            {ref.mediaType === 'video' ? (
+              <video
+                src={ref.url}
+                muted
+                preload="metadata"
+                aria-label={ref.name}
+                className={cn('shrink-0 rounded-md bg-surface-3 object-cover', tab ? 'size-16' : 'size-10')}
+              />
+            ) : (
+              <img
+                src={ref.url}
+                alt={ref.name}
+                className={cn('shrink-0 rounded-md bg-surface-3 object-cover', tab ? 'size-16' : 'size-10')}
+              />
+            )}
             <span className="min-w-0 flex-1 truncate text-xs">{ref.name}</span>
             <button
               type="button"
@@ -340,7 +445,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
 
       <fieldset className="space-y-2 rounded-xl border border-line p-2">
         <legend className={labelClass}>{t('multiReference.blendSettings')}</legend>
-        {select(blendMode, MULTI_REFERENCE.blendModes, setBlendMode, t('multiReference.blendMode'))}
+        {mode === 'image' && select(blendMode, MULTI_REFERENCE.blendModes, setBlendMode, t('multiReference.blendMode'))}
         <label className="block">
           <span className={labelClass}>{t('multiReference.strength', { value: strength })}</span>
           <input
@@ -373,16 +478,20 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
         </label>
         {select(aspectRatio, MULTI_REFERENCE.aspectRatios, setAspectRatio, t('multiReference.aspectRatio'))}
         {select(quality, MULTI_REFERENCE.qualities, setQuality, t('multiReference.quality'))}
-        {select(
-          compositionMode,
-          MULTI_REFERENCE.compositionModes,
-          setCompositionMode,
-          t('multiReference.compositionMode'),
+        {mode === 'image' && (
+          <>
+            {select(
+              compositionMode,
+              MULTI_REFERENCE.compositionModes,
+              setCompositionMode,
+              t('multiReference.compositionMode'),
+            )}
+            <label className="flex items-center gap-2 text-xs">
+              <input type="checkbox" checked={preserveDetails} onChange={(e) => setPreserveDetails(e.target.checked)} />
+              {t('multiReference.preserveDetails')}
+            </label>
+          </>
         )}
-        <label className="flex items-center gap-2 text-xs">
-          <input type="checkbox" checked={preserveDetails} onChange={(e) => setPreserveDetails(e.target.checked)} />
-          {t('multiReference.preserveDetails')}
-        </label>
       </fieldset>
     </>
   );
@@ -407,7 +516,9 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
             disabledButtonClass,
           )}
         >
-          {busy ? t('multiReference.generating') : t('multiReference.generate')}
+          {busy
+            ? `${t('multiReference.generating')}${progress === null ? '' : ` ${progress}%`}`
+            : t('multiReference.generate')}
         </button>
         <button
           type="button"
@@ -424,23 +535,38 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
     <>
       {results.map((result) => (
         <figure key={result.url} data-testid="mr-result" className="space-y-1.5 rounded-xl border border-line p-2">
-          <img
-            src={result.url}
-            alt={t('multiReference.variation', { n: result.variation })}
-            className="w-full rounded-md"
-          />
+          {result.mediaType === 'video' ? (
+            // biome-ignore lint/a11y/useMediaCaption: generated video has no captions
+            <video
+              src={result.url}
+              controls
+              playsInline
+              preload="metadata"
+              data-testid="mr-result-video"
+              aria-label={t('multiReference.variation', { n: result.variation })}
+              className="w-full rounded-md"
+            />
+          ) : (
+            <img
+              src={result.url}
+              alt={t('multiReference.variation', { n: result.variation })}
+              className="w-full rounded-md"
+            />
+          )}
           <figcaption className="flex items-center gap-2 text-xs">
             <span className="flex-1">{t('multiReference.variation', { n: result.variation })}</span>
-            <button
-              type="button"
-              className="rounded-md border border-line px-2 py-1"
-              onClick={() => openInCanvas(result)}
-            >
-              {t('multiReference.openInCanvas')}
-            </button>
+            {result.mediaType === 'image' && (
+              <button
+                type="button"
+                className="rounded-md border border-line px-2 py-1"
+                onClick={() => openInCanvas(result)}
+              >
+                {t('multiReference.openInCanvas')}
+              </button>
+            )}
             <a
               href={result.url}
-              download={`multi-reference-${result.variation}.png`}
+              download={`multi-reference-${result.variation}.${result.mediaType === 'video' ? 'mp4' : 'png'}`}
               className="inline-flex items-center gap-1 rounded-md border border-line px-2 py-1"
             >
               <Download className="size-3" aria-hidden />
@@ -464,6 +590,8 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
       main={
         <div className="min-w-0 flex-1 space-y-4">
           <div className="space-y-3 rounded-2xl border border-line bg-surface p-4">
+            {modeSwitch}
+            {rules}
             {uploader}
             {refs.length > 0 && <div className="grid gap-2 sm:grid-cols-2 xl:grid-cols-3">{references}</div>}
           </div>
@@ -478,6 +606,8 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
       }
       panel={
         <>
+          {modeSwitch}
+          {rules}
           {uploader}
           {references}
           {form}

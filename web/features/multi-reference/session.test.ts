@@ -7,6 +7,7 @@ import {
 } from './session.ts';
 
 const state: MultiReferenceSession = {
+  mode: 'video-to-video',
   referenceImages: [
     {
       id: 'r1',
@@ -39,7 +40,10 @@ const state: MultiReferenceSession = {
     compositionMode: 'advanced-composition',
     preserveDetails: false,
   },
-  results: [{ url: '/api/personas/image/v1.png', id: 'x', variation: 1 }],
+  results: [
+    { url: '/api/personas/image/v1.png', id: 'x', variation: 1, mediaType: 'image' },
+    { url: '/api/videos/v2.mp4', id: 'y', variation: 2, mediaType: 'video' },
+  ],
 };
 
 describe('Multi-Reference session state', () => {

@@ -1,6 +1,7 @@
 // Multi-Reference saved-session state (canvas spec 3: referenceImages, prompt), plus the blend settings,
 // style modifier, negative prompt and the variation results. Pure.
 import { MULTI_REFERENCE } from '../../../common/constants.ts';
+import type { MultiReferenceMode } from './upload-rules.ts';
 
 export type RefType = (typeof MULTI_REFERENCE.referenceTypes)[number];
 export type BlendMode = (typeof MULTI_REFERENCE.blendModes)[number];
@@ -34,9 +35,13 @@ export interface MultiReferenceResult {
   url: string;
   id: string | null;
   variation: number;
+  /** video in video-to-video mode. */
+  mediaType: 'image' | 'video';
 }
 
 export interface MultiReferenceSession {
+  /** image (blend into an image) or video-to-video. */
+  mode: MultiReferenceMode;
   referenceImages: SavedReference[];
   prompt: string;
   styleModifier: string;
@@ -72,6 +77,7 @@ export function parseMultiReferenceSession(data: unknown): MultiReferenceSession
   if (typeof data.prompt !== 'string') throw new Error('prompt must be a string');
   const blend = isRecord(data.blendSettings) ? data.blendSettings : {};
   return {
+    mode: data.mode === 'video-to-video' ? 'video-to-video' : 'image',
     referenceImages: data.referenceImages
       .filter((r): r is Record<string, unknown> => isRecord(r) && typeof r.url === 'string' && r.url !== '')
       .slice(0, MULTI_REFERENCE.maxFiles)
@@ -103,6 +109,7 @@ export function parseMultiReferenceSession(data: unknown): MultiReferenceSession
         url: r.url as string,
         id: typeof r.id === 'string' ? r.id : null,
         variation: typeof r.variation === 'number' ? r.variation : i + 1,
+        mediaType: r.mediaType === 'video' ? ('video' as const) : ('image' as const),
       })),
   };
 }
