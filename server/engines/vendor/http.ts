@@ -177,6 +177,8 @@ export async function vendorSdkCall<T>(
     signal?: AbortSignal;
     retry?: Partial<RetryPolicy>;
     describe?: (body: unknown) => string | undefined;
+    /** A vendor-specific final answer for a failure (e.g. a quota 429 that must not be retried). */
+    immediate?: (failure: SdkHttpFailure) => Error | undefined;
   },
 ): Promise<T> {
   const policy = { ...DEFAULT_RETRY, ...options.retry };
@@ -187,6 +189,8 @@ export async function vendorSdkCall<T>(
       if (options.signal?.aborted) throw options.signal.reason ?? error;
       if (error instanceof AppError) throw error;
       const failure = options.failureOf(error);
+      const final = failure && options.immediate?.(failure);
+      if (final) throw final;
       const retryable = !failure || failure.status === 429 || failure.status >= 500;
       if (retryable && attempt < policy.attempts) {
         await sleep(retryDelayMs(attempt, policy, failure?.retryAfter ?? null), options.signal);
