@@ -14,7 +14,7 @@ const blob = z.strictObject({ mimeType: z.string().min(1), data: z.base64() });
 const part = z.union([z.strictObject({ text: z.string() }), z.strictObject({ inlineData: blob })]);
 const content = z.strictObject({ role: z.enum(['user', 'model']).optional(), parts: z.array(part).min(1) });
 /** POST models/{model}:generateContent and :streamGenerateContent — GenerateContentRequest. */
-export const GENERATE_CONTENT_SCHEMA = z.strictObject({
+const GENERATE_CONTENT_SCHEMA = z.strictObject({
   contents: z.array(content).min(1),
   systemInstruction: content.optional(),
   generationConfig: z
@@ -47,7 +47,7 @@ const veoImage = z.strictObject({
   mimeType: z.enum(['image/png', 'image/jpeg', 'image/webp']),
 });
 /** POST models/{veo}:predictLongRunning — one instance and Veo's parameters (Gemini API). */
-export const PREDICT_VIDEO_SCHEMA = z.strictObject({
+const PREDICT_VIDEO_SCHEMA = z.strictObject({
   instances: z
     .array(
       z.strictObject({
@@ -73,7 +73,7 @@ export const PREDICT_VIDEO_SCHEMA = z.strictObject({
 });
 
 /** Veo's rules beyond the field types, as the Gemini API documents them; a message when broken. */
-export function veoRuleViolation(model: string, body: z.infer<typeof PREDICT_VIDEO_SCHEMA>): string | undefined {
+function veoRuleViolation(model: string, body: z.infer<typeof PREDICT_VIDEO_SCHEMA>): string | undefined {
   const instance = body.instances[0];
   const p = body.parameters;
   const v31 = model.startsWith('veo-3.1');
@@ -94,7 +94,7 @@ export function veoRuleViolation(model: string, body: z.infer<typeof PREDICT_VID
 }
 
 /** Google's 400 for a request it cannot read. */
-export function invalidArgument(message: string, violations: Array<{ field: string; description: string }> = []) {
+function invalidArgument(message: string, violations: Array<{ field: string; description: string }> = []) {
   return {
     error: {
       code: 400,

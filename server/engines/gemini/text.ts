@@ -112,7 +112,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-
 export class GeminiTextEngine implements TextEngine {
   readonly name = 'gemini';
 

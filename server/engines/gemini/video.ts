@@ -49,7 +49,7 @@ type Operation = GenerateVideosOperation;
  * Veo's `personGeneration` for a request (Gemini API, Veo 3 / 3.1): text-to-video takes `allow_all`
  * only; image-to-video, first+last frame (interpolation) and reference images take `allow_adult` only.
  */
-export function personGenerationFor(inputs: { image: boolean; lastFrame: boolean; references: boolean }) {
+function personGenerationFor(inputs: { image: boolean; lastFrame: boolean; references: boolean }) {
   return inputs.image || inputs.lastFrame || inputs.references ? 'allow_adult' : 'allow_all';
 }
 

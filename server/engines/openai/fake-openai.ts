@@ -23,7 +23,7 @@ const message = z.discriminatedUnion('role', [
   }),
 ]);
 /** POST /v1/chat/completions (the arguments this studio could send; OpenAI refuses any other). */
-export const CHAT_COMPLETION_SCHEMA = z.strictObject({
+const CHAT_COMPLETION_SCHEMA = z.strictObject({
   model: z.string().min(1),
   messages: z.array(message).min(1),
   stream: z.boolean().nullable().optional(),
@@ -63,7 +63,7 @@ export const CHAT_COMPLETION_SCHEMA = z.strictObject({
 });
 
 /** OpenAI's strict structured-output rule: every object closed and every property required. */
-export function strictSchemaViolation(schema: unknown, context = '()'): string | undefined {
+function strictSchemaViolation(schema: unknown, context = '()'): string | undefined {
   if (!schema || typeof schema !== 'object') return undefined;
   const s = schema as Record<string, unknown>;
   if (s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object')) || s.properties) {
@@ -96,7 +96,7 @@ function invalidRequest(message: string, param: string | null, code: string | nu
 }
 
 /** Why OpenAI would refuse this body, as its error body; undefined when it is acceptable. */
-export function refusalOf(body: unknown): ReturnType<typeof invalidRequest> | undefined {
+function refusalOf(body: unknown): ReturnType<typeof invalidRequest> | undefined {
   const checked = CHAT_COMPLETION_SCHEMA.safeParse(body);
   if (!checked.success) {
     const issue = checked.error.issues[0];

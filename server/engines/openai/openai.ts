@@ -86,7 +86,7 @@ const QUOTA = /insufficient_quota|billing_hard_limit|exceeded your current quota
 const SAFETY = /content_policy_violation|content_filter|safety/i;
 
 /** OpenAI takes `json_schema.name` as 1–64 of a-z, A-Z, 0-9, _ and - only. */
-export function schemaName(name: string): string {
+function schemaName(name: string): string {
   return name.replace(/[^a-zA-Z0-9_-]+/g, '_').slice(0, 64) || 'answer';
 }
 

@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { z } from 'zod';
 
 /** POST /v1/predictions for nightmareai/real-esrgan. */
-export const PREDICTION_SCHEMA = z.strictObject({
+const PREDICTION_SCHEMA = z.strictObject({
   version: z.string().regex(/^([a-z0-9_.-]+\/[a-z0-9_.-]+:)?[0-9a-f]{64}$/, 'Invalid version'),
   input: z.strictObject({
     image: z.string().regex(/^(https?:\/\/|data:image\/[\w.+-]+;base64,)/, 'Does not match format "uri"'),

@@ -86,7 +86,7 @@ const characterPerformance = z.strictObject({
   contentModeration: contentModeration.optional(),
 });
 
-export const RUNWAY_REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+const RUNWAY_REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   image_to_video: imageToVideo,
   video_to_video: videoToVideo,
   character_performance: characterPerformance,

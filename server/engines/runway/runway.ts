@@ -31,7 +31,7 @@ import { dataUri, imageDataUri, nearestRatio, type ToolConfig, videoFacts } from
 const VENDOR = 'Runway';
 const RUNWAY_VERSION = '2024-11-06';
 /** The API model behind the spec's runway-gen4_aleph: Runway retired gen4_aleph for aleph2. */
-export const ALEPH_MODEL = 'aleph2';
+const ALEPH_MODEL = 'aleph2';
 /** Runway asks clients not to poll a task more often than this. */
 const MIN_POLL_MS = 5_000;
 // Runway's data URI limits (base64 text): 5 MB for images, 16 MB for videos.
@@ -68,7 +68,7 @@ const ratio = (r: string): [number, number] => r.split(':').map(Number) as [numb
 const RUNWAY_BALANCE = /enough credits|insufficient credits|credit balance|INSUFFICIENT/i;
 
 /** Runway's error body `{error, issues?}`; validation issues are appended as `path: message`. */
-export function describe(body: unknown): string | undefined {
+function describe(body: unknown): string | undefined {
   if (typeof body === 'string') return body.slice(0, 300) || undefined;
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>;

@@ -23,7 +23,7 @@ const MAX_URLS = 150;
 
 const resolution = z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() });
 /** POST /video/ — the documented create-request body. */
-export const TOPAZ_CREATE_SCHEMA = z.strictObject({
+const TOPAZ_CREATE_SCHEMA = z.strictObject({
   source: z.strictObject({
     container: z.enum(['mp4', 'mov', 'mkv', 'webm', 'avi']),
     size: z.number().int().positive(),

@@ -47,7 +47,7 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 500, maxDelayMs: 8_000 };
+const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 500, maxDelayMs: 8_000 };
 
 export interface VendorRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -80,7 +80,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** Milliseconds to wait before attempt `n` (1-based retry count): Retry-After when given, else jittered back-off. */
-export function retryDelayMs(retry: number, policy: RetryPolicy, retryAfter: string | null): number {
+function retryDelayMs(retry: number, policy: RetryPolicy, retryAfter: string | null): number {
   if (retryAfter) {
     const seconds = Number(retryAfter);
     if (Number.isFinite(seconds)) return Math.min(policy.maxDelayMs, Math.max(0, seconds * 1000));

@@ -1,9 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import S3rver from '@20minutes/s3rver';
 import { PutObjectTaggingCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
@@ -127,21 +126,10 @@ contract('local', async () => {
  * own fake, which stays for fault injection. Its gaps: PutObject's x-amz-tagging header is ignored
  * (tags are only set by PutObjectTagging), so the tags written with an object are checked on the own
  * fake's wire format and the tags read back through GetObjectTagging here; and bucket-level requests
- * (HeadBucket, used by ping) fail its SigV4 check with path-style URLs from AWS SDK v3 (it builds the
- * canonical URI as SDK v2 did), so ping is checked on the own fake only. No type declarations, hence
- * the require.
+ * (HeadBucket, used by ping; ListObjects too) fail its SigV4 check with AWS SDK v3's path-style
+ * requests (403 SignatureDoesNotMatch while object requests pass), so ping is checked on the own fake. No type declarations of its own:
+ * see s3rver.d.ts.
  */
-interface S3rverServer {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as new (options: {
-  address: string;
-  port: number;
-  silent: boolean;
-  directory: string;
-  configureBuckets: Array<{ name: string }>;
-}) => S3rverServer;
 
 async function startS3rver(bucket: string) {
   const directory = await mkdtemp(path.join(os.tmpdir(), 'genpro-s3rver-'));
