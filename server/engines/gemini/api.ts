@@ -52,6 +52,8 @@ export function geminiClient(settings: GeminiSettings): GoogleGenAI {
   let client = clients.get(settings);
   if (!client) {
     client = new GoogleGenAI({
+      // Always the Gemini Developer API, whatever GOOGLE_GENAI_USE_VERTEXAI says in the environment.
+      vertexai: false,
       apiKey: settings.apiKey,
       httpOptions: { baseUrl: settings.base.replace(/\/+$/, ''), apiVersion: 'v1beta', timeout: 10 * 60_000 },
     });
