@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
@@ -7,42 +5,23 @@ import { createEngineRegistry } from '../registry.ts';
 import { VendorError } from '../vendor/http.ts';
 import { vendorOverrides } from '../vendor/index.ts';
 import { A1111ImageEngine } from './a1111.ts';
+import { type FakeA1111, startFakeA1111 } from './fake-a1111.ts';
 
-// A local AUTOMATIC1111 API: txt2img/img2img answer a base64 PNG and the info JSON string.
-let server: Server;
+let fake: FakeA1111;
 let url: string;
-const seen: Array<{ path: string; body: Record<string, unknown> }> = [];
-const failures: number[] = [];
+let seen: FakeA1111['seen'];
+let failures: number[];
 let png: Buffer;
 
 beforeAll(async () => {
   png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#884422' } })
     .png()
     .toBuffer();
-  server = createServer(async (req, res) => {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
-    const body = JSON.parse(raw || '{}') as Record<string, unknown>;
-    seen.push({ path: req.url ?? '', body });
-    const status = failures.shift();
-    if (status) {
-      res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '0' });
-      return res.end(JSON.stringify({ error: 'HTTPException', detail: 'Invalid sampler' }));
-    }
-    if (req.url !== '/sdapi/v1/txt2img' && req.url !== '/sdapi/v1/img2img') {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ detail: 'Not Found' }));
-    }
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({ images: [png.toString('base64')], parameters: body, info: JSON.stringify({ seed: 1234 }) }),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake = await startFakeA1111(png);
+  ({ url, seen, failures } = fake);
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await fake.close();
 });
 beforeEach(() => {
   seen.length = 0;
@@ -106,6 +85,21 @@ describe('A1111ImageEngine', () => {
     const error = await engine.textToImage({ model: 'stability', prompt: 'x', width: 64, height: 64 }).catch((e) => e);
     expect(error).toBeInstanceOf(VendorError);
     expect(error.message).toContain('Invalid sampler');
+  });
+
+  it('the fake answers FastAPI’s 422 for a wrong type or an unknown field', async () => {
+    const post = (body: unknown) =>
+      fetch(`${url}/sdapi/v1/txt2img`, { method: 'POST', body: JSON.stringify(body) }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { detail: Array<{ loc: string[] }> },
+      }));
+    const ok = { prompt: 'x', seed: -1, steps: 20, cfg_scale: 7, sampler_name: 'Euler a', width: 512, height: 512 };
+    expect((await post(ok)).status).toBe(200);
+    expect(await post({ ...ok, steps: '20' })).toMatchObject({
+      status: 422,
+      body: { detail: [{ loc: ['body', 'steps'] }] },
+    });
+    expect(await post({ ...ok, cfg: 7 })).toMatchObject({ status: 422, body: { detail: [{ loc: ['body', 'cfg'] }] } });
   });
 
   it('serves the A1111_MODELS names once A1111_URL is set', () => {

@@ -252,3 +252,45 @@ describe('Seedance against a fake ModelArk', () => {
     expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE' });
   });
 });
+
+describe('requests ModelArk would refuse', () => {
+  const post = (route: string, body: unknown) =>
+    fetch(`${fake.url}${route}`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer ark-key', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error: Record<string, string> } }));
+
+  it('the fake answers 400 InvalidParameter for an unknown field or a wrong type', async () => {
+    const base = { model: 'seedream-4-0-250828', prompt: 'a lake', size: '2048x2048' };
+    expect((await post('/images/generations', base)).status).toBe(200);
+    const unknown = await post('/images/generations', { ...base, negative_prompt: 'fog' });
+    expect(unknown).toMatchObject({
+      status: 400,
+      body: { error: { code: 'InvalidParameter', param: 'negative_prompt' } },
+    });
+    const wrongType = await post('/images/generations', { ...base, watermark: 'no' });
+    expect(wrongType).toMatchObject({ status: 400, body: { error: { param: 'watermark' } } });
+    const badRole = await post('/contents/generations/tasks', {
+      model: 'seedance-1-0-pro-250528',
+      content: [{ type: 'image_url', image_url: { url: 'https://x/y.png' }, role: 'middle_frame' }],
+    });
+    expect(badRole.status).toBe(400);
+  });
+
+  it('surfaces a refused request as vendor_rejected naming Ark’s parameter', async () => {
+    const error = await engines.image
+      .textToImage({
+        model: 'seedream4',
+        prompt: 'a lake',
+        width: 1024,
+        height: 1024,
+        referenceImages: [{ data: png, mimeType: '' }],
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VendorError);
+    expect(error).toMatchObject({ status: 400, code: 'vendor_rejected', retryable: false });
+    expect((error as Error).message).toContain('InvalidParameter');
+    expect((error as Error).message).toContain('image');
+  });
+});

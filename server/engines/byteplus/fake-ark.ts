@@ -1,9 +1,60 @@
 // A local stand-in for BytePlus ModelArk (/api/v3) for the contract tests: Seedream image generation,
 // Seedance tasks (create, poll, cancel) and the output files. `failNext` queues HTTP failures;
 // `imageError` makes the next image call fail with an Ark error; `script` plays Seedance task states.
+// Request bodies are checked against ModelArk's documented schemas (Seedream 4.0 image generation,
+// Seedance content generation tasks) as strict objects: an unknown field or a wrong type is Ark's
+// 400 {error: {code: 'InvalidParameter', message, param, type: 'BadRequest'}}.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
 import type { SeedanceTask } from './byteplus.ts';
+
+const imageRef = z.string().regex(/^(https?:\/\/|data:image\/[\w.+-]+;base64,)/, 'must be a URL or a Base64 data URI');
+/** POST /api/v3/images/generations (Seedream 4.0). */
+const SEEDREAM_SCHEMA = z.strictObject({
+  model: z.string().min(1),
+  prompt: z.string().min(1),
+  image: z.union([imageRef, z.array(imageRef).min(1).max(10)]).optional(),
+  size: z.string().regex(/^(1K|2K|4K|\d{3,4}x\d{3,4})$/, 'must be 1K, 2K, 4K or WIDTHxHEIGHT'),
+  seed: z.number().int().min(-1).max(2_147_483_647).optional(),
+  sequential_image_generation: z.enum(['auto', 'disabled']).optional(),
+  sequential_image_generation_options: z.strictObject({ max_images: z.number().int().min(1).max(15) }).optional(),
+  stream: z.boolean().optional(),
+  response_format: z.enum(['url', 'b64_json']).optional(),
+  watermark: z.boolean().optional(),
+});
+/** POST /api/v3/contents/generations/tasks (Seedance). */
+const SEEDANCE_SCHEMA = z.strictObject({
+  model: z.string().min(1),
+  content: z
+    .array(
+      z.discriminatedUnion('type', [
+        z.strictObject({ type: z.literal('text'), text: z.string().min(1) }),
+        z.strictObject({
+          type: z.literal('image_url'),
+          image_url: z.strictObject({ url: imageRef }),
+          role: z.enum(['first_frame', 'last_frame', 'reference_image']).optional(),
+        }),
+      ]),
+    )
+    .min(1),
+  callback_url: z.url().optional(),
+  return_last_frame: z.boolean().optional(),
+});
+
+/** Ark's 400 for a parameter it does not accept. */
+function invalidParameter(error: z.ZodError) {
+  const issue = error.issues[0];
+  const param = issue.code === 'unrecognized_keys' ? issue.keys.join(',') : issue.path.join('.');
+  return {
+    error: {
+      code: 'InvalidParameter',
+      message: `The parameter \`${param}\` specified in the request is not valid: ${issue.message}.`,
+      param,
+      type: 'BadRequest',
+    },
+  };
+}
 
 type Step = Pick<SeedanceTask, 'status' | 'error'>;
 
@@ -54,6 +105,8 @@ export async function startFakeArk(options: { apiKey: string; image: Buffer; vid
       return send(failure.status, failure.body, failure.retryAfter ? { 'retry-after': failure.retryAfter } : {});
 
     if (url.pathname === '/api/v3/images/generations' && req.method === 'POST') {
+      const checked = SEEDREAM_SCHEMA.safeParse(body);
+      if (!checked.success) return send(400, invalidParameter(checked.error));
       return send(200, {
         model: (body as { model: string }).model,
         created_at: Math.floor(Date.now() / 1000),
@@ -64,6 +117,8 @@ export async function startFakeArk(options: { apiKey: string; image: Buffer; vid
       });
     }
     if (url.pathname === '/api/v3/contents/generations/tasks' && req.method === 'POST') {
+      const checked = SEEDANCE_SCHEMA.safeParse(body);
+      if (!checked.success) return send(400, invalidParameter(checked.error));
       const id = `cgt-${next++}`;
       tasks.set(id, { steps: fake.script.length > 0 ? [...fake.script] : [{ status: 'succeeded' }], polls: 0 });
       return send(200, { id });

@@ -129,3 +129,68 @@ describe('ComfyUiImageEngine', () => {
     expect(registry.image('runway').engine.name).not.toBe('comfyui');
   });
 });
+
+describe('prompts ComfyUI would refuse', () => {
+  it('the fake refuses an unknown node class, a dangling link and a graph without outputs (400)', async () => {
+    const post = (body: unknown) =>
+      fetch(`${fake.url}/prompt`, { method: 'POST', body: JSON.stringify(body) }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { error: { type: string } },
+      }));
+    const save = { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'x' } };
+    const decode = { class_type: 'VAEDecode', inputs: { samples: ['3', 0], vae: ['3', 2] } };
+    const loader = { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'sd.safetensors' } };
+    expect((await post({ prompt: { '1': save, '2': decode, '3': loader } })).status).toBe(200);
+    expect(
+      await post({ prompt: { '1': save, '2': { ...decode, class_type: 'MagicNode' }, '3': loader } }),
+    ).toMatchObject({
+      status: 400,
+      body: { error: { type: 'invalid_prompt' } },
+    });
+    expect(await post({ prompt: { '1': save, '2': decode } })).toMatchObject({
+      status: 400,
+      body: { error: { type: 'prompt_outputs_failed_validation' } },
+    });
+    expect(await post({ prompt: { '2': decode, '3': loader } })).toMatchObject({
+      status: 400,
+      body: { error: { type: 'prompt_no_outputs' } },
+    });
+    expect(await post({ prompt: {}, clientId: 'x' })).toMatchObject({
+      status: 400,
+      body: { error: { type: 'invalid_prompt' } },
+    });
+  });
+
+  it('surfaces a workflow with a value left unfilled as vendor_rejected with ComfyUI’s validation message', async () => {
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'comfy-wf-'));
+    try {
+      // A user export with a placeholder the studio does not fill ({{steps}}).
+      await writeFile(
+        join(dir, 'text-to-image.json'),
+        JSON.stringify({
+          '1': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'sd.safetensors' } },
+          '2': { class_type: 'EmptyLatentImage', inputs: { width: '{{width}}', height: '{{height}}', batch_size: 1 } },
+          '3': {
+            class_type: 'KSampler',
+            inputs: { model: ['1', 0], seed: '{{seed}}', steps: '{{steps}}', latent_image: ['2', 0] },
+          },
+          '4': { class_type: 'VAEDecode', inputs: { samples: ['3', 0], vae: ['1', 2] } },
+          '5': { class_type: 'SaveImage', inputs: { images: ['4', 0], filename_prefix: 'studio' } },
+        }),
+      );
+      const custom = new ComfyUiImageEngine({ baseUrl: fake.url, pollIntervalMs: 5, workflowDir: dir });
+      const error = await custom
+        .textToImage({ model: 'stability', prompt: 'x', width: 64, height: 64 })
+        .catch((e) => e);
+      expect(error).toBeInstanceOf(VendorError);
+      expect(error).toMatchObject({ status: 400, code: 'vendor_rejected' });
+      expect(error.message).toContain('Prompt outputs failed validation');
+      expect(error.message).toContain('steps, {{steps}}');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

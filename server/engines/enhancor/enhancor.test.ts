@@ -98,3 +98,18 @@ describe('Enhancor adapter', () => {
     expect(upscale['image-upscaler']).toBeUndefined();
   });
 });
+
+describe('Enhancor request shape', () => {
+  it('the fake refuses an unknown field or a wrong type with 400 (the shape is pinned, there is no public reference)', async () => {
+    const post = (body: unknown) =>
+      fetch(`${fake.url}/api/upscaler/v1/queue`, {
+        method: 'POST',
+        headers: { 'x-api-key': FAKE_ENHANCOR_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { success: boolean; message: string } }));
+    const img_url = 'data:image/png;base64,iVBORw0KGgo=';
+    expect(await post({ img_url, scale: 4 })).toMatchObject({ status: 400, body: { success: false } });
+    expect((await post({ img_url, enhancementLevel: '0.5' })).body.message).toContain('enhancementLevel');
+    expect((await post({ imgUrl: img_url })).status).toBe(400);
+  });
+});

@@ -1,10 +1,24 @@
 // A local stand-in for the Enhancor API shape the adapter speaks: POST /api/{service}/v1/queue →
 // {success, requestId}; POST /api/{service}/v1/status {request_id} walking PENDING → IN_QUEUE →
 // IN_PROGRESS → COMPLETED with a result URL (the input really enlarged ×4 by sharp).
+// Enhancor publishes no API reference (../shared/providers.md §5), so the bodies are checked against
+// the shape this adapter and the studio's proxy route use, as strict objects: an unknown field or a
+// wrong type is a 400 {success: false, message}. This pins the shape; it is not a vendor contract.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { z } from 'zod';
+
+const QUEUE_SCHEMA = z.strictObject({
+  img_url: z
+    .string()
+    .regex(/^(https:\/\/|data:image\/[\w.+-]+;base64,)/, 'img_url must be an https URL or an image data URI'),
+  mode: z.string().min(1).optional(),
+  enhancementLevel: z.number().min(0).max(1).optional(),
+  webhookUrl: z.url().optional(),
+});
+const STATUS_SCHEMA = z.strictObject({ request_id: z.string().min(1) });
 
 export const FAKE_ENHANCOR_KEY = 'enhancor-test-key';
 
@@ -67,6 +81,12 @@ export async function startFakeEnhancor(options: { walk?: boolean } = {}): Promi
       const m = /^\/api\/([a-z-]+)\/v1\/(queue|status)$/.exec(url.pathname);
       if (!m || req.method !== 'POST') return send(404, { message: 'Not found' });
       const body = await readJson(req);
+      const checked = (m[2] === 'queue' ? QUEUE_SCHEMA : STATUS_SCHEMA).safeParse(body);
+      if (!checked.success) {
+        const issue = checked.error.issues[0];
+        const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.');
+        return send(400, { success: false, message: `Invalid request: ${field}: ${issue.message}` });
+      }
       if (m[2] === 'queue') {
         if (rateLimited > 0) {
           rateLimited--;

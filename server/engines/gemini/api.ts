@@ -1,14 +1,15 @@
-// The Gemini API (generativelanguage.googleapis.com) calls the three Gemini engines share: the URL and
-// key header, and how Google's error bodies map onto the product's error kinds.
+// The Gemini API (generativelanguage.googleapis.com) calls the three Gemini engines share: Google's
+// official SDK (@google/genai) pointed at the configured origin, the shared retry policy around it, and
+// how Google's error bodies map onto the product's error kinds.
 
+import { ApiError, GoogleGenAI } from '@google/genai';
 import type { MediaBuffer } from '../types.ts';
 import {
+  type SdkHttpFailure,
   VendorBalanceError,
   VendorError,
-  type VendorRequest,
-  type VendorResponse,
   vendorContentFiltered,
-  vendorJson,
+  vendorSdkCall,
 } from '../vendor/http.ts';
 
 export const VENDOR = 'Gemini';
@@ -37,12 +38,59 @@ export interface GenerateContentReply {
   modelVersion?: string;
 }
 
-export function apiUrl(settings: GeminiSettings, path: string): string {
-  return `${settings.base.replace(/\/+$/, '')}/v1beta/${path.replace(/^\/+/, '')}`;
-}
-
 export function authHeaders(settings: GeminiSettings): Record<string, string> {
   return { 'x-goog-api-key': settings.apiKey };
+}
+
+const clients = new WeakMap<GeminiSettings, GoogleGenAI>();
+
+/**
+ * The SDK client for these settings (one per settings object): Gemini Developer API mode, `v1beta`
+ * under the configured origin, the SDK's own retries off (geminiCall retries with the shared policy).
+ */
+export function geminiClient(settings: GeminiSettings): GoogleGenAI {
+  let client = clients.get(settings);
+  if (!client) {
+    client = new GoogleGenAI({
+      // Always the Gemini Developer API, whatever GOOGLE_GENAI_USE_VERTEXAI says in the environment.
+      vertexai: false,
+      apiKey: settings.apiKey,
+      httpOptions: { baseUrl: settings.base.replace(/\/+$/, ''), apiVersion: 'v1beta', timeout: 10 * 60_000 },
+    });
+    clients.set(settings, client);
+  }
+  return client;
+}
+
+/** Google's RetryInfo (`retryDelay: "12s"`) from an error body, as Retry-After seconds. */
+function retryDelayOf(body: unknown): string | null {
+  const details = (body as { error?: { details?: Array<{ retryDelay?: unknown }> } } | null)?.error?.details;
+  for (const detail of Array.isArray(details) ? details : []) {
+    const match = typeof detail?.retryDelay === 'string' ? /^([\d.]+)s$/.exec(detail.retryDelay) : null;
+    if (match) return match[1];
+  }
+  return null;
+}
+
+/** The SDK's ApiError carries the status and the error body as its JSON message. */
+export function geminiFailure(error: unknown): SdkHttpFailure | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  let body: unknown = error.message;
+  try {
+    body = JSON.parse(error.message);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: error.status, body, retryAfter: retryDelayOf(body) };
+}
+
+/** One SDK call with the shared retry policy, Google's error bodies and the quota classification. */
+export async function geminiCall<T>(call: () => PromiseLike<T>, signal?: AbortSignal): Promise<T> {
+  try {
+    return await vendorSdkCall(VENDOR, call, { failureOf: geminiFailure, signal, describe: describeGoogleError });
+  } catch (error) {
+    throw classifyVendorFailure(error);
+  }
 }
 
 export function inlinePart(media: MediaBuffer): Part {
@@ -82,29 +130,6 @@ export function classifyVendorFailure(error: unknown): unknown {
       return new VendorBalanceError(VENDOR, error.message.replace(`${VENDOR}: `, ''));
   }
   return error;
-}
-
-/** vendorJson with the key header, Google's error bodies and the quota classification. */
-export async function geminiJson<T>(
-  settings: GeminiSettings,
-  path: string,
-  request: VendorRequest = {},
-): Promise<VendorResponse<T>> {
-  try {
-    return await vendorJson<T>(
-      VENDOR,
-      apiUrl(settings, path),
-      { ...request, headers: { ...authHeaders(settings), ...request.headers } },
-      describeGoogleError,
-    );
-  } catch (error) {
-    throw classifyVendorFailure(error);
-  }
-}
-
-/** The model id for a URL path (`models/<id>`), accepting ids given with or without the prefix. */
-export function modelPath(id: string): string {
-  return id.startsWith('models/') ? id : `models/${id}`;
 }
 
 /** Finish reasons that mean a safety or policy stop (the reply is a 200 all the same). */

@@ -1,9 +1,119 @@
 // A local stand-in for the Gemini API (generativelanguage.googleapis.com/v1beta) for the contract
 // tests: generateContent (images and text), streamGenerateContent?alt=sse, Veo's predictLongRunning
 // with operations to poll, and file downloads that need the API key. Tests script failures per route.
+// Request bodies are checked against the documented v1beta schemas (GenerateContentRequest, Veo's
+// predictLongRunning instances/parameters) as strict objects: an unknown field or a wrong type is
+// Google's 400 INVALID_ARGUMENT with BadRequest field violations; Veo's documented rules apply
+// (personGeneration per mode, lastFrame/referenceImages on 3.1 only, 8 s for 1080p and references).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { z } from 'zod';
+
+const blob = z.strictObject({ mimeType: z.string().min(1), data: z.base64() });
+const part = z.union([z.strictObject({ text: z.string() }), z.strictObject({ inlineData: blob })]);
+const content = z.strictObject({ role: z.enum(['user', 'model']).optional(), parts: z.array(part).min(1) });
+/** POST models/{model}:generateContent and :streamGenerateContent — GenerateContentRequest. */
+const GENERATE_CONTENT_SCHEMA = z.strictObject({
+  contents: z.array(content).min(1),
+  systemInstruction: content.optional(),
+  generationConfig: z
+    .strictObject({
+      responseModalities: z.array(z.enum(['TEXT', 'IMAGE', 'AUDIO'])).optional(),
+      imageConfig: z
+        .strictObject({
+          aspectRatio: z.enum(['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9']).optional(),
+          imageSize: z.enum(['1K', '2K', '4K']).optional(),
+        })
+        .optional(),
+      seed: z.number().int().optional(),
+      responseMimeType: z.enum(['text/plain', 'application/json', 'text/x.enum']).optional(),
+      responseSchema: z.record(z.string(), z.unknown()).optional(),
+      temperature: z.number().min(0).max(2).optional(),
+      topP: z.number().optional(),
+      topK: z.number().int().optional(),
+      candidateCount: z.number().int().min(1).optional(),
+      maxOutputTokens: z.number().int().min(1).optional(),
+      stopSequences: z.array(z.string()).optional(),
+    })
+    .optional(),
+  safetySettings: z
+    .array(z.strictObject({ category: z.string(), threshold: z.string(), method: z.string().optional() }))
+    .optional(),
+});
+
+const veoImage = z.strictObject({
+  bytesBase64Encoded: z.base64(),
+  mimeType: z.enum(['image/png', 'image/jpeg', 'image/webp']),
+});
+/** POST models/{veo}:predictLongRunning — one instance and Veo's parameters (Gemini API). */
+const PREDICT_VIDEO_SCHEMA = z.strictObject({
+  instances: z
+    .array(
+      z.strictObject({
+        prompt: z.string().min(1),
+        image: veoImage.optional(),
+        lastFrame: veoImage.optional(),
+        referenceImages: z
+          .array(z.strictObject({ image: veoImage, referenceType: z.enum(['asset', 'ASSET']) }))
+          .max(3)
+          .optional(),
+      }),
+    )
+    .length(1),
+  parameters: z.strictObject({
+    aspectRatio: z.enum(['16:9', '9:16']).optional(),
+    resolution: z.enum(['720p', '1080p', '4k']).optional(),
+    durationSeconds: z.union([z.literal(4), z.literal(6), z.literal(8)]).optional(),
+    negativePrompt: z.string().optional(),
+    personGeneration: z.enum(['allow_all', 'allow_adult', 'dont_allow']).optional(),
+    sampleCount: z.number().int().min(1).max(4).optional(),
+    enhancePrompt: z.boolean().optional(),
+  }),
+});
+
+/** Veo's rules beyond the field types, as the Gemini API documents them; a message when broken. */
+function veoRuleViolation(model: string, body: z.infer<typeof PREDICT_VIDEO_SCHEMA>): string | undefined {
+  const instance = body.instances[0];
+  const p = body.parameters;
+  const v31 = model.startsWith('veo-3.1');
+  if (!v31 && (instance.lastFrame || instance.referenceImages))
+    return `lastFrame and referenceImages are not supported by ${model}.`;
+  const imageLed = Boolean(instance.image || instance.lastFrame || instance.referenceImages?.length);
+  const expected = imageLed ? 'allow_adult' : 'allow_all';
+  if (p.personGeneration !== undefined && p.personGeneration !== expected)
+    return `${p.personGeneration} for personGeneration is currently not supported.`;
+  if (
+    (p.resolution === '1080p' || p.resolution === '4k' || instance.referenceImages?.length) &&
+    p.durationSeconds !== undefined &&
+    p.durationSeconds !== 8
+  )
+    return 'durationSeconds must be 8 for 1080p, 4k or reference images.';
+  if (!v31 && p.resolution === '1080p' && p.aspectRatio === '9:16') return '1080p is supported for 16:9 only.';
+  return undefined;
+}
+
+/** Google's 400 for a request it cannot read. */
+function invalidArgument(message: string, violations: Array<{ field: string; description: string }> = []) {
+  return {
+    error: {
+      code: 400,
+      message,
+      status: 'INVALID_ARGUMENT',
+      details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: violations }],
+    },
+  };
+}
+
+function zodViolations(error: z.ZodError) {
+  return error.issues.map((i) => ({
+    field: i.path.join('.'),
+    description:
+      i.code === 'unrecognized_keys'
+        ? `Unknown name ${JSON.stringify(i.keys.join(','))}: Cannot find field.`
+        : i.message,
+  }));
+}
 
 export interface RecordedRequest {
   method: string;
@@ -102,6 +212,34 @@ export class FakeGemini {
       return json(403, { error: { code: 403, message: 'API key not valid.', status: 'PERMISSION_DENIED' } });
     const route = routeOf(record.method, record.path);
     if (!route) return json(404, { error: { code: 404, message: 'Not found', status: 'NOT_FOUND' } });
+    if (route === 'generate' || route === 'stream') {
+      const checked = GENERATE_CONTENT_SCHEMA.safeParse(body);
+      if (!checked.success) {
+        const violations = zodViolations(checked.error);
+        return json(
+          400,
+          invalidArgument(
+            `Invalid JSON payload received. ${violations[0].field}: ${violations[0].description}`,
+            violations,
+          ),
+        );
+      }
+    }
+    if (route === 'predict') {
+      const checked = PREDICT_VIDEO_SCHEMA.safeParse(body);
+      if (!checked.success) {
+        const violations = zodViolations(checked.error);
+        return json(
+          400,
+          invalidArgument(
+            `Invalid JSON payload received. ${violations[0].field}: ${violations[0].description}`,
+            violations,
+          ),
+        );
+      }
+      const rule = veoRuleViolation(url.pathname.match(/models\/([^:]+):/)?.[1] ?? '', checked.data);
+      if (rule) return json(400, invalidArgument(rule));
+    }
     const scripted = this.scripted[route].shift();
     if (scripted) return json(scripted.status, scripted.body, scripted.headers);
 

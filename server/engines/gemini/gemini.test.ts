@@ -255,7 +255,13 @@ describe('Veo 3 video', () => {
     expect(submit.path).toBe('/v1beta/models/veo-3.0-generate-001:predictLongRunning');
     expect(submit.body).toEqual({
       instances: [{ prompt: 'waves on a beach' }],
-      parameters: { aspectRatio: '16:9', resolution: '720p', durationSeconds: 6, negativePrompt: 'people' },
+      parameters: {
+        aspectRatio: '16:9',
+        resolution: '720p',
+        durationSeconds: 6,
+        personGeneration: 'allow_all',
+        negativePrompt: 'people',
+      },
     });
     expect(fake.count('operation') - before).toBe(3);
     const download = lastRequest(':download');
@@ -312,6 +318,89 @@ describe('Veo 3 video', () => {
     };
     expect(single.instances[0].lastFrame).toBeUndefined();
     expect(single.parameters).toMatchObject({ aspectRatio: '9:16', durationSeconds: 8 });
+  });
+
+  it('sends personGeneration as Veo takes it: allow_all for text, allow_adult for image-led modes', async () => {
+    fake.pendingPolls = 0;
+    const image = await solidPng(64, 64, [10, 10, 10]);
+    const base = {
+      prompt: 'a crowd at dusk',
+      durationSeconds: 4,
+      width: 1280,
+      height: 720,
+      fps: 24,
+      generateAudio: true,
+    };
+    const sent = () => lastRequest(':predictLongRunning').body as { parameters: Record<string, unknown> };
+    const text = await veo.textToVideo({ ...base, model: 'veo-3.1-generate-preview' });
+    expect(sent().parameters.personGeneration).toBe('allow_all');
+    // Sent by Google's SDK (@google/genai), not a hand-rolled client.
+    expect(lastRequest(':predictLongRunning').headers['x-goog-api-client']).toMatch(/google-genai-sdk\//);
+    expect(text.metadata).toMatchObject({ personGeneration: 'allow_all' });
+    await veo.imageToVideo({ ...base, model: 'veo-3.0-generate-001', image });
+    expect(sent().parameters.personGeneration).toBe('allow_adult');
+    await veo.imageToVideo({ ...base, model: 'veo-3.1-generate-preview', image, lastFrame: image });
+    expect(sent().parameters.personGeneration).toBe('allow_adult');
+    await veo.textToVideo({ ...base, model: 'veo-3.1-generate-preview', referenceImages: [image] });
+    expect(sent().parameters).toMatchObject({ personGeneration: 'allow_adult', durationSeconds: 8 });
+    // 1080p is rendered at 8 s only.
+    await veo.textToVideo({ ...base, model: 'veo-3', width: 1920, height: 1080 });
+    expect(sent().parameters).toMatchObject({ resolution: '1080p', durationSeconds: 8 });
+  });
+
+  it('the fake refuses what Veo refuses, and the adapter surfaces it as vendor_rejected', async () => {
+    const post = (model: string, body: unknown) =>
+      fetch(`${fake.base}/v1beta/models/${model}:predictLongRunning`, {
+        method: 'POST',
+        headers: { 'x-goog-api-key': KEY, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { error: { status: string; message: string } },
+      }));
+    const image = {
+      bytesBase64Encoded: (await solidPng(8, 8, [1, 2, 3])).data.toString('base64'),
+      mimeType: 'image/png',
+    };
+    const unknown = await post('veo-3.0-generate-001', { instances: [{ prompt: 'x' }], parameters: { seed: 7 } });
+    expect(unknown).toMatchObject({ status: 400, body: { error: { status: 'INVALID_ARGUMENT' } } });
+    expect(unknown.body.error.message).toContain('Unknown name');
+    const wrongType = await post('veo-3.0-generate-001', {
+      instances: [{ prompt: 'x' }],
+      parameters: { durationSeconds: '8' },
+    });
+    expect(wrongType.status).toBe(400);
+    const person = await post('veo-3.1-generate-preview', {
+      instances: [{ prompt: 'x', image }],
+      parameters: { personGeneration: 'allow_all' },
+    });
+    expect(person).toMatchObject({
+      status: 400,
+      body: { error: { message: 'allow_all for personGeneration is currently not supported.' } },
+    });
+    const content = await fetch(`${fake.base}/v1beta/models/gemini-2.5-flash:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }], generation_config: {} }),
+    });
+    expect(content.status).toBe(400);
+
+    // Through the adapter: a video reference in an unsupported format is refused by Veo, clearly.
+    const error = await veo
+      .imageToVideo({
+        model: 'veo-3.1-generate-preview',
+        prompt: 'x',
+        durationSeconds: 8,
+        width: 1280,
+        height: 720,
+        fps: 24,
+        generateAudio: false,
+        image: { data: Buffer.from('GIF89a'), mimeType: 'image/gif' },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VendorError);
+    expect(error).toMatchObject({ status: 400, code: 'vendor_rejected', retryable: false });
+    expect((error as Error).message).toMatch(/^Gemini: Invalid JSON payload received\. instances\.0\.image\.mimeType/);
   });
 
   it('a finished operation with filtered media is content filtered, not a success', async () => {

@@ -18,9 +18,9 @@ import {
   assertNotBlocked,
   type GeminiSettings,
   type GenerateContentReply,
-  geminiJson,
+  geminiCall,
+  geminiClient,
   inlinePart,
-  modelPath,
   type Part,
   VENDOR,
 } from './api.ts';
@@ -198,22 +198,20 @@ export class GeminiImageEngine implements ImageEngine {
     options: EngineCallOptions,
   ): Promise<Generated> {
     options.onProgress?.(0.05);
-    const { data } = await geminiJson<GenerateContentReply>(
-      this.settings,
-      `${modelPath(this.vendorModel)}:generateContent`,
-      {
-        method: 'POST',
-        signal: options.signal,
-        json: {
+    const data = (await geminiCall(
+      () =>
+        geminiClient(this.settings).models.generateContent({
+          model: this.vendorModel,
           contents: [{ role: 'user', parts }],
-          generationConfig: {
+          config: {
             responseModalities: ['TEXT', 'IMAGE'],
             imageConfig: { aspectRatio: config.aspectRatio },
             ...(config.seed !== undefined ? { seed: config.seed } : {}),
+            abortSignal: options.signal,
           },
-        },
-      },
-    );
+        }),
+      options.signal,
+    )) as GenerateContentReply;
     options.onProgress?.(0.85);
     assertNotBlocked(data);
     const candidate = data.candidates?.[0];

@@ -1,19 +1,19 @@
-// Gemini text for the agents: generateContent (JSON mode with a responseSchema for structured output)
-// and streamGenerateContent?alt=sse for stream().
+// Gemini text for the agents through @google/genai: generateContent (JSON mode with a responseSchema for
+// structured output) and generateContentStream (streamGenerateContent?alt=sse) for stream().
+import type { GenerateContentParameters } from '@google/genai';
+import { AppError } from '../../platform/errors.ts';
 import { schemaForPurpose } from '../openai/schemas.ts';
 import type { CompleteTextRequest, EngineCallOptions, TextEngine, TextResult } from '../types.ts';
-import { DEFAULT_RETRY, retryDelayMs, VendorBalanceError, VendorError } from '../vendor/http.ts';
+import { VendorError } from '../vendor/http.ts';
 import {
-  apiUrl,
   assertNotBlocked,
-  authHeaders,
-  classifyVendorFailure,
   describeGoogleError,
   type GeminiSettings,
   type GenerateContentReply,
-  geminiJson,
+  geminiCall,
+  geminiClient,
+  geminiFailure,
   inlinePart,
-  modelPath,
   VENDOR,
 } from './api.ts';
 
@@ -95,20 +95,6 @@ function replyText(reply: GenerateContentReply): string {
     .join('');
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-
 /** The request's schema, or the shape the film and movie agents read (they name a purpose instead). */
 function schemaFor(request: CompleteTextRequest) {
   return request.jsonSchema ?? schemaForPurpose(request.purpose);
@@ -127,8 +113,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-const BALANCE_WORDS = /billing|prepayment|payment required|credits? (are|is) depleted/i;
-
 export class GeminiTextEngine implements TextEngine {
   readonly name = 'gemini';
 
@@ -138,27 +122,28 @@ export class GeminiTextEngine implements TextEngine {
     private readonly vendorModel: string,
   ) {}
 
-  private body(request: CompleteTextRequest, structured: boolean) {
+  private params(request: CompleteTextRequest, structured: boolean, signal?: AbortSignal): GenerateContentParameters {
     const schema = structured ? schemaFor(request) : undefined;
     const context = request.context && Object.keys(request.context).length > 0 ? request.context : undefined;
     const text = context ? `${request.prompt}\n\nContext (JSON):\n${JSON.stringify(context)}` : request.prompt;
     return {
+      model: this.vendorModel,
       // Vision: the request's images as inline parts after the text.
       contents: [{ role: 'user', parts: [{ text }, ...(request.images ?? []).map(inlinePart)] }],
-      ...(request.system ? { systemInstruction: { parts: [{ text: request.system }] } } : {}),
-      ...(schema
-        ? { generationConfig: { responseMimeType: 'application/json', responseSchema: toGeminiSchema(schema.schema) } }
-        : {}),
+      config: {
+        ...(request.system ? { systemInstruction: { parts: [{ text: request.system }] } } : {}),
+        ...(schema ? { responseMimeType: 'application/json', responseSchema: toGeminiSchema(schema.schema) } : {}),
+        abortSignal: signal,
+      },
     };
   }
 
   async complete(request: CompleteTextRequest, options: EngineCallOptions = {}): Promise<TextResult> {
     options.onProgress?.(0.05);
-    const { data } = await geminiJson<GenerateContentReply>(
-      this.settings,
-      `${modelPath(this.vendorModel)}:generateContent`,
-      { method: 'POST', signal: options.signal, json: this.body(request, true) },
-    );
+    const data = (await geminiCall(
+      () => geminiClient(this.settings).models.generateContent(this.params(request, true, options.signal)),
+      options.signal,
+    )) as GenerateContentReply;
     assertNotBlocked(data);
     const text = replyText(data);
     const finishReason = data.candidates?.[0]?.finishReason;
@@ -179,79 +164,23 @@ export class GeminiTextEngine implements TextEngine {
   }
 
   async *stream(request: CompleteTextRequest, options: EngineCallOptions = {}): AsyncIterable<string> {
-    const response = await this.openStream(request, options.signal);
-    if (!response.body) return;
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      // Events end at a blank line; a network chunk may hold half an event.
-      for (let end = buffer.search(/\r?\n\r?\n/); end >= 0; end = buffer.search(/\r?\n\r?\n/)) {
-        const event = buffer.slice(0, end);
-        buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
-        const text = this.eventText(event);
+    // Opening the stream (429/5xx/network) is retried with back-off before any text arrives.
+    const stream = await geminiCall(
+      () => geminiClient(this.settings).models.generateContentStream(this.params(request, false, options.signal)),
+      options.signal,
+    );
+    try {
+      for await (const chunk of stream) {
+        const reply = chunk as GenerateContentReply;
+        assertNotBlocked(reply);
+        const text = replyText(reply);
         if (text) yield text;
       }
-    }
-    const rest = this.eventText(buffer + decoder.decode());
-    if (rest) yield rest;
-  }
-
-  private eventText(event: string): string {
-    const data = event
-      .split(/\r?\n/)
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).trimStart())
-      .join('\n');
-    if (!data || data === '[DONE]') return '';
-    let reply: GenerateContentReply & { error?: unknown };
-    try {
-      reply = JSON.parse(data);
-    } catch {
-      throw new VendorError(VENDOR, 'the stream sent an unreadable event', true);
-    }
-    if (reply.error) throw new VendorError(VENDOR, describeGoogleError(reply) ?? 'stream error', true);
-    assertNotBlocked(reply);
-    return replyText(reply);
-  }
-
-  /** Opens the SSE stream, retrying 429/5xx/network failures (with back-off) before any text arrives. */
-  private async openStream(request: CompleteTextRequest, signal?: AbortSignal): Promise<Response> {
-    const url = apiUrl(this.settings, `${modelPath(this.vendorModel)}:streamGenerateContent?alt=sse`);
-    const init = {
-      method: 'POST',
-      headers: { ...authHeaders(this.settings), 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify(this.body(request, false)),
-      signal,
-    };
-    for (let attempt = 1; ; attempt++) {
-      let response: Response;
-      try {
-        response = await fetch(url, init);
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        if (attempt >= DEFAULT_RETRY.attempts)
-          throw new VendorError(VENDOR, `network error: ${(error as Error).message}`, true);
-        await sleep(retryDelayMs(attempt, DEFAULT_RETRY, null), signal);
-        continue;
-      }
-      if (response.ok) return response;
-      const raw = await response.text();
-      let parsed: unknown = raw;
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        // keep the text
-      }
-      const message = describeGoogleError(parsed) ?? `HTTP ${response.status}`;
-      const retryable = response.status === 429 || response.status >= 500;
-      if (retryable && attempt < DEFAULT_RETRY.attempts) {
-        await sleep(retryDelayMs(attempt, DEFAULT_RETRY, response.headers.get('retry-after')), signal);
-        continue;
-      }
-      if (response.status === 402 || (!retryable && BALANCE_WORDS.test(message)))
-        throw new VendorBalanceError(VENDOR, message);
-      throw classifyVendorFailure(new VendorError(VENDOR, message, retryable, response.status));
+    } catch (error) {
+      if (options.signal?.aborted || error instanceof AppError || !(error instanceof Error)) throw error;
+      const failure = geminiFailure(error);
+      const message = (failure && describeGoogleError(failure.body)) || error.message;
+      throw new VendorError(VENDOR, `the stream broke off: ${message}`, true);
     }
   }
 }

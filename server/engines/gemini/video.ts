@@ -1,8 +1,15 @@
-// Veo 3 through the Gemini API's long-running operation: predictLongRunning → poll operations/{name}
-// (every 10 s, as Google's own samples do) → download the video URI with the API key, then read what
-// came back with ffprobe. A finished operation without samples is a safety block, not a success.
+// Veo 3 through the Gemini API's long-running operation with @google/genai: generateVideos
+// (predictLongRunning) → getVideosOperation (operations/{name}, every 10 s, as Google's own samples do)
+// → download the video URI with the API key, then read what came back with ffprobe. A finished
+// operation without samples is a safety block, not a success.
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type {
+  Image as GenaiImage,
+  GenerateVideosConfig,
+  GenerateVideosOperation,
+  VideoGenerationReferenceType,
+} from '@google/genai';
 import type { Config } from '../../config.ts';
 import { probeMedia } from '../../platform/media/probe.ts';
 import { makeWorkDir } from '../../platform/media/work-dir.ts';
@@ -17,7 +24,7 @@ import type {
   VideoToVideoRequest,
 } from '../types.ts';
 import { downloadOutput, pollUntil, unreportedProgress, VendorError, vendorContentFiltered } from '../vendor/http.ts';
-import { authHeaders, classifyVendorFailure, type GeminiSettings, geminiJson, modelPath, VENDOR } from './api.ts';
+import { authHeaders, classifyVendorFailure, type GeminiSettings, geminiCall, geminiClient, VENDOR } from './api.ts';
 
 /** The Veo model id each spec name is sent to. */
 export const VEO_MODEL_IDS: Record<string, string> = {
@@ -33,25 +40,17 @@ const VEO_DURATIONS = [4, 6, 8];
 /** Typical render time, the first estimate shown (Google quotes 11 s to 6 min). */
 const EXPECTED_SECONDS = 75;
 const MAX_REFERENCE_IMAGES = 3;
+/** The reference type as the Gemini API's Veo documentation writes it (the SDK's enum says ASSET). */
+const VEO_ASSET = 'asset' as VideoGenerationReferenceType;
 
-interface VeoImage {
-  bytesBase64Encoded: string;
-  mimeType: string;
-}
+type Operation = GenerateVideosOperation;
 
-interface Operation {
-  name: string;
-  done?: boolean;
-  error?: { code?: number; message?: string; status?: string };
-  response?: {
-    generateVideoResponse?: {
-      generatedSamples?: Array<{
-        video?: { uri?: string; encodedVideo?: string; bytesBase64Encoded?: string; mimeType?: string };
-      }>;
-      raiMediaFilteredCount?: number;
-      raiMediaFilteredReasons?: string[];
-    };
-  };
+/**
+ * Veo's `personGeneration` for a request (Gemini API, Veo 3 / 3.1): text-to-video takes `allow_all`
+ * only; image-to-video, first+last frame (interpolation) and reference images take `allow_adult` only.
+ */
+function personGenerationFor(inputs: { image: boolean; lastFrame: boolean; references: boolean }) {
+  return inputs.image || inputs.lastFrame || inputs.references ? 'allow_adult' : 'allow_all';
 }
 
 export interface VeoOptions {
@@ -61,15 +60,16 @@ export interface VeoOptions {
   timeoutMs: number;
 }
 
-function veoImage(media: MediaBuffer): VeoImage {
-  return { bytesBase64Encoded: media.data.toString('base64'), mimeType: media.mimeType };
+function veoImage(media: MediaBuffer): GenaiImage {
+  return { imageBytes: media.data.toString('base64'), mimeType: media.mimeType };
 }
 
 const SAFETY_WORDS = /safety|usage guidelines|responsible ai|\brai\b|filtered|prohibited|sensitive/i;
 const RETRYABLE_GRPC = new Set(['RESOURCE_EXHAUSTED', 'UNAVAILABLE', 'INTERNAL', 'DEADLINE_EXCEEDED', 'ABORTED']);
 
 /** An operation that finished with `error`, as the product's error kinds. */
-function operationFailure(error: NonNullable<Operation['error']>): unknown {
+function operationFailure(raw: NonNullable<Operation['error']>): unknown {
+  const error = raw as { code?: number; message?: string; status?: string };
   const message = error.message ?? error.status ?? `code ${error.code}`;
   if (SAFETY_WORDS.test(message)) return vendorContentFiltered(VENDOR, message);
   const code = error.code ?? 0;
@@ -113,37 +113,61 @@ export class VeoVideoEngine implements VideoEngine {
     const modelId = VEO_MODEL_IDS[request.model] ?? request.model;
     const dualFrame = modelId.startsWith('veo-3.1');
     const aspectRatio = request.height > request.width ? '9:16' : '16:9';
-    const durationSeconds = VEO_DURATIONS.find((d) => d >= request.durationSeconds) ?? VEO_DURATIONS.at(-1)!;
     // 1080p is offered for 16:9 only on Veo 3.0.
     const resolution =
       Math.min(request.width, request.height) >= 1080 && (dualFrame || aspectRatio === '16:9') ? '1080p' : '720p';
-
-    const instance: Record<string, unknown> = {
-      prompt: request.style ? `${request.prompt}\nStyle: ${request.style}.` : request.prompt,
-    };
-    if (firstFrame) instance.image = veoImage(firstFrame);
-    if (dualFrame && request.lastFrame) instance.lastFrame = veoImage(request.lastFrame);
+    const lastFrame = dualFrame && request.lastFrame ? request.lastFrame : undefined;
     const references = dualFrame ? (request.referenceImages ?? []).slice(0, MAX_REFERENCE_IMAGES) : [];
-    if (references.length > 0)
-      instance.referenceImages = references.map((r) => ({ image: veoImage(r), referenceType: 'asset' }));
-    const parameters: Record<string, unknown> = { aspectRatio, resolution, durationSeconds };
-    if (request.negativePrompt) parameters.negativePrompt = request.negativePrompt;
+    // Veo renders 1080p and reference-image clips at 8 s only; otherwise the shortest length covering the request.
+    const durationSeconds =
+      resolution === '1080p' || references.length > 0
+        ? 8
+        : (VEO_DURATIONS.find((d) => d >= request.durationSeconds) ?? VEO_DURATIONS.at(-1)!);
+    const personGeneration = personGenerationFor({
+      image: Boolean(firstFrame),
+      lastFrame: Boolean(lastFrame),
+      references: references.length > 0,
+    });
+    const config: GenerateVideosConfig = {
+      aspectRatio,
+      resolution,
+      durationSeconds,
+      personGeneration,
+      ...(request.negativePrompt ? { negativePrompt: request.negativePrompt } : {}),
+      ...(lastFrame ? { lastFrame: veoImage(lastFrame) } : {}),
+      ...(references.length > 0
+        ? { referenceImages: references.map((r) => ({ image: veoImage(r), referenceType: VEO_ASSET })) }
+        : {}),
+      abortSignal: options.signal,
+    };
+    const client = geminiClient(this.settings);
 
     options.onProgress?.(0.02, EXPECTED_SECONDS);
-    const { data: started } = await geminiJson<Operation>(this.settings, `${modelPath(modelId)}:predictLongRunning`, {
-      method: 'POST',
-      signal: options.signal,
-      json: { instances: [instance], parameters },
-    });
+    const started = await geminiCall(
+      () =>
+        client.models.generateVideos({
+          model: modelId,
+          prompt: request.style ? `${request.prompt}\nStyle: ${request.style}.` : request.prompt,
+          ...(firstFrame ? { image: veoImage(firstFrame) } : {}),
+          config,
+        }),
+      options.signal,
+    );
     if (!started?.name) throw new VendorError(VENDOR, 'the video request returned no operation', true);
 
+    let current: Operation = started;
     const finished = await pollUntil<Operation>(
       VENDOR,
       async () => {
-        const op = started.done
-          ? started
-          : (await geminiJson<Operation>(this.settings, started.name, { signal: options.signal })).data;
-        return op?.done ? op : undefined;
+        if (!current.done) {
+          const previous = current;
+          current = await geminiCall(
+            () =>
+              client.operations.getVideosOperation({ operation: previous, config: { abortSignal: options.signal } }),
+            options.signal,
+          );
+        }
+        return current.done ? current : undefined;
       },
       {
         intervalMs: this.veo.pollIntervalMs,
@@ -157,11 +181,9 @@ export class VeoVideoEngine implements VideoEngine {
       },
     );
     if (finished.error) throw operationFailure(finished.error);
-    const reply = finished.response?.generateVideoResponse;
+    const reply = finished.response;
     const reasons = reply?.raiMediaFilteredReasons ?? [];
-    const sample = reply?.generatedSamples?.find(
-      (s) => s.video?.uri || s.video?.encodedVideo || s.video?.bytesBase64Encoded,
-    );
+    const sample = reply?.generatedVideos?.find((s) => s.video?.uri || s.video?.videoBytes);
     if (!sample?.video) {
       throw vendorContentFiltered(
         VENDOR,
@@ -172,7 +194,7 @@ export class VeoVideoEngine implements VideoEngine {
     }
     options.onProgress?.(0.88, 5);
 
-    const inline = sample.video.encodedVideo ?? sample.video.bytesBase64Encoded;
+    const inline = sample.video.videoBytes;
     const media: MediaBuffer = inline
       ? { data: Buffer.from(inline, 'base64'), mimeType: sample.video.mimeType ?? 'video/mp4' }
       : await downloadOutput(VENDOR, sample.video.uri!, {
@@ -196,11 +218,12 @@ export class VeoVideoEngine implements VideoEngine {
         model: request.model,
         vendorModel: modelId,
         operation: finished.name,
+        personGeneration,
         aspectRatio,
         resolution,
         requestedDurationSeconds: request.durationSeconds,
         vendorDurationSeconds: durationSeconds,
-        inputs: [firstFrame ? 'image' : 'text', ...(instance.lastFrame ? ['last-frame'] : [])],
+        inputs: [firstFrame ? 'image' : 'text', ...(lastFrame ? ['last-frame'] : [])],
         referenceCount: references.length,
         ...(reasons.length > 0 ? { raiMediaFilteredReasons: reasons } : {}),
       },

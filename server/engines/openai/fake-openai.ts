@@ -1,7 +1,122 @@
 // A local OpenAI-compatible chat server for tests: answers POST /v1/chat/completions from a queue of
-// scripted replies (JSON or an SSE stream) and records every request it saw.
+// scripted replies (JSON or an SSE stream) and records every request it saw. The request body is
+// checked against OpenAI's documented Create chat completion schema first (strict: an unknown argument
+// or a wrong type is OpenAI's 400 invalid_request_error), including its strict structured-output rules
+// (every object closed with additionalProperties: false and every property required).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+
+const textContent = z.union([
+  z.string(),
+  z.array(z.strictObject({ type: z.literal('text'), text: z.string() })).min(1),
+]);
+const message = z.discriminatedUnion('role', [
+  z.strictObject({ role: z.literal('system'), content: textContent, name: z.string().optional() }),
+  z.strictObject({ role: z.literal('developer'), content: textContent, name: z.string().optional() }),
+  z.strictObject({ role: z.literal('user'), content: textContent, name: z.string().optional() }),
+  z.strictObject({
+    role: z.literal('assistant'),
+    content: textContent.nullable().optional(),
+    name: z.string().optional(),
+    refusal: z.string().nullable().optional(),
+  }),
+]);
+/** POST /v1/chat/completions (the arguments this studio could send; OpenAI refuses any other). */
+const CHAT_COMPLETION_SCHEMA = z.strictObject({
+  model: z.string().min(1),
+  messages: z.array(message).min(1),
+  stream: z.boolean().nullable().optional(),
+  stream_options: z.strictObject({ include_usage: z.boolean().optional() }).nullable().optional(),
+  response_format: z
+    .discriminatedUnion('type', [
+      z.strictObject({ type: z.literal('text') }),
+      z.strictObject({ type: z.literal('json_object') }),
+      z.strictObject({
+        type: z.literal('json_schema'),
+        json_schema: z.strictObject({
+          name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/),
+          description: z.string().optional(),
+          schema: z.record(z.string(), z.unknown()).optional(),
+          strict: z.boolean().nullable().optional(),
+        }),
+      }),
+    ])
+    .optional(),
+  temperature: z.number().min(0).max(2).nullable().optional(),
+  top_p: z.number().min(0).max(1).nullable().optional(),
+  n: z.number().int().min(1).max(128).nullable().optional(),
+  max_tokens: z.number().int().nullable().optional(),
+  max_completion_tokens: z.number().int().nullable().optional(),
+  stop: z
+    .union([z.string(), z.array(z.string()).max(4)])
+    .nullable()
+    .optional(),
+  seed: z.number().int().nullable().optional(),
+  presence_penalty: z.number().min(-2).max(2).nullable().optional(),
+  frequency_penalty: z.number().min(-2).max(2).nullable().optional(),
+  user: z.string().optional(),
+  safety_identifier: z.string().optional(),
+  metadata: z.record(z.string(), z.string()).nullable().optional(),
+  store: z.boolean().nullable().optional(),
+  reasoning_effort: z.enum(['minimal', 'low', 'medium', 'high']).nullable().optional(),
+});
+
+/** OpenAI's strict structured-output rule: every object closed and every property required. */
+function strictSchemaViolation(schema: unknown, context = '()'): string | undefined {
+  if (!schema || typeof schema !== 'object') return undefined;
+  const s = schema as Record<string, unknown>;
+  if (s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object')) || s.properties) {
+    if (s.additionalProperties !== false)
+      return `In context=${context}, 'additionalProperties' is required to be supplied and to be false.`;
+    const keys = Object.keys((s.properties as object) ?? {});
+    const required = new Set(Array.isArray(s.required) ? s.required : []);
+    const missing = keys.find((k) => !required.has(k));
+    if (missing)
+      return `In context=${context}, 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing}'.`;
+  }
+  for (const [key, value] of Object.entries(s)) {
+    const children = Array.isArray(value)
+      ? value
+      : key === 'properties' || key === '$defs' || key === 'definitions'
+        ? Object.values(value as object)
+        : [value];
+    for (const child of children) {
+      const found =
+        child && typeof child === 'object' ? strictSchemaViolation(child, `(${context}, '${key}')`) : undefined;
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** OpenAI's 400 for a request it refuses. */
+function invalidRequest(message: string, param: string | null, code: string | null) {
+  return { error: { message, type: 'invalid_request_error', param, code } };
+}
+
+/** Why OpenAI would refuse this body, as its error body; undefined when it is acceptable. */
+function refusalOf(body: unknown): ReturnType<typeof invalidRequest> | undefined {
+  const checked = CHAT_COMPLETION_SCHEMA.safeParse(body);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    if (issue.code === 'unrecognized_keys')
+      return invalidRequest(`Unrecognized request argument supplied: ${issue.keys.join(', ')}`, null, null);
+    const param = issue.path.join('.');
+    return invalidRequest(`Invalid value for '${param}': ${issue.message}`, param, 'invalid_value');
+  }
+  const format = checked.data.response_format;
+  if (format?.type === 'json_schema' && format.json_schema.strict) {
+    const violation = strictSchemaViolation(format.json_schema.schema);
+    if (violation)
+      return invalidRequest(
+        `Invalid schema for response_format '${format.json_schema.name}': ${violation}`,
+        'response_format',
+        'invalid_json_schema',
+      );
+  }
+  return undefined;
+}
 
 export type FakeReply =
   | { status: number; body: unknown; headers?: Record<string, string> }
@@ -46,6 +161,12 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'Not found', type: 'invalid_request_error' } }));
+      return;
+    }
+    const refusal = refusalOf(body);
+    if (refusal) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(refusal));
       return;
     }
     const reply = fake.replies.shift() ?? fake.fallback(body);

@@ -140,6 +140,68 @@ describe('OpenAiTextEngine.complete', () => {
   });
 });
 
+describe('requests OpenAI would refuse', () => {
+  const post = (body: unknown) =>
+    fetch(`${fake.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-test', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error: Record<string, unknown> } }));
+  const messages = [{ role: 'user', content: 'hi' }];
+
+  it('the fake answers 400 invalid_request_error for an unknown argument, a wrong type or a loose strict schema', async () => {
+    const unknown = await post({ model: 'm', messages, response_mime_type: 'application/json' });
+    expect(unknown).toMatchObject({
+      status: 400,
+      body: {
+        error: { type: 'invalid_request_error', message: 'Unrecognized request argument supplied: response_mime_type' },
+      },
+    });
+    const wrongType = await post({ model: 'm', messages, temperature: 'warm' });
+    expect(wrongType).toMatchObject({ status: 400, body: { error: { param: 'temperature' } } });
+    const loose = await post({
+      model: 'm',
+      messages,
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'x', strict: true, schema: { type: 'object', properties: { a: { type: 'string' } } } },
+      },
+    });
+    expect(loose).toMatchObject({ status: 400, body: { error: { code: 'invalid_json_schema' } } });
+    const badName = await post({
+      model: 'm',
+      messages,
+      response_format: { type: 'json_schema', json_schema: { name: 'prompt enhancement' } },
+    });
+    expect(badName.status).toBe(400);
+    expect(fake.requests).toHaveLength(4);
+  });
+
+  it('sends a schema name OpenAI accepts, whatever the feature called it', async () => {
+    fake.replies.push(chatReply('{"a":"b"}'));
+    const result = await engine.complete({
+      prompt: 'x',
+      jsonSchema: {
+        name: 'prompt enhancement (v2)',
+        schema: { type: 'object', properties: { a: { type: 'string' } } },
+      },
+    });
+    expect(result.json).toEqual({ a: 'b' });
+    expect(fake.requests[0].body.response_format).toMatchObject({ json_schema: { name: 'prompt_enhancement_v2_' } });
+  });
+
+  it('surfaces a refused request as vendor_rejected with OpenAI’s message, without retrying', async () => {
+    const misconfigured = new OpenAiTextEngine({ apiKey: 'sk-test', baseUrl: fake.url, model: '' });
+    const error = await misconfigured.complete({ prompt: 'hello' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VendorError);
+    expect(error).toMatchObject({ status: 400, code: 'vendor_rejected', retryable: false });
+    expect((error as Error).message).toMatch(/^OpenAI: Invalid value for 'model'/);
+    expect(fake.requests).toHaveLength(1);
+    // Sent by OpenAI's SDK.
+    expect(fake.requests[0].headers['user-agent']).toMatch(/^OpenAI\/JS /);
+  });
+});
+
 describe('OpenAiTextEngine.stream', () => {
   it('yields the deltas of an SSE stream split across network chunks, until [DONE]', async () => {
     const delta = (content: string) => JSON.stringify({ choices: [{ index: 0, delta: { content } }] });

@@ -1,11 +1,26 @@
-// A TextEngine for any OpenAI-compatible chat server (OpenAI, Ollama, vLLM, llama.cpp server):
-// POST {base}/chat/completions, structured output through `response_format: json_schema`, streaming
-// through server-sent events. See docs/engines.md.
+// A TextEngine for any OpenAI-compatible chat server (OpenAI, Ollama, vLLM, llama.cpp server) through
+// OpenAI's official SDK (`openai`): POST {base}/chat/completions, structured output through
+// `response_format: json_schema`, streaming through server-sent events. See docs/engines.md.
+import OpenAI from 'openai';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import type { Config } from '../../config.ts';
+import { AppError } from '../../platform/errors.ts';
 import { DEFAULT_TEXT_MODEL } from '../catalog.ts';
 import type { EngineOverrides } from '../registry.ts';
 import type { CompleteTextRequest, EngineCallOptions, TextEngine, TextResult } from '../types.ts';
-import { DEFAULT_RETRY, retryDelayMs, VendorBalanceError, VendorError, vendorContentFiltered } from '../vendor/http.ts';
+import {
+  httpFailure,
+  type SdkHttpFailure,
+  stainlessFailure,
+  VendorBalanceError,
+  VendorError,
+  vendorContentFiltered,
+  vendorSdkCall,
+} from '../vendor/http.ts';
 import { schemaForPurpose, strictSchema } from './schemas.ts';
 
 const VENDOR = 'OpenAI';
@@ -25,15 +40,8 @@ export function apiBase(baseUrl: string | undefined): string {
   return /\/v\d+$/.test(new URL(base).pathname) ? base : `${base}/v1`;
 }
 
-type ChatContent = string | Array<{ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }>;
-
-interface ChatMessage {
-  role: 'system' | 'user';
-  content: ChatContent;
-}
-
-function messagesOf(request: CompleteTextRequest, wantsJson: boolean): ChatMessage[] {
-  const messages: ChatMessage[] = [];
+function messagesOf(request: CompleteTextRequest, wantsJson: boolean): ChatCompletionMessageParam[] {
+  const messages: ChatCompletionMessageParam[] = [];
   const system = [request.system, wantsJson ? 'Answer with a single JSON value and nothing else.' : undefined]
     .filter(Boolean)
     .join('\n');
@@ -83,105 +91,82 @@ function errorOf(body: unknown): OpenAiError {
 const QUOTA = /insufficient_quota|billing_hard_limit|exceeded your current quota/i;
 const SAFETY = /content_policy_violation|content_filter|safety/i;
 
-/** The product's error for a failed reply; `undefined` when it should be retried. */
-function failure(status: number, body: unknown, finalAttempt: boolean): Error | undefined {
+/** OpenAI takes `json_schema.name` as 1–64 of a-z, A-Z, 0-9, _ and - only. */
+function schemaName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]+/g, '_').slice(0, 64) || 'answer';
+}
+
+/** Failures answered at once, never retried: a spent quota (OpenAI sends it as a 429) and safety refusals. */
+function immediateFailure({ status, body }: SdkHttpFailure): Error | undefined {
   const error = errorOf(body);
   const message = error.message ?? `HTTP ${status}`;
   const codes = `${error.code ?? ''} ${error.type ?? ''}`;
   if (status === 402 || QUOTA.test(codes) || QUOTA.test(message)) return new VendorBalanceError(VENDOR, message);
   if (status === 400 && SAFETY.test(codes)) return vendorContentFiltered(VENDOR, message);
-  const retryable = status === 429 || status >= 500;
-  if (retryable && !finalAttempt) return undefined;
-  return new VendorError(VENDOR, message, retryable, status);
+  return undefined;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
+/** The SDK's HTTP error with the body as OpenAI sends it (`{error: {...}}`). */
+function openAiFailure(error: unknown): SdkHttpFailure | undefined {
+  const failure = stainlessFailure(error);
+  if (!failure) return undefined;
+  return { ...failure, body: failure.body !== undefined ? { error: failure.body } : (error as Error).message };
+}
 
 export class OpenAiTextEngine implements TextEngine {
   readonly name = 'openai';
-  private readonly base: string;
   readonly model: string;
+  private readonly client: OpenAI;
 
-  constructor(private readonly options: OpenAiOptions) {
-    this.base = apiBase(options.baseUrl);
+  constructor(options: OpenAiOptions) {
     this.model = options.model ?? DEFAULT_MODEL;
+    // Local servers need no key: the SDK insists on one, so a placeholder goes in and the header out.
+    this.client = new OpenAI({
+      apiKey: options.apiKey || 'no-key',
+      baseURL: apiBase(options.baseUrl),
+      maxRetries: 0,
+      timeout: 10 * 60_000,
+      ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+    });
   }
 
-  private body(request: CompleteTextRequest, stream: boolean): Record<string, unknown> {
+  private body(request: CompleteTextRequest): ChatCompletionCreateParamsNonStreaming {
     const schema = request.jsonSchema ?? schemaForPurpose(request.purpose);
-    const body: Record<string, unknown> = {
+    return {
       model: this.model,
       messages: messagesOf(request, schema !== undefined),
-      stream,
+      stream: false,
+      ...(schema
+        ? {
+            response_format: {
+              type: 'json_schema',
+              json_schema: {
+                name: schemaName(schema.name),
+                schema: strictSchema(schema.schema) as Record<string, unknown>,
+                strict: true,
+              },
+            },
+          }
+        : {}),
     };
-    if (schema) {
-      body.response_format = {
-        type: 'json_schema',
-        json_schema: { name: schema.name, schema: strictSchema(schema.schema), strict: true },
-      };
-    }
-    return body;
   }
 
-  /**
-   * POSTs a chat completion. 429 and 5xx (and network errors) are retried with back-off honouring
-   * Retry-After; `insufficient_quota` is a balance error at once, not a rate limit. This does its own
-   * fetch rather than vendorJson because a stream must hand back the open response.
-   */
-  private async post(json: Record<string, unknown>, signal?: AbortSignal): Promise<Response> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-    const policy = DEFAULT_RETRY;
-    for (let attempt = 1; ; attempt++) {
-      const final = attempt >= policy.attempts;
-      let response: Response;
-      try {
-        response = await fetch(`${this.base}/chat/completions`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify(json),
-          signal,
-        });
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        if (final) throw new VendorError(VENDOR, `network error: ${(error as Error).message}`, true);
-        await sleep(retryDelayMs(attempt, policy, null), signal);
-        continue;
-      }
-      if (response.ok) return response;
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        // keep the text for the message
-      }
-      const error = failure(response.status, parsed, final);
-      if (error) throw error;
-      await sleep(retryDelayMs(attempt, policy, response.headers.get('retry-after')), signal);
-    }
+  /** One SDK call: 429/5xx/network retried with back-off (Retry-After honoured); quota and safety at once. */
+  private call<T>(request: () => PromiseLike<T>, signal?: AbortSignal): Promise<T> {
+    return vendorSdkCall(VENDOR, request, {
+      failureOf: openAiFailure,
+      immediate: immediateFailure,
+      signal,
+      describe: (body) => errorOf(body).message,
+    });
   }
 
   async complete(request: CompleteTextRequest, options: EngineCallOptions = {}): Promise<TextResult> {
-    const body = this.body(request, false);
-    const response = await this.post(body, options.signal);
-    const data = (await response.json().catch(() => null)) as {
-      model?: string;
-      choices?: Array<{ finish_reason?: string; message?: { content?: string | null; refusal?: string | null } }>;
-      usage?: unknown;
-    } | null;
+    const body = this.body(request);
+    const data = await this.call(
+      () => this.client.chat.completions.create(body, { signal: options.signal }),
+      options.signal,
+    );
     const choice = data?.choices?.[0];
     if (!choice) throw new VendorError(VENDOR, 'the reply had no choices', true);
     if (choice.finish_reason === 'content_filter') throw vendorContentFiltered(VENDOR, 'the answer was filtered');
@@ -205,38 +190,30 @@ export class OpenAiTextEngine implements TextEngine {
   }
 
   async *stream(request: CompleteTextRequest, options: EngineCallOptions = {}): AsyncIterable<string> {
-    const response = await this.post(this.body(request, true), options.signal);
-    if (!response.body) throw new VendorError(VENDOR, 'the stream had no body', true);
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      // Events end at a blank line; a network chunk may hold part of one or several.
-      for (let end = buffer.search(/\r?\n\r?\n/); end >= 0; end = buffer.search(/\r?\n\r?\n/)) {
-        const event = buffer.slice(0, end);
-        buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
-        const data = event
-          .split(/\r?\n/)
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).trimStart())
-          .join('\n');
-        if (!data) continue;
-        if (data === '[DONE]') return;
-        let parsed: {
-          error?: unknown;
-          choices?: Array<{ delta?: { content?: string | null }; finish_reason?: string | null }>;
-        };
-        try {
-          parsed = JSON.parse(data);
-        } catch {
-          continue;
-        }
-        if (parsed.error) throw failure(500, parsed, true) ?? new VendorError(VENDOR, 'stream failed', true);
-        const choice = parsed.choices?.[0];
+    const body: ChatCompletionCreateParamsStreaming = { ...this.body(request), stream: true };
+    // Opening the stream is retried; once text flows, a failure ends it.
+    const stream = await this.call(
+      () => this.client.chat.completions.create(body, { signal: options.signal }),
+      options.signal,
+    );
+    try {
+      for await (const chunk of stream) {
+        const choice = chunk.choices?.[0];
         if (choice?.finish_reason === 'content_filter') throw vendorContentFiltered(VENDOR, 'the answer was filtered');
         const content = choice?.delta?.content;
         if (content) yield content;
       }
+    } catch (error) {
+      if (options.signal?.aborted || error instanceof AppError || !(error instanceof Error)) throw error;
+      const failure = openAiFailure(error) ?? {
+        status: 500,
+        body: { error: (error as { error?: unknown }).error },
+        retryAfter: null,
+      };
+      throw (
+        immediateFailure({ ...failure, status: failure.status || 500 }) ??
+        httpFailure(VENDOR, 500, failure.body, (b) => errorOf(b).message ?? error.message)
+      );
     }
   }
 }

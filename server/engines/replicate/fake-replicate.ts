@@ -2,10 +2,27 @@
 // /v1/predictions → {id, status:"starting", urls}, GET /v1/predictions/{id} walking starting →
 // processing → succeeded with an output URL (the input really upscaled ×scale with sharp), POST
 // /v1/files for large inputs. Tests script failures: 429s, a 402 balance error, a safety failure.
+// The prediction body is checked against Replicate's documented create-prediction schema and
+// nightmareai/real-esrgan's input schema (image URI, scale 0–10, face_enhance) as strict objects: an
+// unknown field or a wrong type is Replicate's 422 "Input validation failed" with invalid_fields.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { z } from 'zod';
+
+/** POST /v1/predictions for nightmareai/real-esrgan. */
+const PREDICTION_SCHEMA = z.strictObject({
+  version: z.string().regex(/^([a-z0-9_.-]+\/[a-z0-9_.-]+:)?[0-9a-f]{64}$/, 'Invalid version'),
+  input: z.strictObject({
+    image: z.string().regex(/^(https?:\/\/|data:image\/[\w.+-]+;base64,)/, 'Does not match format "uri"'),
+    scale: z.number().min(0).max(10).optional(),
+    face_enhance: z.boolean().optional(),
+  }),
+  webhook: z.url().optional(),
+  webhook_events_filter: z.array(z.enum(['start', 'output', 'logs', 'completed'])).optional(),
+  stream: z.boolean().optional(),
+});
 
 interface FakePrediction {
   id: string;
@@ -116,10 +133,7 @@ export async function startFakeReplicate(): Promise<FakeReplicate> {
       }
 
       if (url.pathname === '/v1/predictions' && req.method === 'POST') {
-        const body = JSON.parse((await readBody(req)).toString('utf8')) as {
-          version: string;
-          input: FakePrediction['input'];
-        };
+        const raw = JSON.parse((await readBody(req)).toString('utf8')) as unknown;
         if (rateLimited > 0) {
           rateLimited--;
           return send(429, { title: 'Too Many Requests', detail: 'Request was throttled.' }, { 'retry-after': '0' });
@@ -131,7 +145,22 @@ export async function startFakeReplicate(): Promise<FakeReplicate> {
             detail: 'You have insufficient credit to run this model. Go to https://replicate.com/account/billing.',
           });
         }
-        if (!body.version || !body.input?.image) return send(422, { detail: 'version and input.image are required' });
+        const checked = PREDICTION_SCHEMA.safeParse(raw);
+        if (!checked.success) {
+          const fields = checked.error.issues.map((i) => ({
+            type: i.code,
+            field: i.path.join('.') || (i.code === 'unrecognized_keys' ? i.keys.join(', ') : ''),
+            description:
+              i.code === 'unrecognized_keys' ? `Additional property ${i.keys.join(', ')} is not allowed` : i.message,
+          }));
+          return send(422, {
+            title: 'Input validation failed',
+            detail: fields.map((f) => `- ${f.field}: ${f.description}`).join('\n'),
+            status: 422,
+            invalid_fields: fields,
+          });
+        }
+        const body = checked.data as { version: string; input: FakePrediction['input'] };
         created.push({ version: body.version, input: { ...body.input, image: body.input.image.slice(0, 60) } });
         const p: FakePrediction = {
           id: randomUUID().replace(/-/g, ''),

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { ContentFilteredError, type UpscaleVideoRequest, type VideoResult } from '../types.ts';
-import { VendorBalanceError } from '../vendor/http.ts';
+import { VendorBalanceError, VendorError } from '../vendor/http.ts';
 import { vendorOverrides } from '../vendor/index.ts';
 import { FAKE_REPLICATE_TOKEN, type FakeReplicate, startFakeReplicate } from './fake-replicate.ts';
 import { ReplicateUpscaleEngine } from './replicate.ts';
@@ -18,7 +18,7 @@ beforeAll(async () => {
   engine = new ReplicateUpscaleEngine({
     apiToken: FAKE_REPLICATE_TOKEN,
     baseUrl: fake.url,
-    version: 'esrgan-test-version',
+    version: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
     pollIntervalMs: 5,
     video: {
       video: async (request) => {
@@ -46,7 +46,7 @@ describe('Replicate Real-ESRGAN adapter', () => {
     const progress: number[] = [];
     const result = await engine.image(request(), { onProgress: (f) => progress.push(f) });
     expect(fake.created.at(-1)).toMatchObject({
-      version: 'esrgan-test-version',
+      version: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
       input: { scale: 8, face_enhance: false },
     });
     expect(fake.created.at(-1)?.input.image).toMatch(/^data:image\/png;base64,/);
@@ -131,5 +131,52 @@ describe('Replicate Real-ESRGAN adapter', () => {
     const upscale = vendorOverrides(loadConfig({ REPLICATE_API_TOKEN: 'r8_x' })).upscale ?? {};
     expect(upscale['image-upscaler']?.name).toBe('replicate');
     expect(upscale.upscale_4k?.name).toBe('replicate');
+  });
+
+  it('the fake answers 422 Input validation failed for an unknown field or a wrong type, as Replicate does', async () => {
+    const post = (body: unknown) =>
+      fetch(`${fake.url}/predictions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${FAKE_REPLICATE_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+    const version = 'f121d640bd286e1fdc67f9799164c1d5be36ff74576ee11c803ae5b665dd46aa';
+    const image = `data:image/png;base64,${(
+      await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+        .png()
+        .toBuffer()
+    ).toString('base64')}`;
+    const unknown = await post({ version, input: { image, scale: 2, upscale: 4 } });
+    expect(unknown).toMatchObject({ status: 422, body: { title: 'Input validation failed' } });
+    expect(String(unknown.body.detail)).toContain('upscale');
+    const wrongType = await post({ version, input: { image, scale: '2' } });
+    expect(wrongType).toMatchObject({ status: 422, body: { invalid_fields: [{ field: 'input.scale' }] } });
+    const tooBig = await post({ version, input: { image, scale: 12 } });
+    expect(tooBig.status).toBe(422);
+    expect((await post({ version, input: { image, scale: 2 } })).status).toBe(201);
+  });
+
+  it('surfaces a refused prediction as vendor_rejected with Replicate’s detail', async () => {
+    const misconfigured = new ReplicateUpscaleEngine({
+      apiToken: FAKE_REPLICATE_TOKEN,
+      baseUrl: fake.url,
+      version: 'not-a-version',
+      pollIntervalMs: 5,
+      video: { video: async () => ({}) as VideoResult },
+    });
+    const small = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123' } })
+      .png()
+      .toBuffer();
+    const error = await misconfigured
+      .image({
+        model: 'image-upscaler',
+        image: { data: small, mimeType: 'image/png' },
+        targetWidth: 32,
+        targetHeight: 32,
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VendorError);
+    expect(error).toMatchObject({ status: 400, code: 'vendor_rejected', retryable: false });
+    expect((error as Error).message).toBe('Replicate: - version: Invalid version');
   });
 });

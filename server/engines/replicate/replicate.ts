@@ -1,6 +1,8 @@
-// Replicate Real-ESRGAN (nightmareai/real-esrgan) for image upscaling: POST /v1/predictions with the
-// model version, poll GET /v1/predictions/{id} until succeeded/failed/canceled, download the output
-// at once (Replicate deletes outputs after an hour) and bring it to the requested target box.
+// Replicate Real-ESRGAN (nightmareai/real-esrgan) for image upscaling through Replicate's official SDK
+// (`replicate`): POST /v1/predictions with the model version, poll GET /v1/predictions/{id} until
+// succeeded/failed/canceled, download the output at once (Replicate deletes outputs after an hour) and
+// bring it to the requested target box.
+import Replicate from 'replicate';
 import sharp, { type ResizeOptions } from 'sharp';
 import type { Config } from '../../config.ts';
 import { LocalUpscaleEngine } from '../local/upscale.ts';
@@ -14,7 +16,14 @@ import type {
   UpscaleVideoRequest,
   VideoResult,
 } from '../types.ts';
-import { downloadOutput, pollUntil, VendorError, vendorContentFiltered, vendorJson } from '../vendor/http.ts';
+import {
+  downloadOutput,
+  pollUntil,
+  type SdkHttpFailure,
+  VendorError,
+  vendorContentFiltered,
+  vendorSdkCall,
+} from '../vendor/http.ts';
 
 const VENDOR = 'Replicate';
 const DEFAULT_BASE = 'https://api.replicate.com/v1';
@@ -61,6 +70,23 @@ function describe(body: unknown): string | undefined {
   return typeof body === 'string' && body ? body.slice(0, 300) : undefined;
 }
 
+/**
+ * The SDK's ApiError: the response (its body already read into the message, "…: <body>.") and status.
+ * The SDK retries 429s (and 5xx on GET) itself first; what is left goes through the shared policy.
+ */
+function replicateFailure(error: unknown): SdkHttpFailure | undefined {
+  const response = (error as { name?: string; response?: unknown } | null)?.response;
+  if ((error as Error | null)?.name !== 'ApiError' || !(response instanceof Response)) return undefined;
+  const text = /failed with status \d+[^:]*: ([\s\S]*)\.$/.exec((error as Error).message)?.[1] ?? '';
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body, retryAfter: response.headers.get('retry-after') };
+}
+
 /** The percentage Real-ESRGAN last printed in its logs ("… 45%|…"), if any. */
 function logProgress(logs: string | null | undefined): number | undefined {
   const matches = logs?.match(/(\d{1,3})%/g);
@@ -70,14 +96,20 @@ function logProgress(logs: string | null | undefined): number | undefined {
 
 export class ReplicateUpscaleEngine implements UpscaleEngine {
   readonly name = 'replicate';
-  private readonly base: string;
   private readonly version: string;
-  private readonly headers: Record<string, string>;
+  private readonly client: Replicate;
 
   constructor(private readonly options: ReplicateOptions) {
-    this.base = (options.baseUrl ?? DEFAULT_BASE).replace(/\/$/, '');
     this.version = options.version ?? DEFAULT_VERSION;
-    this.headers = { authorization: `Bearer ${options.apiToken}` };
+    this.client = new Replicate({
+      auth: options.apiToken,
+      baseUrl: (options.baseUrl ?? DEFAULT_BASE).replace(/\/$/, ''),
+      useFileOutput: false,
+    });
+  }
+
+  private call<T>(request: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return vendorSdkCall(VENDOR, request, { failureOf: replicateFailure, signal, describe });
   }
 
   async image(request: UpscaleImageRequest, options: EngineCallOptions = {}): Promise<ImageResult> {
@@ -92,18 +124,12 @@ export class ReplicateUpscaleEngine implements UpscaleEngine {
     );
     onProgress?.(0.02);
     const image = await this.imageInput(request.image.data, request.image.mimeType, signal);
-    const created = await vendorJson<Prediction>(
-      VENDOR,
-      `${this.base}/predictions`,
-      {
-        method: 'POST',
-        headers: this.headers,
-        json: { version: this.version, input: { image, scale, face_enhance: false } },
-        signal,
-      },
-      describe,
-    );
-    const prediction = await this.waitFor(created.data, options);
+    const created = (await this.call(
+      () =>
+        this.client.predictions.create({ version: this.version, input: { image, scale, face_enhance: false }, signal }),
+      signal,
+    )) as Prediction;
+    const prediction = await this.waitFor(created, options);
     const url = Array.isArray(prediction.output) ? prediction.output[0] : prediction.output;
     if (!url) throw new VendorError(VENDOR, 'the prediction succeeded without an output', false);
     const output = await downloadOutput(VENDOR, url, { signal });
@@ -125,28 +151,20 @@ export class ReplicateUpscaleEngine implements UpscaleEngine {
   /** A data URI when small, else a file uploaded to Replicate's files API (its `urls.get`). */
   private async imageInput(data: Buffer, mimeType: string, signal?: AbortSignal): Promise<string> {
     if (data.byteLength <= DATA_URI_LIMIT) return `data:${mimeType};base64,${data.toString('base64')}`;
-    const form = new FormData();
     const ext = mimeType.split('/')[1] ?? 'png';
-    form.append('content', new Blob([new Uint8Array(data)], { type: mimeType }), `source.${ext}`);
-    const uploaded = await vendorJson<{ urls?: { get?: string } }>(
-      VENDOR,
-      `${this.base}/files`,
-      { method: 'POST', headers: this.headers, body: form, signal },
-      describe,
-    );
-    const url = uploaded.data.urls?.get;
+    const file = new File([new Uint8Array(data)], `source.${ext}`, { type: mimeType });
+    const uploaded = (await this.call(() => this.client.files.create(file, {}, { signal }), signal)) as {
+      urls?: { get?: string };
+    };
+    const url = uploaded.urls?.get;
     if (!url) throw new VendorError(VENDOR, 'the file upload returned no URL', true);
     return url;
   }
 
   private async waitFor(first: Prediction, { signal, onProgress }: EngineCallOptions): Promise<Prediction> {
-    const getUrl = first.urls?.get ?? `${this.base}/predictions/${encodeURIComponent(first.id)}`;
     const cancel = () => {
-      const url = first.urls?.cancel ?? `${this.base}/predictions/${encodeURIComponent(first.id)}/cancel`;
       // Best effort, once: the caller has already given up.
-      void vendorJson(VENDOR, url, { method: 'POST', headers: this.headers, retry: { attempts: 1 } }).catch(
-        () => undefined,
-      );
+      void this.client.predictions.cancel(first.id).catch(() => undefined);
     };
     signal?.addEventListener('abort', cancel, { once: true });
     // Progress never goes back (log percentages restart per tile).
@@ -163,7 +181,7 @@ export class ReplicateUpscaleEngine implements UpscaleEngine {
         VENDOR,
         async () => {
           if (!fresh)
-            current = (await vendorJson<Prediction>(VENDOR, getUrl, { headers: this.headers, signal }, describe)).data;
+            current = (await this.call(() => this.client.predictions.get(first.id, { signal }), signal)) as Prediction;
           fresh = false;
           switch (current.status) {
             case 'succeeded':

@@ -1,9 +1,96 @@
 // A local stand-in for Runway's API (2024-11-06) for the contract tests: task creation on the three
 // endpoints, GET/DELETE /v1/tasks/{id}, and the output files. Each created task plays a script of
 // task states, one per poll; `failNext` queues HTTP failures for the next calls.
+// Request bodies are validated against Runway's documented schemas (the API reference, mirrored by
+// @runwayml/sdk 4.20's request types) as strict objects: an unknown field, a wrong type, a retired model
+// (gen4_aleph) or a gen4_turbo last frame is answered 400 {error: 'Validation of body failed', issues}.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
 import type { RunwayTask } from './runway.ts';
+
+const uri = z.string().regex(/^(https:\/\/|runway:\/\/|data:[a-z]+\/[\w.+-]+;base64,)/, 'Invalid URI');
+const seed = z.number().int().min(0).max(4294967295);
+const promptText = z.string().min(1).max(1000);
+const contentModeration = z.strictObject({ publicFigureThreshold: z.enum(['auto', 'low']).optional() });
+const gen4Ratio = z.enum(['1280:720', '720:1280', '1104:832', '832:1104', '960:960', '1584:672']);
+
+/** POST /v1/image_to_video (gen4_turbo: a first frame only; veo3.1 / veo3.1_fast: first and last). */
+const imageToVideo = z.discriminatedUnion('model', [
+  z.strictObject({
+    model: z.literal('gen4_turbo'),
+    promptImage: z.union([uri, z.array(z.strictObject({ uri, position: z.literal('first') })).length(1)]),
+    ratio: gen4Ratio,
+    promptText: promptText.optional(),
+    duration: z.number().int().min(2).max(10).optional(),
+    seed: seed.optional(),
+    contentModeration: contentModeration.optional(),
+  }),
+  ...(['veo3.1', 'veo3.1_fast'] as const).map((model) =>
+    z.strictObject({
+      model: z.literal(model),
+      promptImage: z.union([
+        uri,
+        z
+          .array(z.strictObject({ uri, position: z.enum(['first', 'last']) }))
+          .min(1)
+          .max(2),
+      ]),
+      ratio: z.enum(['1280:720', '720:1280', '1080:1920', '1920:1080']),
+      audio: z.boolean().optional(),
+      duration: z.union([z.literal(4), z.literal(6), z.literal(8)]).optional(),
+      negativePrompt: z.string().optional(),
+      promptText: promptText.optional(),
+      seed: seed.optional(),
+    }),
+  ),
+]);
+
+const keyframeRange = z.strictObject({ start_seconds: z.number().int().min(0), end_seconds: z.number().int().min(1) });
+/** POST /v1/video_to_video: aleph2 (gen4_aleph is no longer accepted). */
+const videoToVideo = z.discriminatedUnion('model', [
+  z.strictObject({
+    model: z.literal('aleph2'),
+    videoUri: uri,
+    promptText: promptText.optional(),
+    keyframes: z
+      .array(
+        z.union([
+          z.strictObject({ seconds: z.number().min(0), uri, range: keyframeRange.optional() }),
+          z.strictObject({ at: z.number().min(0).max(1), uri, range: keyframeRange.optional() }),
+        ]),
+      )
+      .max(5)
+      .optional(),
+    outputFormat: z.enum(['mp4', 'prores', 'png_sequence', 'sdr_rec709_10bit']).optional(),
+    proresProfile: z.enum(['422', '4444', '422 Proxy', '422 LT', '422 HQ', '4444 XQ']).optional(),
+    ratio: z.string().optional(),
+    seed: seed.optional(),
+    targetAspectRatio: z.enum(['16:9', '4:3', '3:2', '1:1', '2:3', '3:4', '9:16', '21:9']).optional(),
+    contentModeration: contentModeration.optional(),
+  }),
+]);
+
+/** POST /v1/character_performance: act_two. */
+const characterPerformance = z.strictObject({
+  model: z.literal('act_two'),
+  character: z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('image'), uri }),
+    z.strictObject({ type: z.literal('video'), uri }),
+  ]),
+  reference: z.strictObject({ type: z.literal('video'), uri }),
+  bodyControl: z.boolean().optional(),
+  expressionIntensity: z.number().int().min(1).max(5).optional(),
+  ratio: gen4Ratio.optional(),
+  seed: seed.optional(),
+  contentModeration: contentModeration.optional(),
+});
+
+const RUNWAY_REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  image_to_video: imageToVideo,
+  video_to_video: videoToVideo,
+  character_performance: characterPerformance,
+};
 
 type Step = Omit<RunwayTask, 'id' | 'output'> & { output?: boolean };
 
@@ -61,6 +148,12 @@ export async function startFakeRunway(options: { apiKey: string; video: Buffer }
 
     const create = /^\/v1\/(image_to_video|video_to_video|character_performance)$/.exec(url.pathname);
     if (create && req.method === 'POST') {
+      const checked = RUNWAY_REQUEST_SCHEMAS[create[1]].safeParse(body);
+      if (!checked.success)
+        return send(400, {
+          error: 'Validation of body failed',
+          issues: checked.error.issues.map((i) => ({ code: i.code, path: i.path, message: i.message })),
+        });
       const id = `task-${next++}`;
       tasks.set(id, {
         steps: fake.script.length > 0 ? [...fake.script] : [{ status: 'SUCCEEDED', output: true }],

@@ -85,16 +85,26 @@ describe('RunwayVideoEngine against a fake Runway API', () => {
     expect(result.metadata).toMatchObject({ engine: 'runway', model: 'runway-gen4_turbo', vendorModel: 'gen4_turbo' });
   });
 
-  it('sends first and last frames by position and picks the nearest portrait ratio', async () => {
-    await engine.textToVideo({
-      ...base,
-      width: 720,
-      height: 1280,
-      firstFrame: { data: png, mimeType: 'image/png' },
-      lastFrame: { data: png, mimeType: 'image/png' },
-    });
-    const body = fake.requests[0].body as { promptImage: Array<{ position: string }>; ratio: string; duration: number };
-    expect(body.promptImage.map((p) => p.position)).toEqual(['first', 'last']);
+  it('refuses a last frame on gen4_turbo with a clear 400 before calling Runway (it takes a first frame only)', async () => {
+    const error = await engine
+      .textToVideo({
+        ...base,
+        width: 720,
+        height: 1280,
+        firstFrame: { data: png, mimeType: 'image/png' },
+        lastFrame: { data: png, mimeType: 'image/png' },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VendorError);
+    expect(error).toMatchObject({ status: 400, code: 'vendor_rejected' });
+    expect((error as Error).message).toContain('gen4_turbo takes a first frame only');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('picks the nearest portrait ratio for a first frame', async () => {
+    await engine.textToVideo({ ...base, width: 720, height: 1280, firstFrame: { data: png, mimeType: 'image/png' } });
+    const body = fake.requests[0].body as { promptImage: string; ratio: string; duration: number };
+    expect(body.promptImage).toBe(`data:image/png;base64,${png.toString('base64')}`);
     expect(body.ratio).toBe('720:1280');
     expect(body.duration).toBe(5);
   });
@@ -106,7 +116,7 @@ describe('RunwayVideoEngine against a fake Runway API', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it('sends gen4_aleph (video to video) and act_two (character performance) in Runway’s shapes', async () => {
+  it('sends runway-gen4_aleph as aleph2 (video to video) and act_two (character performance) in Runway’s shapes', async () => {
     const video = { data: clip, mimeType: 'video/mp4' };
     const aleph = await engine.videoToVideo({
       model: 'runway-gen4_aleph',
@@ -118,15 +128,14 @@ describe('RunwayVideoEngine against a fake Runway API', () => {
     });
     expect(fake.requests[0]).toMatchObject({
       path: '/v1/video_to_video',
-      body: {
-        model: 'gen4_aleph',
-        promptText: 'make it snow',
-        videoUri: `data:video/mp4;base64,${clip.toString('base64')}`,
-        ratio: '848:480',
-        references: [{ type: 'image', uri: `data:image/png;base64,${png.toString('base64')}` }],
-      },
     });
-    expect(aleph.metadata).toMatchObject({ engine: 'runway', model: 'runway-gen4_aleph', vendorModel: 'gen4_aleph' });
+    expect(fake.requests[0].body).toEqual({
+      model: 'aleph2',
+      videoUri: `data:video/mp4;base64,${clip.toString('base64')}`,
+      promptText: 'make it snow',
+      keyframes: [{ at: 0, uri: `data:image/png;base64,${png.toString('base64')}` }],
+    });
+    expect(aleph.metadata).toMatchObject({ engine: 'runway', model: 'runway-gen4_aleph', vendorModel: 'aleph2' });
 
     fake.requests.length = 0;
     const act = await engine.characterPerformance({
@@ -148,6 +157,64 @@ describe('RunwayVideoEngine against a fake Runway API', () => {
       },
     });
     expect(act.metadata).toMatchObject({ engine: 'runway', model: 'runway-act_two' });
+  });
+
+  it('the fake refuses what Runway refuses: gen4_aleph, a gen4_turbo last frame, unknown fields, wrong types', async () => {
+    const post = (path: string, body: unknown) =>
+      fetch(`${fake.url}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer rw-key',
+          'x-runway-version': '2024-11-06',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error: string; issues: unknown[] } }));
+    const video = `data:video/mp4;base64,${clip.toString('base64')}`;
+    const image = `data:image/png;base64,${png.toString('base64')}`;
+    const aleph = await post('/v1/video_to_video', { model: 'gen4_aleph', videoUri: video, promptText: 'snow' });
+    expect(aleph).toMatchObject({ status: 400, body: { error: 'Validation of body failed' } });
+    expect(aleph.body.issues[0]).toMatchObject({ path: ['model'] });
+    const last = await post('/v1/image_to_video', {
+      model: 'gen4_turbo',
+      ratio: '1280:720',
+      promptImage: [
+        { uri: image, position: 'first' },
+        { uri: image, position: 'last' },
+      ],
+    });
+    expect(last.status).toBe(400);
+    const unknown = await post('/v1/image_to_video', {
+      model: 'gen4_turbo',
+      ratio: '1280:720',
+      promptImage: image,
+      references: [],
+    });
+    expect(unknown).toMatchObject({ status: 400, body: { issues: [{ code: 'unrecognized_keys' }] } });
+    const wrongType = await post('/v1/character_performance', {
+      model: 'act_two',
+      character: { type: 'image', uri: image },
+      reference: { type: 'video', uri: video },
+      expressionIntensity: '3',
+    });
+    expect(wrongType).toMatchObject({ status: 400, body: { issues: [{ path: ['expressionIntensity'] }] } });
+    const good = await post('/v1/video_to_video', { model: 'aleph2', videoUri: video, promptText: 'snow' });
+    expect(good.status).toBe(200);
+  });
+
+  it('surfaces a request Runway refuses as a clear vendor_rejected error naming the field', async () => {
+    // An input without a MIME type makes a data URI Runway does not accept.
+    const error = await engine
+      .characterPerformance({
+        model: 'runway-act_two',
+        character: { data: png, mimeType: '' },
+        reference: { data: clip, mimeType: 'video/mp4' },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VendorError);
+    expect(error).toMatchObject({ status: 400, code: 'vendor_rejected', retryable: false });
+    expect((error as Error).message).toBe('Runway: Validation of body failed (character.uri: Invalid URI)');
+    expect(fake.requests.filter((r) => r.path === '/v1/character_performance')).toHaveLength(1);
   });
 
   it('maps a SAFETY.* failed task to a content-filtered error', async () => {

@@ -3,25 +3,81 @@
 // server, each answering an ETag); PATCH /video/{id}/complete-upload/ checks the ETags; GET
 // /video/{id}/status walks preprocessing → processing (progress) → complete with a download URL
 // whose file is the upload really scaled by ffmpeg to the requested output size and frame rate.
+// As Topaz's reference says, `accept` answers one URL for a source of at most 500 MB (or at most 1,000
+// frames), otherwise ceil(size / 500 MB) URLs (at least 2, at most 150), and each part must be exactly
+// max(500 MB, ceil(size / urls)) bytes but the last. Request bodies are checked against the documented
+// schemas as strict objects: an unknown field or a wrong type is a 400 {message, errors}.
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import { ffmpegPath, runTool } from '../../platform/media/tools.ts';
 
 export const FAKE_TOPAZ_KEY = 'topaz-test-key';
-const PARTS = 2;
+const SEGMENT_BYTES = 500_000_000;
+const MAX_URLS = 150;
+
+const resolution = z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() });
+/** POST /video/ — the documented create-request body. */
+const TOPAZ_CREATE_SCHEMA = z.strictObject({
+  source: z.strictObject({
+    container: z.enum(['mp4', 'mov', 'mkv', 'webm', 'avi']),
+    size: z.number().int().positive(),
+    duration: z.number().positive(),
+    frameRate: z.number().positive(),
+    frameCount: z.number().int().positive(),
+    resolution,
+  }),
+  output: z.strictObject({
+    resolution,
+    frameRate: z.number().positive(),
+    container: z.enum(['mp4', 'mov', 'mkv']),
+    videoEncoder: z.enum(['H264', 'H265', 'ProRes 422 HQ', 'ProRes 422 LT', 'ProRes 4444', 'AV1']),
+    videoProfile: z.string().optional(),
+    dynamicCompressionLevel: z.enum(['Low', 'Mid', 'High']).optional(),
+    audioCodec: z.enum(['AAC', 'AC3', 'PCM']).optional(),
+    audioTransfer: z.enum(['Copy', 'Convert', 'None']),
+    cropToFit: z.boolean().optional(),
+  }),
+  filters: z
+    .array(
+      z.strictObject({
+        model: z.string().regex(/^[a-z]{3,4}-\d+$/, 'Unknown filter model'),
+        fps: z.number().positive().optional(),
+        slowmo: z.number().positive().optional(),
+        duplicate: z.boolean().optional(),
+        duplicateThreshold: z.number().optional(),
+      }),
+    )
+    .min(1),
+});
+/** PATCH /video/{id}/complete-upload/ */
+const COMPLETE_SCHEMA = z.strictObject({
+  uploadResults: z.array(z.strictObject({ partNum: z.number().int().min(1), eTag: z.string().min(1) })).min(1),
+  md5Hash: z.string().optional(),
+});
+
+/** How many upload URLs Topaz's accept answers for a source (its reference's rule). */
+export function topazUrlCount(size: number, frameCount: number, segmentBytes = SEGMENT_BYTES, singleFrames = 1000) {
+  if (size <= segmentBytes || frameCount <= singleFrames) return 1;
+  return Math.min(MAX_URLS, Math.max(2, Math.ceil(size / segmentBytes)));
+}
+
+function validationError(error: z.ZodError) {
+  return {
+    message: 'Invalid request body',
+    errors: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+  };
+}
 
 interface Job {
   id: string;
-  body: {
-    source: { size: number; resolution: { width: number; height: number }; frameRate: number };
-    output: { resolution: { width: number; height: number }; frameRate: number };
-    filters: Array<{ model: string }>;
-  };
+  body: z.infer<typeof TOPAZ_CREATE_SCHEMA>;
+  urls: number;
   parts: Map<number, Buffer>;
   etags: Map<number, string>;
   accepted: boolean;
@@ -62,9 +118,17 @@ const WALK = [
 /** `walk: false` answers `complete` at the first status call after the upload (for slow-polling callers). */
 export async function startFakeTopaz(
   tools: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'>,
-  options: { walk?: boolean } = {},
+  options: {
+    walk?: boolean;
+    /** Topaz's 500 MB segment, made small to exercise multi-part uploads with small clips. */
+    segmentBytes?: number;
+    /** Sources of at most this many frames get a single URL (Topaz: 1,000). */
+    singleUploadFrames?: number;
+  } = {},
 ): Promise<FakeTopaz> {
   const walk = options.walk ?? true;
+  const segmentBytes = options.segmentBytes ?? SEGMENT_BYTES;
+  const singleUploadFrames = options.singleUploadFrames ?? 1000;
   const jobs = new Map<string, Job>();
   const calls: string[] = [];
   let rateLimited = 0;
@@ -134,7 +198,7 @@ export async function startFakeTopaz(
       if (req.headers['x-api-key'] !== FAKE_TOPAZ_KEY) return send(401, { message: 'Unauthorized' });
 
       if (url.pathname === '/video/' && req.method === 'POST') {
-        const body = JSON.parse((await readBody(req)).toString('utf8')) as Job['body'];
+        const raw = JSON.parse((await readBody(req)).toString('utf8')) as unknown;
         if (rateLimited > 0) {
           rateLimited--;
           return send(429, { message: 'Too many requests' }, { 'retry-after': '0' });
@@ -143,11 +207,13 @@ export async function startFakeTopaz(
           balanceNext = false;
           return send(402, { message: 'Insufficient credits to process this request' });
         }
-        if (!body.source?.resolution || !body.output?.resolution || !Array.isArray(body.filters))
-          return send(400, { message: 'source, output and filters are required' });
+        const checked = TOPAZ_CREATE_SCHEMA.safeParse(raw);
+        if (!checked.success) return send(400, validationError(checked.error));
+        const body = checked.data;
         const job: Job = {
           id: randomUUID(),
           body,
+          urls: topazUrlCount(body.source.size, body.source.frameCount, segmentBytes, singleUploadFrames),
           parts: new Map(),
           etags: new Map(),
           accepted: false,
@@ -166,17 +232,27 @@ export async function startFakeTopaz(
       const action = m[2] ?? '';
       if (action === '/accept' && req.method === 'PATCH') {
         job.accepted = true;
-        const urls = Array.from({ length: PARTS }, (_, i) => `${base}/uploads/${job.id}/${i + 1}`);
+        const urls = Array.from({ length: job.urls }, (_, i) => `${base}/uploads/${job.id}/${i + 1}`);
         return send(200, { uploadId: `upload-${job.id}`, urls });
       }
       if (action.startsWith('/complete-upload') && req.method === 'PATCH') {
-        const { uploadResults } = JSON.parse((await readBody(req)).toString('utf8')) as {
-          uploadResults: Array<{ partNum: number; eTag: string }>;
-        };
-        const ok = uploadResults?.length === PARTS && uploadResults.every((r) => job.etags.get(r.partNum) === r.eTag);
-        if (!ok) return send(400, { message: 'Upload parts do not match' });
+        const checked = COMPLETE_SCHEMA.safeParse(JSON.parse((await readBody(req)).toString('utf8')));
+        if (!checked.success) return send(400, validationError(checked.error));
+        const { uploadResults } = checked.data;
         const size = [...job.parts.values()].reduce((n, b) => n + b.byteLength, 0);
         if (size !== job.body.source.size) return send(400, { message: 'Uploaded size does not match source.size' });
+        if (job.urls > 1) {
+          // Multi-part: every URL's part, each exactly one segment but the last, with its ETag.
+          const segment = Math.max(segmentBytes, Math.ceil(job.body.source.size / job.urls));
+          const expected = Math.ceil(job.body.source.size / segment);
+          const ok =
+            uploadResults.length === expected &&
+            uploadResults.every((r) => job.etags.get(r.partNum) === r.eTag) &&
+            [...job.parts.entries()].every(([n, b]) => n === expected || b.byteLength === segment);
+          if (!ok) return send(400, { message: 'Upload parts do not match' });
+        } else if (job.parts.size !== 1 || !job.parts.has(1)) {
+          return send(400, { message: 'The file must be uploaded whole to the single URL' });
+        }
         job.uploaded = true;
         if (!job.fail) job.output = await render(job);
         return send(200, { message: 'Upload completed' });

@@ -7,8 +7,8 @@ import { makeTestClip } from '../../test/fixtures.ts';
 import { ContentFilteredError, type ImageResult, type UpscaleImageRequest } from '../types.ts';
 import { VendorBalanceError } from '../vendor/http.ts';
 import { vendorOverrides } from '../vendor/index.ts';
-import { FAKE_TOPAZ_KEY, type FakeTopaz, startFakeTopaz } from './fake-topaz.ts';
-import { TopazVideoEngine } from './topaz.ts';
+import { FAKE_TOPAZ_KEY, type FakeTopaz, startFakeTopaz, topazUrlCount } from './fake-topaz.ts';
+import { planTopazUpload, TOPAZ_SEGMENT_BYTES, TopazVideoEngine } from './topaz.ts';
 
 const tools = loadConfig({});
 let fake: FakeTopaz;
@@ -57,7 +57,8 @@ describe('Topaz video adapter', () => {
       output: { resolution: { width: 640, height: 360 }, frameRate: 24, container: 'mp4' },
       filters: [{ model: 'prob-4' }],
     });
-    expect(fake.calls.filter((c) => c.startsWith('PUT /uploads/'))).toHaveLength(2);
+    // A source under 500 MB goes whole to the single URL Topaz answers.
+    expect(fake.calls.filter((c) => c.startsWith('PUT /uploads/'))).toEqual([`PUT /uploads/${job?.id}/1`]);
     expect(fake.calls).toContain(`PATCH /video/${job?.id}/complete-upload/`);
     expect(result).toMatchObject({ width: 640, height: 360, fps: 24, mimeType: 'video/mp4' });
     expect(result.durationSeconds).toBeCloseTo(1, 1);
@@ -69,6 +70,90 @@ describe('Topaz video adapter', () => {
     });
     expect(progress.length).toBeGreaterThanOrEqual(4);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('plans uploads in 500 MB segments, one per URL, as Topaz documents (not an even split)', () => {
+    const GB = 1_000_000_000;
+    // 1.2 GB → 3 URLs → 500 MB, 500 MB, 200 MB (Topaz's worked example).
+    expect(topazUrlCount(1.2 * GB, 36_000)).toBe(3);
+    expect(planTopazUpload(1.2 * GB, 3)).toEqual([
+      { partNum: 1, start: 0, end: 500_000_000 },
+      { partNum: 2, start: 500_000_000, end: 1_000_000_000 },
+      { partNum: 3, start: 1_000_000_000, end: 1_200_000_000 },
+    ]);
+    // 1.1 GB: 3 URLs, the last part 100 MB (an even split would send 366.7 MB parts).
+    expect(planTopazUpload(1.1 * GB, 3).map((p) => p.end - p.start)).toEqual([500e6, 500e6, 100e6]);
+    // At most 500 MB or 1,000 frames: one URL, the whole file.
+    expect(topazUrlCount(400_000_000, 36_000)).toBe(1);
+    expect(topazUrlCount(2 * GB, 900)).toBe(1);
+    expect(planTopazUpload(2 * GB, 1)).toEqual([{ partNum: 1, start: 0, end: 2 * GB }]);
+    // Past 75 GB the 150-URL cap binds and the segments grow: 100 GB over 150 URLs.
+    expect(topazUrlCount(100 * GB, 3_000_000)).toBe(150);
+    const big = planTopazUpload(100 * GB, 150);
+    expect(big).toHaveLength(150);
+    expect(big[0].end).toBe(Math.ceil((100 * GB) / 150));
+    expect(big.at(-1)?.end).toBe(100 * GB);
+    expect(TOPAZ_SEGMENT_BYTES).toBe(500_000_000);
+  });
+
+  it('uploads a multi-part source in whole segments that the fake checks part by part', async () => {
+    // The same rule with a segment small enough for the test clip: three URLs, two full segments.
+    const segmentBytes = Math.floor(clip.byteLength / 2.5);
+    const small = await startFakeTopaz(tools, { walk: false, segmentBytes, singleUploadFrames: 0 });
+    try {
+      const smallEngine = new TopazVideoEngine({
+        apiKey: FAKE_TOPAZ_KEY,
+        baseUrl: small.url,
+        tools,
+        pollIntervalMs: 5,
+        segmentBytes,
+        image: { image: async () => ({}) as ImageResult },
+      });
+      const result = await smallEngine.video(request());
+      const job = small.jobs[0];
+      expect([...job.parts.keys()]).toEqual([1, 2, 3]);
+      expect([...job.parts.values()].map((b) => b.byteLength)).toEqual([
+        segmentBytes,
+        segmentBytes,
+        clip.byteLength - 2 * segmentBytes,
+      ]);
+      expect(Buffer.concat([...job.parts.values()]).equals(clip)).toBe(true);
+      expect(result.width).toBe(640);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('the fake refuses a create body Topaz would refuse (unknown field, wrong type) with 400', async () => {
+    const body = {
+      source: {
+        container: 'mp4',
+        size: 1000,
+        duration: 1,
+        frameRate: 24,
+        frameCount: 24,
+        resolution: { width: 320, height: 180 },
+      },
+      output: {
+        resolution: { width: 640, height: 360 },
+        frameRate: 24,
+        container: 'mp4',
+        videoEncoder: 'H264',
+        audioTransfer: 'None',
+      },
+      filters: [{ model: 'prob-4' }],
+    };
+    const post = (b: unknown) =>
+      fetch(`${fake.url}/video/`, {
+        method: 'POST',
+        headers: { 'x-api-key': FAKE_TOPAZ_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify(b),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+    expect((await post(body)).status).toBe(200);
+    const unknown = await post({ ...body, denoise: 0.5 });
+    expect(unknown).toMatchObject({ status: 400, body: { message: 'Invalid request body' } });
+    const wrongType = await post({ ...body, source: { ...body.source, size: '1000' } });
+    expect(wrongType).toMatchObject({ status: 400, body: { errors: [{ path: 'source.size' }] } });
   });
 
   it('adds frame interpolation when the frame rate rises', async () => {

@@ -77,6 +77,8 @@ interface TopazOptions {
   image: Pick<UpscaleEngine, 'image'>;
   pollIntervalMs?: number;
   timeoutMs?: number;
+  /** Upload segment size; Topaz's 500 MB unless a test's fake uses smaller segments. */
+  segmentBytes?: number;
 }
 
 const SAFETY = /content[ _-]?(policy|moderation|filter)|prohibited content|nsfw|safety/i;
@@ -85,6 +87,8 @@ const BALANCE = /insufficient[ _-]?(credits?|balance|funds)|not enough credits|o
 function describe(body: unknown): string | undefined {
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>;
+    if (typeof b.message === 'string' && Array.isArray(b.errors) && b.errors.length > 0)
+      return `${b.message} (${(b.errors as Array<{ path?: string; message?: string }>).map((e) => `${e.path}: ${e.message}`).join('; ')})`;
     for (const key of ['message', 'error', 'detail', 'errorCode']) {
       const value = b[key];
       if (typeof value === 'string') return value;
@@ -93,6 +97,28 @@ function describe(body: unknown): string | undefined {
     }
   }
   return typeof body === 'string' && body ? body.slice(0, 300) : undefined;
+}
+
+/** Topaz's upload segment: 500 MB (decimal, as its reference's worked example counts bytes). */
+export const TOPAZ_SEGMENT_BYTES = 500_000_000;
+
+/**
+ * The byte ranges to PUT to the URLs `accept` returned, per Topaz's reference: one URL ⇒ the whole
+ * file; otherwise segments of max(500 MB, ceil(size / urls)) in order, one per URL (a plain 500 MB
+ * division up to the 150-URL cap, larger segments beyond it). URLs past the end of the file get no part.
+ */
+export function planTopazUpload(
+  size: number,
+  urlCount: number,
+  segmentBytes: number = TOPAZ_SEGMENT_BYTES,
+): Array<{ partNum: number; start: number; end: number }> {
+  if (urlCount < 1) throw new VendorError(VENDOR, 'no upload URLs in the accept reply', true);
+  if (urlCount === 1) return [{ partNum: 1, start: 0, end: size }];
+  const segment = Math.max(segmentBytes, Math.ceil(size / urlCount));
+  const parts: Array<{ partNum: number; start: number; end: number }> = [];
+  for (let index = 0; index < urlCount && index * segment < size; index++)
+    parts.push({ partNum: index + 1, start: index * segment, end: Math.min(size, (index + 1) * segment) });
+  return parts;
 }
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
@@ -221,15 +247,14 @@ export class TopazVideoEngine implements UpscaleEngine {
       describe,
     );
     const urls = accepted.data.urls ?? [];
-    if (urls.length === 0) throw new VendorError(VENDOR, 'no upload URLs in the accept reply', true);
-    const partSize = Math.ceil(data.byteLength / urls.length);
     const uploadResults: Array<{ partNum: number; eTag: string }> = [];
-    for (const [index, url] of urls.entries()) {
-      const part = data.subarray(index * partSize, Math.min(data.byteLength, (index + 1) * partSize));
-      const put = await vendorJson<unknown>(VENDOR, url, { method: 'PUT', body: new Uint8Array(part), signal });
+    for (const part of planTopazUpload(data.byteLength, urls.length, this.options.segmentBytes)) {
+      const url = urls[part.partNum - 1];
+      const body = new Uint8Array(data.subarray(part.start, part.end));
+      const put = await vendorJson<unknown>(VENDOR, url, { method: 'PUT', body, signal });
       const eTag = put.headers.get('etag');
-      if (!eTag) throw new VendorError(VENDOR, `no ETag for upload part ${index + 1}`, true);
-      uploadResults.push({ partNum: index + 1, eTag });
+      if (!eTag) throw new VendorError(VENDOR, `no ETag for upload part ${part.partNum}`, true);
+      uploadResults.push({ partNum: part.partNum, eTag });
     }
     await vendorJson<unknown>(
       VENDOR,

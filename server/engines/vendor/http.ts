@@ -47,7 +47,7 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 500, maxDelayMs: 8_000 };
+const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 500, maxDelayMs: 8_000 };
 
 export interface VendorRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -80,7 +80,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** Milliseconds to wait before attempt `n` (1-based retry count): Retry-After when given, else jittered back-off. */
-export function retryDelayMs(retry: number, policy: RetryPolicy, retryAfter: string | null): number {
+function retryDelayMs(retry: number, policy: RetryPolicy, retryAfter: string | null): number {
   if (retryAfter) {
     const seconds = Number(retryAfter);
     if (Number.isFinite(seconds)) return Math.min(policy.maxDelayMs, Math.max(0, seconds * 1000));
@@ -134,16 +134,80 @@ export async function vendorJson<T>(
       // not JSON: keep the text for the error message
     }
     if (response.ok) return { status: response.status, headers: response.headers, data: parsed as T };
-    const message = describe(parsed) ?? `HTTP ${response.status}`;
     const retryable = response.status === 429 || response.status >= 500;
     if (retryable && attempt < policy.attempts) {
       await sleep(retryDelayMs(attempt, policy, response.headers.get('retry-after')), request.signal);
       continue;
     }
-    if (response.status === 402 || (!retryable && BALANCE_WORDS.test(message)))
-      throw new VendorBalanceError(vendor, message);
-    throw new VendorError(vendor, message, retryable, response.status);
+    throw httpFailure(vendor, response.status, parsed, describe);
   }
+}
+
+/** A vendor's HTTP failure as the product's error: 402 or a balance message → balance; 429/5xx → retryable. */
+export function httpFailure(
+  vendor: string,
+  status: number,
+  body: unknown,
+  describe: (body: unknown) => string | undefined = defaultDescribe,
+): VendorError | VendorBalanceError {
+  const message = describe(body) ?? `HTTP ${status}`;
+  const retryable = status === 429 || status >= 500;
+  if (status === 402 || (!retryable && BALANCE_WORDS.test(message))) return new VendorBalanceError(vendor, message);
+  return new VendorError(vendor, message, retryable, status);
+}
+
+/** What a vendor SDK's HTTP error carries: the status, the vendor's error body and the Retry-After header. */
+export interface SdkHttpFailure {
+  status: number;
+  body: unknown;
+  retryAfter: string | null;
+}
+
+/**
+ * Calls a vendor's official SDK (configured with its own retries off) under the same policy as
+ * vendorJson: 429/5xx and network errors retried with back-off and jitter (Retry-After honoured),
+ * then mapped onto the product's error kinds. `failureOf` reads the SDK's HTTP error; an error it does
+ * not recognise is a network failure (retried) unless the caller's signal aborted.
+ */
+export async function vendorSdkCall<T>(
+  vendor: string,
+  call: () => PromiseLike<T>,
+  options: {
+    failureOf: (error: unknown) => SdkHttpFailure | undefined;
+    signal?: AbortSignal;
+    retry?: Partial<RetryPolicy>;
+    describe?: (body: unknown) => string | undefined;
+    /** A vendor-specific final answer for a failure (e.g. a quota 429 that must not be retried). */
+    immediate?: (failure: SdkHttpFailure) => Error | undefined;
+  },
+): Promise<T> {
+  const policy = { ...DEFAULT_RETRY, ...options.retry };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason ?? error;
+      if (error instanceof AppError) throw error;
+      const failure = options.failureOf(error);
+      const final = failure && options.immediate?.(failure);
+      if (final) throw final;
+      const retryable = !failure || failure.status === 429 || failure.status >= 500;
+      if (retryable && attempt < policy.attempts) {
+        await sleep(retryDelayMs(attempt, policy, failure?.retryAfter ?? null), options.signal);
+        continue;
+      }
+      if (!failure) throw new VendorError(vendor, `network error: ${(error as Error).message}`, true);
+      throw httpFailure(vendor, failure.status, failure.body, options.describe);
+    }
+  }
+}
+
+/** The HTTP error of the Stainless-generated SDKs (openai, @runwayml/sdk): `status`, `error` (the body), `headers`. */
+export function stainlessFailure(error: unknown): SdkHttpFailure | undefined {
+  const e = error as { status?: unknown; error?: unknown; headers?: unknown } | null;
+  if (!e || typeof e !== 'object' || typeof e.status !== 'number') return undefined;
+  const headers = e.headers instanceof Headers ? e.headers : undefined;
+  return { status: e.status, body: e.error, retryAfter: headers?.get('retry-after') ?? null };
 }
 
 function defaultDescribe(body: unknown): string | undefined {
