@@ -11,10 +11,28 @@ const textContent = z.union([
   z.string(),
   z.array(z.strictObject({ type: z.literal('text'), text: z.string() })).min(1),
 ]);
+/** A user message may also carry images (OpenAI's image_url content part: a URL or a data URI, optional detail). */
+const userContent = z.union([
+  z.string(),
+  z
+    .array(
+      z.union([
+        z.strictObject({ type: z.literal('text'), text: z.string() }),
+        z.strictObject({
+          type: z.literal('image_url'),
+          image_url: z.strictObject({
+            url: z.string().regex(/^(https?:\/\/|data:image\/(png|jpeg|webp|gif);base64,)/),
+            detail: z.enum(['auto', 'low', 'high']).optional(),
+          }),
+        }),
+      ]),
+    )
+    .min(1),
+]);
 const message = z.discriminatedUnion('role', [
   z.strictObject({ role: z.literal('system'), content: textContent, name: z.string().optional() }),
   z.strictObject({ role: z.literal('developer'), content: textContent, name: z.string().optional() }),
-  z.strictObject({ role: z.literal('user'), content: textContent, name: z.string().optional() }),
+  z.strictObject({ role: z.literal('user'), content: userContent, name: z.string().optional() }),
   z.strictObject({
     role: z.literal('assistant'),
     content: textContent.nullable().optional(),

@@ -15,7 +15,7 @@ import {
 } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
-// With RUNWAY_API_KEY set, multi-reference video-to-video reaches Runway's gen4_aleph in its shape:
+// With RUNWAY_API_KEY set, multi-reference video-to-video reaches Runway's aleph2 (the spec's runway-gen4_aleph) in its shape:
 // the video as videoUri, the heaviest image as the one reference, the ratio from the aspect.
 
 let t: TestApp;
@@ -43,7 +43,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-it('sends /v1/video_to_video with gen4_aleph, the video and the heaviest image reference', async () => {
+it('sends /v1/video_to_video with aleph2, the video and the heaviest image as its opening keyframe', async () => {
   const dataUri = async (colour: string) =>
     `data:image/png;base64,${(await solidPng(64, 64, colour)).toString('base64')}`;
   const res = await t.app.inject({
@@ -68,12 +68,14 @@ it('sends /v1/video_to_video with gen4_aleph, the video and the heaviest image r
   expect(task.status).toBe('completed');
   const call = fake.requests.find((r) => r.path === '/v1/video_to_video');
   expect(call).toBeDefined();
-  const body = call?.body as { model: string; videoUri: string; ratio: string; references: Array<{ uri: string }> };
-  expect(body.model).toBe('gen4_aleph');
+  // Runway replaced gen4_aleph with aleph2, which keeps the input video's frame and takes an image as a
+  // guidance keyframe at the start (it has no `references`).
+  const body = call?.body as { model: string; videoUri: string; keyframes: Array<{ at: number; uri: string }> };
+  expect(body.model).toBe('aleph2');
   expect(body.videoUri).toMatch(/^data:video\/mp4;base64,/);
-  expect(body.ratio).toBe('1280:720');
-  expect(body.references).toHaveLength(1);
-  const ref = Buffer.from(body.references[0].uri.split(',')[1] ?? '', 'base64');
+  expect(body.keyframes).toHaveLength(1);
+  expect(body.keyframes[0].at).toBe(0);
+  const ref = Buffer.from(body.keyframes[0].uri.split(',')[1] ?? '', 'base64');
   const { channels } = await sharp(ref).stats();
   expect(channels[0].mean).toBeGreaterThan(200); // the red one (weight 0.9), not the blue one
   expect(
