@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { MultiReferenceReply, multiReferenceBody } from '../../../common/api/multi-reference.ts';
-import { MULTI_REFERENCE, PRICES } from '../../../common/constants.ts';
+import { MULTI_REFERENCE, type PriceTable } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { prepareMediaRef } from '../../platform/media/inputs.ts';
@@ -20,9 +20,9 @@ function asRef(value: string): string {
   return `data:application/octet-stream;base64,${v}`;
 }
 
-/** Credits one call reserves: PRICES.multiReference per asked image. */
-function multiReferencePrice(numImages: number): number {
-  return PRICES.multiReference * Math.max(1, Math.floor(numImages));
+/** Credits one call reserves: `multiReference` per asked image, from the serving engine's price list. */
+function multiReferencePrice(prices: PriceTable, numImages: number): number {
+  return prices.multiReference * Math.max(1, Math.floor(numImages));
 }
 
 /**
@@ -40,8 +40,9 @@ export async function generateMultiReference(
   if (body.personaId) await visiblePersona(ctx, userId, body.personaId);
   const model = MULTI_REFERENCE.model;
   ctx.engines.image(model);
-  const credits = multiReferencePrice(body.numImages);
-  const creditsEach = multiReferencePrice(1);
+  const prices = ctx.engines.prices('image', model);
+  const credits = multiReferencePrice(prices, body.numImages);
+  const creditsEach = multiReferencePrice(prices, 1);
   const stored: string[] = [];
   let taskId: string;
   try {

@@ -5,9 +5,11 @@ import { useSearchParams } from 'react-router';
 import { type MagicMode, type MagicQuality, magicSelectorPrompt } from '../../../common/api/inpaint.ts';
 import { MAGIC_SELECTOR } from '../../../common/constants.ts';
 import { ApiError } from '../../api/client.ts';
+import { usePrice } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { ModalDialog } from '../../ui/ModalDialog.tsx';
+import { EngineNote } from '../assets/EngineBadge.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
 import { imageThumbnail, loadImage, shrinkDataUrl } from '../multi-composition/images.ts';
@@ -122,6 +124,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
   const [mode, setMode] = useState<MagicMode>('inpaint');
   const [quality, setQuality] = useState<MagicQuality>(MAGIC_SELECTOR.quality);
   const [styleStrength, setStyleStrength] = useState<number>(MAGIC_SELECTOR.styleStrength);
+  const price = usePrice('image', MAGIC_SELECTOR.model, 'inpaint');
   const [prompt, setPrompt] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -423,6 +426,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
         </p>
       )}
 
+      <EngineNote kind="image" model={MAGIC_SELECTOR.model} credits={price} />
       <Button
         className="w-full"
         disabled={!base || busy}

@@ -6,9 +6,11 @@ import type { MultiReferenceBody, MultiReferenceReply } from '../../../common/ap
 import { MULTI_REFERENCE } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { ApiError, apiRequest } from '../../api/client.ts';
+import { usePrice } from '../../api/engines.ts';
 import { uploadFiles } from '../../api/uploads.ts';
 import { disabledButtonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { EngineNote } from '../assets/EngineBadge.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
 import { imageThumbnail } from '../multi-composition/images.ts';
@@ -56,6 +58,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
   const [quality, setQuality] = useState<Quality>(MULTI_REFERENCE.defaults.quality);
   const [compositionMode, setCompositionMode] = useState<CompositionMode>(MULTI_REFERENCE.defaults.compositionMode);
   const [preserveDetails, setPreserveDetails] = useState<boolean>(MULTI_REFERENCE.defaults.preserveDetails);
+  const pricePerImage = usePrice('image', MULTI_REFERENCE.model, 'multiReference');
   const [uploading, setUploading] = useState(false);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<string[]>([]);
@@ -396,6 +399,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
         </ul>
       )}
 
+      <EngineNote kind="image" model={MULTI_REFERENCE.model} credits={pricePerImage * variations} />
       <div className="flex gap-2">
         <button
           type="button"

@@ -7,6 +7,7 @@ import {
   type PersonaVideoAspectRatio,
   type PersonaVideoDuration,
 } from '../../../common/rules/personas.ts';
+import { usePrice } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -44,7 +45,8 @@ export function UgcVideoPanel({ onClose }: { onClose: () => void }) {
   const [alert, setAlert] = useState<string | null>(null);
   const { state, start } = useVideoTask();
   const running = state.phase === 'running';
-  const { balance, shortfall } = useCreditGuard(PERSONA_VIDEO.credits);
+  const price = usePrice('video', PERSONA_VIDEO.model, 'personaVideo');
+  const { balance, shortfall } = useCreditGuard(price);
   const list = data?.personas ?? [];
   const persona = list.find((p) => p.id === personaId) ?? null;
 
@@ -158,7 +160,7 @@ export function UgcVideoPanel({ onClose }: { onClose: () => void }) {
           onClick={generate}
           data-testid="ugc-generate"
         >
-          {running ? t('ugcVideo.working') : t('ugcVideo.generate', { cost: credits(PERSONA_VIDEO.credits) })}
+          {running ? t('ugcVideo.working') : t('ugcVideo.generate', { cost: credits(price) })}
         </Button>
         {!running && shortfall > 0 && (
           <CreditShortfall shortfall={shortfall} balance={balance} testId="ugc-shortfall" />
