@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { PRICE_ITEMS, type PriceTable } from '../constants.ts';
 
-export const ENGINE_MODEL_KINDS = ['image', 'video', 'audio', 'upscale', 'text'] as const;
+const ENGINE_MODEL_KINDS = ['image', 'video', 'audio', 'upscale', 'text'] as const;
 export type EngineModelKind = (typeof ENGINE_MODEL_KINDS)[number];
 
 const priceTable = z.object(
@@ -15,7 +15,7 @@ const priceTable = z.object(
 );
 
 /** The outcome of the last call an engine served in this process (none yet: null). */
-export const engineLastCall = z.object({
+const engineLastCall = z.object({
   outcome: z.enum(['ok', 'failed']),
   /** ISO time the call ended. */
   at: z.string(),
@@ -24,7 +24,7 @@ export const engineLastCall = z.object({
 });
 export type EngineLastCall = z.infer<typeof engineLastCall>;
 
-export const engineModel = z.object({
+const engineModel = z.object({
   kind: z.enum(ENGINE_MODEL_KINDS),
   /** The spec's model or service name, e.g. veo-3.0-generate-001. */
   model: z.string(),
@@ -55,7 +55,7 @@ export const enginesReply = z.object({
 });
 export type EnginesReply = z.infer<typeof enginesReply>;
 
-export const adminEngineModel = engineModel.extend({ lastCall: engineLastCall.nullable() });
+const adminEngineModel = engineModel.extend({ lastCall: engineLastCall.nullable() });
 export type AdminEngineModel = z.infer<typeof adminEngineModel>;
 
 /** GET /api/admin/engines: the catalogue with each engine's last call outcome (in memory, per process). */

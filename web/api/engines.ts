@@ -10,10 +10,10 @@ import { modelName, vendorName } from '../../common/rules/engines.ts';
 import { apiRequest } from './client.ts';
 import { useSession } from './session.ts';
 
-export const enginesQueryKey = ['engines'] as const;
+const enginesQueryKey = ['engines'] as const;
 
 /** The catalogue for the signed-in user (kept a minute; it changes only when the server restarts). */
-export function useEngines() {
+function useEngines() {
   const token = useSession((s) => s.token);
   return useQuery({
     queryKey: [...enginesQueryKey, token],
