@@ -206,6 +206,7 @@ async function queueImageSet(
   taskId: string,
   types: readonly PersonaImageType[],
 ): Promise<{ taskId: string; credits: number }> {
+  ctx.engines.image(PERSONA_IMAGE.model); // 503 before any spend when no engine may serve it
   const prices = ctx.engines.prices('image', PERSONA_IMAGE.model);
   const credits = personaImageSetPrice(types.length, prices);
   const input: PersonaImagesInput = { personaId: persona.id, types: [...types], unitPrice: prices.personaImage };

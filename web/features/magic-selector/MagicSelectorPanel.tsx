@@ -9,7 +9,7 @@ import { usePrice } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { ModalDialog } from '../../ui/ModalDialog.tsx';
-import { EngineNote } from '../assets/EngineBadge.tsx';
+import { EngineBadge, EngineNote, engineOf } from '../assets/EngineBadge.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
 import { imageThumbnail, loadImage, shrinkDataUrl } from '../multi-composition/images.ts';
@@ -247,7 +247,13 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
         styleStrength,
       });
       if (!reply.success || !reply.data.url) throw new Error(t('magicSelector.errors.failed'));
-      setResult({ url: reply.data.url, id: reply.data.id, width: reply.data.width, height: reply.data.height });
+      setResult({
+        url: reply.data.url,
+        id: reply.data.id,
+        width: reply.data.width,
+        height: reply.data.height,
+        engine: engineOf(reply.data.metadata),
+      });
     } catch (err) {
       setError(err instanceof ApiError || err instanceof Error ? err.message : t('magicSelector.errors.failed'));
     } finally {
@@ -531,6 +537,7 @@ function ResultView({
       >
         <div className="space-y-3">
           {image}
+          <EngineBadge engine={result.engine} className="text-muted" />
           {actions}
         </div>
       </ModalDialog>
@@ -553,6 +560,7 @@ function ResultView({
         </button>
       </div>
       {image}
+      <EngineBadge engine={result.engine} className="text-muted" />
       {actions}
     </section>
   );

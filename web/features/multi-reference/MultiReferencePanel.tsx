@@ -10,7 +10,7 @@ import { usePrice } from '../../api/engines.ts';
 import { uploadFiles } from '../../api/uploads.ts';
 import { disabledButtonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { EngineNote } from '../assets/EngineBadge.tsx';
+import { EngineBadge, EngineNote, engineOf } from '../assets/EngineBadge.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
 import { imageThumbnail } from '../multi-composition/images.ts';
@@ -198,7 +198,8 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
         });
         if (reply.data.url) {
           const url = reply.data.url;
-          setResults((list) => [...list, { url, id: reply.data.id, variation: n }]);
+          const engine = engineOf(reply.data.images[0]?.metadata);
+          setResults((list) => [...list, { url, id: reply.data.id, variation: n, engine }]);
         } else failures.push(MESSAGES.multiReference.variationFailed(n));
       } catch (error) {
         const detail = error instanceof ApiError ? `: ${error.message}` : '';
@@ -435,6 +436,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
           />
           <figcaption className="flex items-center gap-2 text-xs">
             <span className="flex-1">{t('multiReference.variation', { n: result.variation })}</span>
+            <EngineBadge engine={result.engine} className="text-muted" />
             <button
               type="button"
               className="rounded-md border border-line px-2 py-1"

@@ -34,6 +34,8 @@ export interface MultiReferenceResult {
   url: string;
   id: string | null;
   variation: number;
+  /** The engine that made it (metadata.engine): 'local' or a vendor. */
+  engine?: string | null;
 }
 
 export interface MultiReferenceSession {
