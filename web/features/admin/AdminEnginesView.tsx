@@ -25,7 +25,7 @@ function EngineRow({ model }: { model: AdminEngineModel }) {
           {model.model}
         </code>
       </th>
-      <td className="px-3 py-2" data-testid="admin-engine-engine">
+      <td className="whitespace-nowrap px-3 py-2" data-testid="admin-engine-engine">
         {model.engineKind === 'local' ? t('admin.engines.local') : (vendorName(model.engine) ?? model.engine)}
       </td>
       <td className="px-3 py-2" data-testid="admin-engine-status">

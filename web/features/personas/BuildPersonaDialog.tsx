@@ -21,6 +21,7 @@ import { ApiError } from '../../api/client.ts';
 import { useModelEngines } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { FormMessage, TextAreaField, TextField } from '../../ui/Field.tsx';
+import { EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, creditShortfall } from '../billing/CreditShortfall.tsx';
 import { DialogShell } from '../canvas/dialogs/DialogShell.tsx';
 import { Segmented, SelectField, SwitchField, TextInputField } from '../studio/controls.tsx';
@@ -189,6 +190,7 @@ function PersonaForm({ mayPublish, onCreated }: { mayPublish: boolean; onCreated
       {error && <FormMessage>{personaMessage(error)}</FormMessage>}
       <div className="sticky -bottom-4 -mx-5 -mb-4 space-y-2.5 border-t border-line bg-surface px-5 py-3">
         {shortfall > 0 && <CreditShortfall shortfall={shortfall} balance={balance} testId="persona-shortfall" />}
+        <EngineNote kind="image" model={PERSONA_IMAGE.model} className="justify-end" />
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-end sm:gap-3">
           <span
             className="inline-flex items-center justify-center gap-1.5 text-sm text-muted"

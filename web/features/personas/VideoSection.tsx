@@ -15,6 +15,7 @@ import { usePrice } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage } from '../../ui/Field.tsx';
+import { EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { labelClass } from '../studio/controls.tsx';
 import { useCreditsText } from '../studio/format.ts';
@@ -201,6 +202,7 @@ export function VideoSection({
         <span className="text-xs font-medium text-muted" data-testid="persona-video-cost">
           {credits(price)}
         </span>
+        <EngineNote kind="video" model={PERSONA_VIDEO.model} />
       </div>
       {!running && shortfall > 0 && (
         <CreditShortfall shortfall={shortfall} balance={balance} testId="persona-video-shortfall" />

@@ -11,6 +11,7 @@ import { usePrice } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { generateUgcVideo, usePersonas } from '../personas/api.ts';
 import { ImageDropZone } from '../personas/ImageDropZone.tsx';
@@ -152,6 +153,7 @@ export function UgcVideoPanel({ onClose }: { onClose: () => void }) {
           />
         </div>
         {alert && <FormMessage>{personaMessage(alert)}</FormMessage>}
+        <EngineNote kind="video" model={PERSONA_VIDEO.model} />
         <Button
           className="w-full"
           loading={running}
