@@ -89,6 +89,7 @@ export const DASHBOARD_VIEWS = [
   'myCampaigns',
   'adminCreators',
   'adminBrands',
+  'adminEngines',
 ] as const;
 export type DashboardView = (typeof DASHBOARD_VIEWS)[number];
 export const DEFAULT_DASHBOARD_VIEW: DashboardView = 'creators';
@@ -273,6 +274,39 @@ export const PRICES = {
   personaImage: 4,
 } as const;
 
+/** One item of the price list (PRICES / LOCAL_PREVIEW_PRICES). */
+export type PriceItem = keyof typeof PRICES;
+/** A full price list, in credits per item. */
+export type PriceTable = { readonly [K in PriceItem]: number };
+export const PRICE_ITEMS = Object.keys(PRICES) as PriceItem[];
+
+/**
+ * What an item costs when a local engine serves the model (issue 19): the embedded preview engines
+ * paint, pan and synthesise on this machine, so they are charged far less than the vendor models
+ * whose names they stand in for. Operators override any item with LOCAL_PREVIEW_PRICES (JSON, e.g.
+ * `{"videoPro":10}`); see docs/configuration.md and docs/engines.md.
+ */
+export const LOCAL_PREVIEW_PRICES: PriceTable = {
+  image: 1,
+  image4k: 2,
+  videoPro: 5,
+  videoStandard: 4,
+  videoDream: 3,
+  videoRunway: 3,
+  personaVideo: 2,
+  music: 1,
+  voice: 1,
+  imageUpscale: 1,
+  videoEnhancement: 3,
+  promptEnhancement: 0,
+  imageEdit: 1,
+  composition: 1,
+  compositionStep: 1,
+  multiReference: 1,
+  inpaint: 1,
+  personaImage: 1,
+};
+
 /**
  * The text agents: POST /api/ai/movie-agent, /api/ai/image-agent, /api/ai/film-agent and
  * /api/campaigns/plan (issue 17). A call costs `creditsPerCall` when a vendor LLM (OpenAI-compatible or
@@ -318,6 +352,8 @@ export const VIDEO_ENHANCE = {
   qualities: ['low', 'medium', 'high'],
   defaultQuality: 'high',
   categories: ['upscaling', 'interpolation', 'enhancement'],
+  /** The upscale service every video enhancement is served by (Topaz when TOPAZ_API_KEY is set, else local). */
+  service: 'topaz',
   defaultModel: 'proteus',
   defaultOption: 'prob-4',
   /** The asset card's one-click model: upscale towards 4K (UPSCALE_TARGET), at most 4x. */

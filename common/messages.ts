@@ -146,6 +146,9 @@ export const MESSAGES = {
     videoInputRequired: (mode: string) => `${mode} needs a video to work from (videoUri)`,
     characterImageRequired: 'ActStudio needs a character image (characterImages or inputImage)',
     generationFailed: 'Generation failed',
+    /** Production without a vendor for the model and without LOCAL_ENGINES=true (issue 19). */
+    engineUnavailable: (model: string, variables: readonly string[]) =>
+      `${model} is not available on this server. Set ${[...variables, 'LOCAL_ENGINES=true'].join(' or ')}`,
   },
   inputs: {
     notAMediaUrl: 'The media URL is not valid',

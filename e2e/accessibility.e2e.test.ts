@@ -132,6 +132,7 @@ async function withACampaign(page: Page): Promise<void> {
 const ADMIN_VIEWS: View[] = [
   { name: 'admin: creators', open: dashboard('adminCreators') },
   { name: 'admin: brands', open: dashboard('adminBrands') },
+  { name: 'admin: engines', open: at('/dashboard?view=adminEngines', 'admin-engines-table') },
 ];
 
 function report(found: Array<{ view: string } & AxeFinding>): string[] {

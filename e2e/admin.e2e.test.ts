@@ -215,6 +215,46 @@ describe('admin approval, directories and profiles', () => {
     }
   });
 
+  it('the Engines view lists every model, the engine serving it and its last call (issue 19)', {
+    timeout: 90_000,
+  }, async () => {
+    const admin = await openBrowser();
+    try {
+      const { page } = admin;
+      await logIn(page, 'admin@genpro.local', 'genpro-admin');
+      const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+      // A call the Engines view then reports: the image agent on the local text writer (free).
+      const agent = await api('/api/ai/image-agent', token ?? '', {
+        method: 'POST',
+        body: { prompt: 'a lighthouse at dusk' },
+      });
+      expect(agent.status).toBe(200);
+
+      await page.goto(`${baseUrl()}/dashboard?view=creators`);
+      await page.getByTestId('nav-adminEngines').first().click();
+      await page.getByTestId('admin-engines-view').waitFor();
+      expect(page.url()).toContain('view=adminEngines');
+      const reply = (await (await api('/api/ai/engines', token ?? '')).json()) as {
+        models: Array<{ kind: string; model: string }>;
+      };
+      await expect.poll(() => page.getByTestId('admin-engine-row').count()).toBe(reply.models.length);
+      expect(await page.getByTestId('admin-engines-local').innerText()).toContain('LOCAL_ENGINES');
+
+      const veo = page.locator('[data-testid="admin-engine-row"][data-model="veo-3.0-generate-001"]');
+      expect(await veo.getAttribute('data-engine')).toBe('local');
+      expect(await veo.getByTestId('admin-engine-engine').innerText()).toBe('Local preview');
+      expect(await veo.getByTestId('admin-engine-status').innerText()).toContain('Enabled by GEMINI_API_KEY');
+      const text = page.locator('[data-testid="admin-engine-row"][data-kind="text"][data-model="local"]');
+      await expect
+        .poll(() => text.getByTestId('admin-engine-last-call').getAttribute('data-outcome'), { timeout: 30_000 })
+        .toBe('ok');
+      expect(await text.getByTestId('admin-engine-last-call').innerText()).toMatch(/^Answered /);
+      await shot(page, 'engines-1280');
+    } finally {
+      await admin.close();
+    }
+  });
+
   it('a pending creator sees the approval gate instead of the community list; unknown profiles say so', {
     timeout: 60_000,
   }, async () => {

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, it } from 'vitest';
+import { IMAGE_DEFAULTS } from '../common/constants.ts';
 import { baseUrl, expect, freshCreator, openBrowser } from './browser.ts';
 
 async function openStudio(page: Page, mode: 'image' | 'video' | 'audio'): Promise<void> {
@@ -17,7 +18,20 @@ describe('creation studio', () => {
       await freshCreator(page);
       await openStudio(page, 'image');
       await page.getByTestId('prompt-input').fill('a red fox in a snowy forest at dawn');
-      expect(await page.getByTestId('price-tag').textContent()).toMatch(/\d/);
+      // Issue 19: the picker names the engine that will serve the model, and Generate shows its price —
+      // the local preview list the server reports, not the vendor's.
+      const picked = page.getByTestId('image-model').locator('option:checked');
+      await expect.poll(() => picked.textContent()).toBe('Nano Banana (local preview)');
+      const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+      const engines = (await (
+        await fetch(`${baseUrl()}/api/ai/engines`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { prices: { local: { image: number }; vendor: { image: number } } };
+      expect(engines.prices.local.image).not.toBe(engines.prices.vendor.image);
+      // The form asks for IMAGE_DEFAULTS.variations images of up to 2K.
+      const expected = IMAGE_DEFAULTS.variations * engines.prices.local.image;
+      const price = page.getByTestId('price-tag');
+      expect(await price.getAttribute('data-credits')).toBe(String(expected));
+      expect(await price.textContent()).toContain(`${expected} credits`);
       await page.getByTestId('generate-button').click();
       const results = page.getByTestId('result-images');
       await results.waitFor({ timeout: 45_000 });

@@ -85,6 +85,9 @@ describe('side tools', () => {
       await page.getByTestId('magic-apply').click();
       const result = page.getByTestId('magic-result');
       await result.waitFor({ timeout: 60_000 });
+      // Issue 19: the tool names the engine that serves it, and the result the engine that made it.
+      expect(await page.getByTestId('engine-note').first().innerText()).toContain('(local preview)');
+      expect(await result.getByTestId('engine-badge').getAttribute('data-engine')).toBe('local');
       const img = result.locator('img');
       await expect
         .poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0), { timeout: 15_000 })
@@ -227,6 +230,7 @@ describe('side tools', () => {
 
       const results = page.getByTestId('mr-result');
       await expect.poll(() => results.count(), { timeout: 90_000, interval: 500 }).toBe(2);
+      expect(await results.first().getByTestId('engine-badge').getAttribute('data-engine')).toBe('local');
       const src = await results.first().locator('img').getAttribute('src');
       expect(src).toBeTruthy();
       const out = await fetchImage(src as string, token);

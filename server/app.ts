@@ -30,6 +30,7 @@ import { chatRoutes } from './features/chat/routes.ts';
 import { devMailRoutes } from './features/dev-mail/routes.ts';
 import { directoryRoutes } from './features/directory/routes.ts';
 import { editorSessionRoutes } from './features/editor-sessions/routes.ts';
+import { engineRoutes } from './features/engines/routes.ts';
 import { filmRoutes } from './features/film/routes.ts';
 import { generationRoutes } from './features/generation/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
@@ -126,6 +127,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(uploadRoutes(ctx));
   await app.register(taskRoutes(ctx));
   await app.register(generationRoutes(ctx));
+  await app.register(engineRoutes(ctx));
   await app.register(assetRoutes(ctx));
   await app.register(remoteUploadRoutes(ctx));
   await app.register(upscaleRoutes(ctx));

@@ -61,6 +61,7 @@ describe('the two modes', () => {
     expect(config.SEED_DEMO).toBe(true);
     expect(config.PAYMENTS).toBe('local');
     expect(config.embedded.mail).toBe(true);
+    expect(config.LOCAL_ENGINES).toBe(true);
   });
 
   it('production refuses to start without SMTP_URL, naming it', () => {
@@ -74,12 +75,14 @@ describe('the two modes', () => {
     expect(config.PAYMENTS).toBe('off');
     expect(config.HOST).toBe('127.0.0.1');
     expect(config.embedded.mail).toBe(false);
+    expect(config.LOCAL_ENGINES).toBe(false);
   });
 
   it('production takes explicit choices: demo seed, a staging checkout, Stripe, an open HOST', () => {
     const base = { NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' };
     expect(loadConfig({ ...base, SEED_DEMO: 'true' }).SEED_DEMO).toBe(true);
     expect(loadConfig({ ...base, PAYMENTS: 'local' }).PAYMENTS).toBe('local');
+    expect(loadConfig({ ...base, LOCAL_ENGINES: 'true' }).LOCAL_ENGINES).toBe(true);
     expect(loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_x' }).PAYMENTS).toBe('stripe');
     const open = loadConfig({ ...base, HOST: '0.0.0.0' });
     expect(open.HOST).toBe('0.0.0.0');

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import {
   DEFAULT_STORAGE_REGION,
   DEFAULT_TOPUP_PACKAGES,
+  LOCAL_PREVIEW_PRICES,
+  PRICE_ITEMS,
+  type PriceTable,
   STORAGE_QUOTA,
   SUBSCRIPTION_PLAN,
   TEXT_AGENTS,
@@ -73,6 +76,30 @@ function parseTopupPackages(value: string | undefined, ctx: z.RefinementCtx): To
     return z.NEVER;
   }
   return parsed.data.map(({ amount, ...rest }) => ({ ...rest, amountCents: Math.round(amount * 100) }));
+}
+
+/**
+ * LOCAL_PREVIEW_PRICES: a JSON object of price items (the keys of PRICES) to whole credits, e.g.
+ * `{"videoPro":10,"image":2}`; items left out keep LOCAL_PREVIEW_PRICES' defaults.
+ */
+function parseLocalPrices(value: string | undefined, ctx: z.RefinementCtx): PriceTable {
+  if (value === undefined || value.trim() === '') return { ...LOCAL_PREVIEW_PRICES };
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON object of price items to credits' });
+    return z.NEVER;
+  }
+  const parsed = z
+    .partialRecord(z.enum(PRICE_ITEMS as [string, ...string[]]), z.number().int().min(0).max(1_000_000))
+    .safeParse(json);
+  if (!parsed.success || json === null || Array.isArray(json)) {
+    const known = PRICE_ITEMS.join(', ');
+    ctx.addIssue({ code: 'custom', message: `must map price items (${known}) to whole credits ≥ 0` });
+    return z.NEVER;
+  }
+  return { ...LOCAL_PREVIEW_PRICES, ...(parsed.data as Partial<PriceTable>) };
 }
 
 /** Every setting the studio reads from the environment. Each default is the embedded mode. */
@@ -221,13 +248,25 @@ const configSchema = z.object({
   COMFYUI_WORKFLOW_DIR: optionalString,
   A1111_URL: z.url().optional(),
   A1111_MODELS: z.string().default('stability').transform(list),
+  /**
+   * Whether names no vendor serves run on the local preview engines: on by default, off by default
+   * in production (those names then answer 503 naming the variable that enables them).
+   */
+  LOCAL_ENGINES: bool.optional(),
+  /** Prices of the local preview engines (JSON object, see parseLocalPrices); defaults LOCAL_PREVIEW_PRICES. */
+  LOCAL_PREVIEW_PRICES: z
+    .string()
+    .optional()
+    .transform((v, ctx) => parseLocalPrices(v, ctx)),
 });
 
 type ParsedConfig = z.output<typeof configSchema>;
 
 type PaymentsMode = 'stripe' | 'local' | 'off';
 
-export type Config = Omit<ParsedConfig, 'HOST' | 'SEED_DEMO' | 'PAYMENTS'> & {
+export type Config = Omit<ParsedConfig, 'HOST' | 'SEED_DEMO' | 'PAYMENTS' | 'LOCAL_ENGINES'> & {
+  /** LOCAL_ENGINES, or true outside production. */
+  LOCAL_ENGINES: boolean;
   /** HOST, or 127.0.0.1 when unset. */
   HOST: string;
   SEED_DEMO: boolean;
@@ -273,6 +312,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     HOST: c.HOST ?? '127.0.0.1',
     hostSet: c.HOST !== undefined,
     SEED_DEMO: c.SEED_DEMO ?? !production,
+    LOCAL_ENGINES: c.LOCAL_ENGINES ?? !production,
     PAYMENTS: payments,
     production,
     dataDir: path.resolve(c.DATA_DIR),

@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { createEngineRegistry, type EngineRegistry } from './engines/registry.ts';
-import { vendorOverrides } from './engines/vendor/index.ts';
+import { vendorEnablers, vendorOverrides } from './engines/vendor/index.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
 import { createMailer } from './platform/mail/index.ts';
@@ -101,7 +101,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const storage = overrides.storage ?? createStorage(config);
   const mail = createMailer({ config, db: database.db, log, clock });
   const jobs = new JobQueue({ database, log, clock });
-  const engines = overrides.engines ?? createEngineRegistry(config, { overrides: vendorOverrides(config) });
+  const engines =
+    overrides.engines ??
+    createEngineRegistry(config, {
+      overrides: vendorOverrides(config),
+      enablers: vendorEnablers(config),
+    });
   const ctx: AppContext = { config, database, db: database.db, storage, jobs, engines, mail, clock, log };
   jobs.attach(ctx);
   await jobs.start();

@@ -24,14 +24,23 @@ describe('start-up warnings', () => {
     expect(startupWarnings(loadConfig({ HOST: '0.0.0.0' }), [])).toEqual([]);
   });
 
-  it('warns about a staging checkout and a demo seed in production', () => {
+  it('warns about a staging checkout, a demo seed and the local engines in production', () => {
     const warnings = startupWarnings(
-      loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', PAYMENTS: 'local', SEED_DEMO: 'true' }),
+      loadConfig({
+        NODE_ENV: 'production',
+        SMTP_URL: 'smtp://mail:25',
+        PAYMENTS: 'local',
+        SEED_DEMO: 'true',
+        LOCAL_ENGINES: 'true',
+      }),
       [],
     );
     expect(warnings).toEqual([
       expect.stringMatching(/^PAYMENTS=local in production/),
       expect.stringMatching(/^SEED_DEMO=true in production/),
+      expect.stringMatching(/^LOCAL_ENGINES=true in production/),
     ]);
+    // Demo mode serves the local engines by default, without a warning.
+    expect(startupWarnings(loadConfig({}), [])).toEqual([]);
   });
 });

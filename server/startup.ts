@@ -33,5 +33,11 @@ export function startupWarnings(config: Config, demoAccounts: readonly string[])
       'SEED_DEMO=true in production: an empty database gets the demo accounts, whose passwords are published.',
     );
   }
+  if (config.production && config.LOCAL_ENGINES) {
+    warnings.push(
+      'LOCAL_ENGINES=true in production: models without a vendor key are served by the local preview engines ' +
+        '(procedural previews, charged at LOCAL_PREVIEW_PRICES). Use it only for a staging or demo site.',
+    );
+  }
   return warnings;
 }

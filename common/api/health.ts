@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { healthEngine } from './engines.ts';
 
 const check = z.enum(['ok', 'error']);
 
@@ -8,5 +9,10 @@ export const healthReply = z.object({
   database: check,
   jobs: check,
   storage: check,
+  /**
+   * Every model, the engine serving it, whether it can be called and whether that engine answered
+   * its last call in this process (issue 19). Informational: it does not change `status`.
+   */
+  engines: z.array(healthEngine),
 });
 export type HealthReply = z.infer<typeof healthReply>;

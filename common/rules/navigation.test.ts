@@ -21,18 +21,25 @@ const withoutViews = (...hidden: DashboardView[]) => ALL_VIEWS.filter((v) => !hi
 /** Expected visible views for every role × status combination, written out from spec 2.1 and 6. */
 const EXPECTED_VISIBLE: Record<(typeof ROLES)[number], Record<string, DashboardView[]>> = {
   creator: {
-    pending: withoutViews('campaignsPool', 'brands', 'myCampaigns', 'adminCreators', 'adminBrands'),
-    approved_creator: withoutViews('adminCreators', 'adminBrands'),
-    regular_user: withoutViews('campaignsPool', 'brands', 'myCampaigns', 'adminCreators', 'adminBrands'),
-    null: withoutViews('adminCreators', 'adminBrands'),
-    something_else: withoutViews('adminCreators', 'adminBrands'),
+    pending: withoutViews('campaignsPool', 'brands', 'myCampaigns', 'adminCreators', 'adminBrands', 'adminEngines'),
+    approved_creator: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
+    regular_user: withoutViews(
+      'campaignsPool',
+      'brands',
+      'myCampaigns',
+      'adminCreators',
+      'adminBrands',
+      'adminEngines',
+    ),
+    null: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
+    something_else: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
   },
   brand: {
-    pending: withoutViews('adminCreators', 'adminBrands'),
-    approved_creator: withoutViews('adminCreators', 'adminBrands'),
-    regular_user: withoutViews('adminCreators', 'adminBrands'),
-    null: withoutViews('adminCreators', 'adminBrands'),
-    something_else: withoutViews('adminCreators', 'adminBrands'),
+    pending: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
+    approved_creator: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
+    regular_user: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
+    null: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
+    something_else: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
   },
   admin: {
     pending: ALL_VIEWS,

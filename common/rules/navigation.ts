@@ -19,7 +19,7 @@ export interface SubscriptionSubject extends NavigationSubject {
   subscription: { isActive: boolean } | null;
 }
 
-const ADMIN_ONLY_VIEWS: readonly DashboardView[] = ['adminCreators', 'adminBrands'];
+const ADMIN_ONLY_VIEWS: readonly DashboardView[] = ['adminCreators', 'adminBrands', 'adminEngines'];
 
 const isPendingOrRegular = (status: NavigationSubject['user_status']): boolean =>
   status === 'pending' || status === 'regular_user';
@@ -45,6 +45,7 @@ export function isViewVisible(user: NavigationSubject, view: DashboardView): boo
       return !(user.role !== 'brand' && user.role !== 'admin' && isPendingOrRegular(user.user_status));
     case 'adminCreators':
     case 'adminBrands':
+    case 'adminEngines':
       return user.role === 'admin';
     default:
       return true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRICES } from '../constants.ts';
+import { LOCAL_PREVIEW_PRICES, PRICES } from '../constants.ts';
 import {
   abbreviateCount,
   addTag,
@@ -93,8 +93,8 @@ describe('progress, price and license label', () => {
   });
 
   it('prices the image set per image', () => {
-    expect(personaImageSetPrice(5)).toBe(5 * PRICES.personaImage);
-    expect(personaImageSetPrice(1)).toBe(PRICES.personaImage);
+    expect(personaImageSetPrice(5, PRICES)).toBe(5 * PRICES.personaImage);
+    expect(personaImageSetPrice(1, LOCAL_PREVIEW_PRICES)).toBe(LOCAL_PREVIEW_PRICES.personaImage);
   });
 
   it('formats euros with 2 decimals', () => {

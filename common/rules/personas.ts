@@ -1,4 +1,4 @@
-import { PRICES } from '../constants.ts';
+import type { PriceTable } from '../constants.ts';
 
 // AI personas (accounts spec 2.4, 3, 4, 5, 9): the option lists of the Build Your Persona dialog,
 // the persona video and image limits, and the pure helpers both sides use.
@@ -237,11 +237,12 @@ export function abbreviateCount(value: number): string {
 }
 
 /**
- * Credits an image-set task reserves: PRICES.personaImage per image (20 for the five at creation).
+ * Credits an image-set task reserves: `personaImage` per image (vendor list: 20 for the five at
+ * creation) from the price list of the engine serving the persona image model.
  * Images that end as placeholders are refunded when the task finishes.
  */
-export function personaImageSetPrice(imageCount: number): number {
-  return PRICES.personaImage * Math.max(0, Math.floor(imageCount));
+export function personaImageSetPrice(imageCount: number, prices: PriceTable): number {
+  return prices.personaImage * Math.max(0, Math.floor(imageCount));
 }
 
 /** generation_progress after `done` of `total` images: 20, 40, … 100 for the five images. */

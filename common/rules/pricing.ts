@@ -1,7 +1,33 @@
-import { IMAGE_DEFAULTS, MAX_IMAGES_PER_REQUEST, PRICES } from '../constants.ts';
+import {
+  IMAGE_DEFAULTS,
+  LOCAL_PREVIEW_PRICES,
+  MAX_IMAGES_PER_REQUEST,
+  PRICES,
+  type PriceItem,
+  type PriceTable,
+} from '../constants.ts';
 
-// What a generation costs, in credits, from the one price list (PRICES). Pure, so the web shows the
-// exact figure the server will reserve before the user spends anything.
+// What a generation costs, in credits. Pure, so the web shows the exact figure the server will
+// reserve before the user spends anything. Every figure comes from the price list of the engine that
+// serves the model (issue 19): PRICES when a vendor serves it, the local preview list (LOCAL_PREVIEW_PRICES,
+// overridable by the operator) when a local engine does. The helpers below take that list as `prices`.
+
+/** Which kind of engine serves a model: a vendor's API, or the embedded local preview engines. */
+export type EngineKind = 'local' | 'vendor';
+
+/** The price list for an engine kind: PRICES for a vendor, `localPrices` (default LOCAL_PREVIEW_PRICES) for local. */
+export function priceTableFor(engineKind: EngineKind, localPrices: PriceTable = LOCAL_PREVIEW_PRICES): PriceTable {
+  return engineKind === 'local' ? localPrices : PRICES;
+}
+
+/** What one item costs on the given engine kind — the one place prices are looked up. */
+export function priceFor(
+  item: PriceItem,
+  engineKind: EngineKind,
+  localPrices: PriceTable = LOCAL_PREVIEW_PRICES,
+): number {
+  return priceTableFor(engineKind, localPrices)[item];
+}
 
 /** Long side above this many pixels is priced as 4K. */
 const IMAGE_4K_THRESHOLD = 2048;
@@ -64,11 +90,14 @@ export function imageCount(params: Pick<ImagePriceParams, 'variations' | 'number
   return Math.min(MAX_IMAGES_PER_REQUEST, Math.max(1, Math.floor(asked)));
 }
 
-/** Per image: PRICES.image, or PRICES.image4k when the long side is over 2048 px; plus the 4K upscale when asked. */
-export function imageUnitPrice(params: Omit<ImagePriceParams, 'variations' | 'numberOfImages'>): number {
+/** Per image: `image`, or `image4k` when the long side is over 2048 px; plus the 4K upscale when asked. */
+export function imageUnitPrice(
+  params: Omit<ImagePriceParams, 'variations' | 'numberOfImages'>,
+  prices: PriceTable,
+): number {
   const { width, height } = imageDimensions(params);
-  const generation = Math.max(width, height) > IMAGE_4K_THRESHOLD ? PRICES.image4k : PRICES.image;
-  return generation + (params.autoUpscale ? PRICES.imageUpscale : 0);
+  const generation = Math.max(width, height) > IMAGE_4K_THRESHOLD ? prices.image4k : prices.image;
+  return generation + (params.autoUpscale ? prices.imageUpscale : 0);
 }
 
 export type VideoFamily = 'veo' | 'dream' | 'runway' | 'other';
@@ -93,17 +122,17 @@ export function videoWantsAudio(params: VideoPriceParams): boolean {
   return params.generateAudio ?? params.include_audio ?? videoFamily(params.model) === 'veo';
 }
 
-/** Veo with audio 101 (pro), Veo without audio 81, Seedance/Seedream 41 (dream), Runway 61. */
-function videoPrice(params: VideoPriceParams): number {
+/** Vendor list: Veo with audio 101 (pro), Veo without audio 81, Seedance/Seedream 41 (dream), Runway 61. */
+function videoPrice(params: VideoPriceParams, prices: PriceTable): number {
   switch (videoFamily(params.model)) {
     case 'veo':
-      return videoWantsAudio(params) ? PRICES.videoPro : PRICES.videoStandard;
+      return videoWantsAudio(params) ? prices.videoPro : prices.videoStandard;
     case 'dream':
-      return PRICES.videoDream;
+      return prices.videoDream;
     case 'runway':
-      return PRICES.videoRunway;
+      return prices.videoRunway;
     default:
-      return PRICES.videoStandard;
+      return prices.videoStandard;
   }
 }
 
@@ -111,8 +140,8 @@ interface AudioPriceParams {
   type?: 'music' | 'voice';
 }
 
-function audioPrice(params: AudioPriceParams): number {
-  return params.type === 'voice' ? PRICES.voice : PRICES.music;
+function audioPrice(params: AudioPriceParams, prices: PriceTable): number {
+  return params.type === 'voice' ? prices.voice : prices.music;
 }
 
 export type PricedKind = 'image' | 'video' | 'audio';
@@ -122,24 +151,24 @@ interface PriceParams {
   audio: AudioPriceParams;
 }
 
-/** Credits a generation request reserves. */
-export function priceOf<K extends PricedKind>(kind: K, params: PriceParams[K]): number {
+/** Credits a generation request reserves, from the price list of the engine serving its model. */
+export function priceOf<K extends PricedKind>(kind: K, params: PriceParams[K], prices: PriceTable): number {
   if (kind === 'image') {
     const p = params as ImagePriceParams;
-    return imageUnitPrice(p) * imageCount(p);
+    return imageUnitPrice(p, prices) * imageCount(p);
   }
-  if (kind === 'video') return videoPrice(params as VideoPriceParams);
-  return audioPrice(params as AudioPriceParams);
+  if (kind === 'video') return videoPrice(params as VideoPriceParams, prices);
+  return audioPrice(params as AudioPriceParams, prices);
 }
 
 export type CanvasImageOperation = 'edit' | 'compose' | 'multi-composition';
 
 /**
- * Credits a canvas image call reserves: a quick edit PRICES.imageEdit, a composition of several
- * images PRICES.composition, a multi-composition PRICES.compositionStep per region step.
+ * Credits a canvas image call reserves: a quick edit `imageEdit`, a composition of several
+ * images `composition`, a multi-composition `compositionStep` per region step.
  */
-export function canvasImagePrice(operation: CanvasImageOperation, steps = 1): number {
-  if (operation === 'edit') return PRICES.imageEdit;
-  if (operation === 'compose') return PRICES.composition;
-  return PRICES.compositionStep * Math.max(1, Math.floor(steps));
+export function canvasImagePrice(operation: CanvasImageOperation, prices: PriceTable, steps = 1): number {
+  if (operation === 'edit') return prices.imageEdit;
+  if (operation === 'compose') return prices.composition;
+  return prices.compositionStep * Math.max(1, Math.floor(steps));
 }

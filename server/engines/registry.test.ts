@@ -1,4 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import { LOCAL_PREVIEW_PRICES, PRICES } from '../../common/constants.ts';
+import { loadConfig } from '../config.ts';
+import { AppError } from '../platform/errors.ts';
 import {
   AUDIO_MODEL_NAMES,
   IMAGE_MODEL_NAMES,
@@ -9,6 +12,7 @@ import {
 import { createEngineRegistry, isPoliced } from './registry.ts';
 import { patternPng, testToolConfig } from './test-media.ts';
 import { ContentFilteredError, type ImageEngine, type ImageResult } from './types.ts';
+import { vendorEnablers } from './vendor/index.ts';
 
 const registry = createEngineRegistry(testToolConfig);
 
@@ -188,5 +192,100 @@ describe('engine registry', () => {
       .upscale('upscale_4k')
       .engine.image({ model: 'upscale_4k', image, targetWidth: 192, targetHeight: 128 });
     expect(up.metadata).toMatchObject({ engine: 'local', model: 'upscale_4k' });
+  });
+});
+
+describe('which engine serves a name (issue 19)', () => {
+  it('lists every name with its engine, the local price list and availability', () => {
+    const reg = createEngineRegistry(testToolConfig, {
+      overrides: { image: { nanobana: fakeImageEngine('gemini') } },
+      enablers: { image: { nanobana: ['GEMINI_API_KEY'], seedream4: ['BYTEPLUS_API_KEY'] } },
+    });
+    const nano = reg.catalogue().find((m) => m.kind === 'image' && m.model === 'nanobana');
+    expect(nano).toMatchObject({ engine: 'gemini', engineKind: 'vendor', vendor: 'Google', available: true });
+    const seedream = reg.catalogue().find((m) => m.kind === 'image' && m.model === 'seedream4');
+    expect(seedream).toMatchObject({
+      name: 'Seedream 4',
+      engine: 'local',
+      engineKind: 'local',
+      vendor: null,
+      available: true,
+      enabledBy: ['BYTEPLUS_API_KEY'],
+      lastCall: null,
+    });
+    expect(reg.catalogue()).toHaveLength(Object.values(reg.models()).flat().length);
+    expect(reg.engineKind('image', 'NanoBana')).toBe('vendor');
+    expect(reg.prices('image', 'nanobana')).toEqual(PRICES);
+    expect(reg.prices('image', 'seedream4')).toEqual(LOCAL_PREVIEW_PRICES);
+    expect(() => reg.prices('image', 'dall-e')).toThrow(/Unknown model: dall-e/);
+  });
+
+  it("charges the operator's LOCAL_PREVIEW_PRICES for the local engines", () => {
+    const config = loadConfig({ LOCAL_PREVIEW_PRICES: '{"videoPro":7,"image":2}' });
+    const reg = createEngineRegistry(config);
+    expect(reg.prices('video', 'veo-3.0-generate-001')).toEqual({ ...LOCAL_PREVIEW_PRICES, videoPro: 7, image: 2 });
+    expect(() => loadConfig({ LOCAL_PREVIEW_PRICES: '{"videoPro":-1}' })).toThrow(/LOCAL_PREVIEW_PRICES/);
+    expect(() => loadConfig({ LOCAL_PREVIEW_PRICES: '{"veo":3}' })).toThrow(/LOCAL_PREVIEW_PRICES/);
+    expect(() => loadConfig({ LOCAL_PREVIEW_PRICES: 'cheap' })).toThrow(/LOCAL_PREVIEW_PRICES/);
+  });
+
+  it('with LOCAL_ENGINES off, a name no vendor serves answers 503 naming what enables it; vendor names still work', async () => {
+    const config = loadConfig({ LOCAL_ENGINES: 'false' });
+    const vendor = fakeImageEngine('gemini');
+    const reg = createEngineRegistry(config, {
+      overrides: { image: { nanobana: vendor } },
+      enablers: { video: { 'veo-3.0-generate-001': ['GEMINI_API_KEY'] } },
+    });
+    let error: unknown;
+    try {
+      reg.video('veo-3.0-generate-001');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ status: 503, code: 'engine_unavailable' });
+    expect((error as Error).message).toBe(
+      'Veo 3 (veo-3.0-generate-001) is not available on this server. Set GEMINI_API_KEY or LOCAL_ENGINES=true',
+    );
+    expect(() => reg.audio('suno-v3.5')).toThrow('Set LOCAL_ENGINES=true');
+    expect(reg.image('nanobana').engine.name).toBe('gemini');
+    const veo = reg.catalogue().find((m) => m.model === 'veo-3.0-generate-001');
+    expect(veo).toMatchObject({ available: false, engine: 'local' });
+    expect(veo?.unavailableReason).toContain('Set GEMINI_API_KEY or LOCAL_ENGINES=true');
+    expect(reg.catalogue().find((m) => m.model === 'nanobana')?.available).toBe(true);
+    expect(reg.localEnginesOn()).toBe(false);
+  });
+
+  it("records how each engine's last call ended, not counting policy refusals or aborted calls", async () => {
+    const vendor = fakeImageEngine('gemini');
+    const reg = createEngineRegistry(testToolConfig, { overrides: { image: { nanobana: vendor } } });
+    const lastCall = () => reg.catalogue().find((m) => m.model === 'nanobana')?.lastCall;
+    const engine = reg.image('nanobana').engine;
+    await expect(engine.textToImage({ model: 'nanobana', prompt: 'gore', width: 8, height: 8 })).rejects.toThrow();
+    expect(lastCall()).toBeNull();
+    await engine.textToImage({ model: 'nanobana', prompt: 'a lake', width: 8, height: 8 });
+    expect(lastCall()).toMatchObject({ outcome: 'ok' });
+    vi.mocked(vendor.textToImage).mockRejectedValueOnce(new Error('Gemini answered 500'));
+    await expect(engine.textToImage({ model: 'nanobana', prompt: 'a lake', width: 8, height: 8 })).rejects.toThrow();
+    expect(lastCall()).toMatchObject({ outcome: 'failed', message: 'Gemini answered 500' });
+    expect(Date.parse(lastCall()?.at ?? '')).toBeGreaterThan(Date.now() - 60_000);
+    // Every name the same engine serves shares its last call; other engines are untouched.
+    expect(reg.catalogue().find((m) => m.model === 'seedream4')?.lastCall).toBeNull();
+    const aborted = new AbortController();
+    aborted.abort();
+    vi.mocked(vendor.textToImage).mockRejectedValueOnce(new Error('aborted'));
+    await expect(
+      engine.textToImage({ model: 'nanobana', prompt: 'a lake', width: 8, height: 8 }, { signal: aborted.signal }),
+    ).rejects.toThrow();
+    expect(lastCall()).toMatchObject({ outcome: 'failed', message: 'Gemini answered 500' });
+  });
+
+  it('knows which variable enables each vendor name, from the adapters themselves', () => {
+    const enablers = vendorEnablers(testToolConfig);
+    expect(enablers.video?.['veo-3.0-generate-001']).toEqual(['GEMINI_API_KEY']);
+    expect(enablers.image?.seedream4).toEqual(['BYTEPLUS_API_KEY']);
+    expect(enablers.video?.['runway-act_two']).toEqual(['RUNWAY_API_KEY']);
+    expect(enablers.upscale?.topaz).toEqual(['TOPAZ_API_KEY']);
+    expect(enablers.audio?.['suno-v3.5']).toBeUndefined();
   });
 });

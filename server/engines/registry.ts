@@ -1,5 +1,10 @@
+import type { EngineLastCall, EngineModel, EngineModelKind } from '../../common/api/engines.ts';
+import { LOCAL_PREVIEW_PRICES, type PriceTable } from '../../common/constants.ts';
+import { MESSAGES } from '../../common/messages.ts';
+import { modelName, vendorName } from '../../common/rules/engines.ts';
+import { type EngineKind, priceTableFor } from '../../common/rules/pricing.ts';
 import type { Config } from '../config.ts';
-import { badRequest } from '../platform/errors.ts';
+import { AppError, badRequest } from '../platform/errors.ts';
 import {
   AUDIO_MODEL_NAMES,
   DEFAULT_TEXT_MODEL,
@@ -53,7 +58,29 @@ export interface EngineRegistry {
   checkPrompt(text: string): void;
   /** Every known model name by kind, for catalogues and validation messages. */
   models(): { image: string[]; video: string[]; audio: string[]; upscale: string[]; text: string[] };
+  /**
+   * Which kind of engine serves a name ('vendor' when a vendor adapter takes it over, else 'local').
+   * Unknown names throw the same 400 as resolving them; unavailable ones do not throw.
+   */
+  engineKind(kind: EngineModelKind, model: string): EngineKind;
+  /**
+   * The price list of the engine serving a name: PRICES for a vendor, the configured local preview
+   * prices (LOCAL_PREVIEW_PRICES) for the local engines. Every paid route reserves from this list.
+   */
+  prices(kind: EngineModelKind, model: string): PriceTable;
+  /** The local preview price list in force (defaults overridden by LOCAL_PREVIEW_PRICES). */
+  localPrices(): PriceTable;
+  /** Whether names without a vendor run on the local engines (LOCAL_ENGINES, on outside production). */
+  localEnginesOn(): boolean;
+  /** Every model of every kind with the engine serving it, its availability and its engine's last call. */
+  catalogue(): Array<EngineModel & { lastCall: EngineLastCall | null }>;
 }
+
+/**
+ * For each kind, the environment variables that give a name a vendor engine (from
+ * vendor/index.ts `vendorEnablers`); used to say what to set when a name is unavailable.
+ */
+export type EngineEnablers = Partial<Record<EngineModelKind, Record<string, string[]>>>;
 
 /** The engines of each kind, for every name at once (the local set) or per name (vendor adapters). */
 export interface EngineSet {
@@ -83,6 +110,8 @@ export interface RegistryOptions {
   local?: Partial<EngineSet>;
   /** Vendor engines per model name (see EngineOverrides). */
   overrides?: EngineOverrides;
+  /** Which variables enable a vendor for each name (see EngineEnablers). */
+  enablers?: EngineEnablers;
 }
 
 /** The embedded engines; ffmpeg/ffprobe come from FFMPEG_PATH/FFPROBE_PATH or the bundled binaries. */
@@ -101,92 +130,119 @@ export function createLocalEngines(config: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE
 
 const policed = new WeakSet<object>();
 
+/**
+ * Records how an engine call ended: null for an answer, the error for a failure. Calls the caller
+ * aborted are not recorded (the engine did nothing wrong); the content policy runs before and is not
+ * an engine call either.
+ */
+type Track = (error: unknown, options?: EngineCallOptions) => void;
+
 /** A method that first checks the texts `pick` returns, then calls through (failures reject). */
 function guarded<R, T>(
   call: (request: R, options?: EngineCallOptions) => Promise<T>,
   pick: (request: R) => Array<string | undefined>,
+  track: Track,
 ): (request: R, options?: EngineCallOptions) => Promise<T> {
   return async (request, options) => {
     checkContentPolicy(...pick(request));
-    return call(request, options);
+    try {
+      const result = await call(request, options);
+      track(null, options);
+      return result;
+    } catch (error) {
+      track(error ?? new Error('failed'), options);
+      throw error;
+    }
   };
 }
 
-function policeImage(e: ImageEngine): ImageEngine {
+function policeImage(e: ImageEngine, track: Track): ImageEngine {
   const wrapped: ImageEngine = {
     name: e.name,
     textToImage: guarded(
       (r, o) => e.textToImage(r, o),
       (r) => [r.prompt, r.style],
+      track,
     ),
     edit: guarded(
       (r, o) => e.edit(r, o),
       (r) => [r.prompt],
+      track,
     ),
     compose: guarded(
       (r, o) => e.compose(r, o),
       (r) => [r.prompt, ...r.images.map((i) => i.role)],
+      track,
     ),
     inpaint: guarded(
       (r, o) => e.inpaint(r, o),
       (r) => [r.prompt],
+      track,
     ),
   };
   policed.add(wrapped);
   return wrapped;
 }
 
-function policeVideo(e: VideoEngine): VideoEngine {
+function policeVideo(e: VideoEngine, track: Track): VideoEngine {
   const wrapped: VideoEngine = {
     name: e.name,
     textToVideo: guarded(
       (r, o) => e.textToVideo(r, o),
       (r) => [r.prompt, r.style],
+      track,
     ),
     imageToVideo: guarded(
       (r, o) => e.imageToVideo(r, o),
       (r) => [r.prompt, r.style],
+      track,
     ),
     videoToVideo: guarded(
       (r, o) => e.videoToVideo(r, o),
       (r) => [r.prompt],
+      track,
     ),
     // A performance transfer has no prompt; it still goes through the same gate.
     characterPerformance: guarded(
       (r, o) => e.characterPerformance(r, o),
       () => [],
+      track,
     ),
   };
   policed.add(wrapped);
   return wrapped;
 }
 
-function policeAudio(e: AudioEngine): AudioEngine {
+function policeAudio(e: AudioEngine, track: Track): AudioEngine {
   const wrapped: AudioEngine = {
     name: e.name,
     music: guarded(
       (r, o) => e.music(r, o),
       (r) => [r.prompt, r.genre, r.mood, ...(r.instruments ?? [])],
+      track,
     ),
     voice: guarded(
       (r, o) => e.voice(r, o),
       (r) => [r.text],
+      track,
     ),
   };
   policed.add(wrapped);
   return wrapped;
 }
 
-function policeUpscale(e: UpscaleEngine): UpscaleEngine {
+function policeUpscale(e: UpscaleEngine, track: Track): UpscaleEngine {
   const wrapped: UpscaleEngine = {
     name: e.name,
     image: guarded(
       (r, o) => e.image(r, o),
       (r) => [r.mode],
+      track,
     ),
     video: guarded(
       (r, o) => e.video(r, o),
       () => [],
+      track,
     ),
   };
   policed.add(wrapped);
@@ -206,19 +262,32 @@ function contextText(context: Record<string, unknown> | undefined): string[] {
   return out;
 }
 
-function policeText(e: TextEngine): TextEngine {
+function policeText(e: TextEngine, track: Track): TextEngine {
   const wrapped: TextEngine = {
     name: e.name,
     complete: async (r, o) => {
       checkContentPolicy(r.prompt, ...contextText(r.context));
-      const result = await e.complete(r, o);
+      let result: Awaited<ReturnType<TextEngine['complete']>>;
+      try {
+        result = await e.complete(r, o);
+        track(null, o);
+      } catch (error) {
+        track(error ?? new Error('failed'), o);
+        throw error;
+      }
       // Outputs are checked too: a vendor model may write what the prompt did not say.
       checkContentPolicy(result.text);
       return result;
     },
     stream: async function* (r, o) {
       checkContentPolicy(r.prompt, ...contextText(r.context));
-      yield* e.stream(r, o);
+      try {
+        yield* e.stream(r, o);
+        track(null, o);
+      } catch (error) {
+        track(error ?? new Error('failed'), o);
+        throw error;
+      }
     },
   };
   policed.add(wrapped);
@@ -230,47 +299,106 @@ export function isPoliced(engine: object): boolean {
   return policed.has(engine);
 }
 
-function resolver<E>(
-  kind: string,
+interface Resolver<E> {
+  resolve: (model: string) => { model: string; engine: E };
+  /** The canonical spelling of a name and whether a vendor serves it; unknown names throw 400. */
+  lookup: (model: string) => { model: string; engine: E; vendor: boolean };
+  names: string[];
+}
+
+function resolver<E extends { name: string }>(
+  kind: EngineModelKind,
   names: readonly string[],
   localEngine: E,
   overrides: Record<string, E> | undefined,
-  police: (engine: E) => E,
-): { resolve: (model: string) => { model: string; engine: E }; names: string[] } {
+  police: (engine: E, track: Track) => E,
+  gate: (kind: EngineModelKind, model: string) => void,
+  track: (kind: EngineModelKind, engine: string) => Track,
+): Resolver<E> {
   const all = [...new Set([...names, ...Object.keys(overrides ?? {})])];
   const byLower = new Map(all.map((n) => [n.toLowerCase(), n]));
   const cache = new Map<E, E>();
   const policedFor = (engine: E): E => {
     let w = cache.get(engine);
     if (!w) {
-      w = police(engine);
+      w = police(engine, track(kind, engine.name));
       cache.set(engine, w);
     }
     return w;
   };
+  const lookup = (model: string) => {
+    const name = byLower.get(
+      String(model ?? '')
+        .trim()
+        .toLowerCase(),
+    );
+    if (!name) throw badRequest(`Unknown model: ${model}`, { kind });
+    const vendor = overrides?.[name];
+    return { model: name, engine: vendor ?? localEngine, vendor: vendor !== undefined };
+  };
   return {
     names: all,
+    lookup,
     resolve: (model: string) => {
-      const name = byLower.get(
-        String(model ?? '')
-          .trim()
-          .toLowerCase(),
-      );
-      if (!name) throw badRequest(`Unknown model: ${model}`, { kind });
-      return { model: name, engine: policedFor(overrides?.[name] ?? localEngine) };
+      const found = lookup(model);
+      if (!found.vendor) gate(kind, found.model);
+      return { model: found.model, engine: policedFor(found.engine) };
     },
   };
 }
 
-/** With no vendor overrides every spec name maps to the local engines; see EngineOverrides. */
+/** How the last call of each engine ended, per process (key: `kind:engine name`). */
+class LastCalls {
+  private readonly calls = new Map<string, EngineLastCall>();
+  tracker(kind: EngineModelKind, engine: string): Track {
+    return (error, options) => {
+      if (error && options?.signal?.aborted) return;
+      const at = new Date().toISOString();
+      this.calls.set(
+        `${kind}:${engine}`,
+        error
+          ? { outcome: 'failed', at, message: (error instanceof Error ? error.message : String(error)).slice(0, 500) }
+          : { outcome: 'ok', at },
+      );
+    };
+  }
+  get(kind: EngineModelKind, engine: string): EngineLastCall | null {
+    return this.calls.get(`${kind}:${engine}`) ?? null;
+  }
+}
+
+/**
+ * With no vendor overrides every spec name maps to the local engines; see EngineOverrides. When
+ * LOCAL_ENGINES is off (the production default) a name no vendor serves answers 503
+ * `engine_unavailable` naming the variables that enable it.
+ */
 export function createEngineRegistry(config: Config, options: RegistryOptions = {}): EngineRegistry {
   const local: EngineSet = { ...createLocalEngines(config), ...options.local };
   const o = options.overrides ?? {};
-  const image = resolver('image', IMAGE_MODEL_NAMES, local.image, o.image, policeImage);
-  const video = resolver('video', VIDEO_MODEL_NAMES, local.video, o.video, policeVideo);
-  const audio = resolver('audio', AUDIO_MODEL_NAMES, local.audio, o.audio, policeAudio);
-  const upscale = resolver('upscale', UPSCALE_SERVICE_NAMES, local.upscale, o.upscale, policeUpscale);
-  const text = resolver('text', TEXT_MODEL_NAMES, local.text, o.text, policeText);
+  const enablers = options.enablers ?? {};
+  const localOn = config.LOCAL_ENGINES ?? true;
+  const localPrices = config.LOCAL_PREVIEW_PRICES ?? LOCAL_PREVIEW_PRICES;
+  const lastCalls = new LastCalls();
+  const enabledBy = (kind: EngineModelKind, model: string): string[] => enablers[kind]?.[model] ?? [];
+  const unavailableReason = (kind: EngineModelKind, model: string) =>
+    MESSAGES.generation.engineUnavailable(`${modelName(model)} (${model})`, enabledBy(kind, model));
+  const gate = (kind: EngineModelKind, model: string) => {
+    if (localOn) return;
+    throw new AppError(503, 'engine_unavailable', unavailableReason(kind, model), {
+      kind,
+      model,
+      enabledBy: [...enabledBy(kind, model), 'LOCAL_ENGINES'],
+    });
+  };
+  const track = (kind: EngineModelKind, engine: string) => lastCalls.tracker(kind, engine);
+  const image = resolver('image', IMAGE_MODEL_NAMES, local.image, o.image, policeImage, gate, track);
+  const video = resolver('video', VIDEO_MODEL_NAMES, local.video, o.video, policeVideo, gate, track);
+  const audio = resolver('audio', AUDIO_MODEL_NAMES, local.audio, o.audio, policeAudio, gate, track);
+  const upscale = resolver('upscale', UPSCALE_SERVICE_NAMES, local.upscale, o.upscale, policeUpscale, gate, track);
+  const text = resolver('text', TEXT_MODEL_NAMES, local.text, o.text, policeText, gate, track);
+  const byKind: Record<EngineModelKind, Resolver<{ name: string }>> = { image, video, audio, upscale, text };
+  const engineKind = (kind: EngineModelKind, model: string): EngineKind =>
+    byKind[kind].lookup(model).vendor ? 'vendor' : 'local';
   return {
     image: (model) => {
       const r = image.resolve(model);
@@ -291,5 +419,29 @@ export function createEngineRegistry(config: Config, options: RegistryOptions = 
       upscale: [...upscale.names],
       text: [...text.names],
     }),
+    engineKind,
+    prices: (kind, model) => priceTableFor(engineKind(kind, model), localPrices),
+    localPrices: () => localPrices,
+    localEnginesOn: () => localOn,
+    catalogue: () =>
+      (Object.keys(byKind) as EngineModelKind[]).flatMap((kind) =>
+        byKind[kind].names.map((model) => {
+          const found = byKind[kind].lookup(model);
+          const engine = found.vendor ? found.engine.name : 'local';
+          const available = found.vendor || localOn;
+          return {
+            kind,
+            model,
+            name: modelName(model),
+            engine,
+            engineKind: found.vendor ? ('vendor' as const) : ('local' as const),
+            vendor: found.vendor ? vendorName(engine) : null,
+            available,
+            unavailableReason: available ? null : unavailableReason(kind, model),
+            enabledBy: enabledBy(kind, model),
+            lastCall: lastCalls.get(kind, engine),
+          };
+        }),
+      ),
   };
 }

@@ -7,7 +7,7 @@ import { comfyUiOverrides } from '../comfyui/comfyui.ts';
 import { enhancorVendor } from '../enhancor/enhancor.ts';
 import { geminiOverrides } from '../gemini/index.ts';
 import { openAiOverrides } from '../openai/openai.ts';
-import type { EngineOverrides } from '../registry.ts';
+import type { EngineEnablers, EngineOverrides } from '../registry.ts';
 import { replicateVendor } from '../replicate/replicate.ts';
 import { runwayVendor } from '../runway/runway.ts';
 import { topazVendor } from '../topaz/topaz.ts';
@@ -34,4 +34,42 @@ export function vendorOverrides(config: Config): EngineOverrides {
     for (const kind of Object.keys(merged) as Array<keyof EngineOverrides>) Object.assign(merged[kind], o[kind]);
   }
   return merged;
+}
+
+/** The variables that switch a vendor adapter on (each alone is enough for the names it brings). */
+const VENDOR_VARIABLES = [
+  'GEMINI_API_KEY',
+  'BYTEPLUS_API_KEY',
+  'RUNWAY_API_KEY',
+  'REPLICATE_API_TOKEN',
+  'TOPAZ_API_KEY',
+  'ENHANCOR_API_KEY',
+  'OPENAI_API_KEY',
+  'OPENAI_BASE_URL',
+  'COMFYUI_URL',
+  'A1111_URL',
+] as const satisfies ReadonlyArray<keyof Config>;
+
+/**
+ * For each kind and name, the variables that would give it a vendor engine — found by asking every
+ * adapter what it serves with only that variable set (no network: adapters only build clients), so
+ * the answer follows the adapters rather than a second list. Used for "Set GEMINI_API_KEY or
+ * LOCAL_ENGINES=true".
+ */
+export function vendorEnablers(config: Config): EngineEnablers {
+  const bare = { ...config } as Record<string, unknown>;
+  for (const variable of VENDOR_VARIABLES) bare[variable] = undefined;
+  const out: Required<EngineEnablers> = { image: {}, video: {}, audio: {}, upscale: {}, text: {} };
+  for (const variable of VENDOR_VARIABLES) {
+    let served: EngineOverrides;
+    try {
+      served = vendorOverrides({ ...bare, [variable]: 'http://vendor.invalid' } as Config);
+    } catch {
+      continue;
+    }
+    for (const kind of Object.keys(out) as Array<keyof EngineOverrides>) {
+      for (const name of Object.keys(served[kind] ?? {})) out[kind][name] = [...(out[kind][name] ?? []), variable];
+    }
+  }
+  return out;
 }

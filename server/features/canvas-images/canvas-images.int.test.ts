@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset } from '../../../common/api/assets.ts';
 import type { GeneratedMedia } from '../../../common/api/generation.ts';
-import { PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { tasks } from '../../db/schema/index.ts';
 import { CONTENT_POLICY } from '../../engines/policy.ts';
@@ -98,10 +98,10 @@ describe('POST /api/nanobana/edit-image', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as { success: boolean; data: ImageData; creditsUsed: number };
     expect(body.success).toBe(true);
-    expect(body.creditsUsed).toBe(PRICES.imageEdit);
+    expect(body.creditsUsed).toBe(LOCAL_PREVIEW_PRICES.imageEdit);
     expect(body.data).toMatchObject({ status: 'completed', width: 2048, height: 1152 });
     expect(await sizeOf(await fetchImage(body.data.url))).toEqual([2048, 1152]);
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - PRICES.imageEdit);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - LOCAL_PREVIEW_PRICES.imageEdit);
     const asset = (
       await t.app.inject({ method: 'GET', url: `/api/ai/assets/${body.data.id}`, headers: authHeader(user.token) })
     ).json() as { data: Asset };
@@ -258,7 +258,7 @@ describe('compositions', () => {
     const data = (res.json() as { data: ImageData }).data;
     expect(await sizeOf(await fetchImage(data.url))).toEqual([2048, 1152]);
     expect(data.metadata).toMatchObject({ editingTool: 'multi-image-composition', imageCount: 2 });
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - PRICES.composition);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - LOCAL_PREVIEW_PRICES.composition);
   });
 
   it('advanced-composition honours the aspect ratio', async () => {
@@ -301,7 +301,7 @@ describe('POST /api/nanobana/generate-text-to-image', () => {
     );
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as { data: ImageData; creditsUsed: number };
-    expect(body.creditsUsed).toBe(PRICES.image);
+    expect(body.creditsUsed).toBe(LOCAL_PREVIEW_PRICES.image);
     const bytes = await fetchImage(body.data.url);
     expect(await sizeOf(bytes)).toEqual([2048, 2048]);
     expect(Buffer.from(body.data.base64 ?? '', 'base64').equals(bytes)).toBe(true);
@@ -320,9 +320,9 @@ describe('POST /api/ai/generate/image (canvas seedream and nanobana forms)', () 
       [
         { model: 'seedream4', service: 'seedream', aspectRatio: '16:9', sampleImageSize: '4K' },
         [3840, 2160],
-        PRICES.image4k,
+        LOCAL_PREVIEW_PRICES.image4k,
       ],
-      [{ model: 'nanobana', aspectRatio: '1:1', sampleImageSize: '2K' }, [2048, 2048], PRICES.image],
+      [{ model: 'nanobana', aspectRatio: '1:1', sampleImageSize: '2K' }, [2048, 2048], LOCAL_PREVIEW_PRICES.image],
     ] as const) {
       const res = await post(
         '/api/ai/generate/image',
@@ -381,8 +381,8 @@ describe('POST /api/ai/generate/multi-composition', () => {
       data: { id: string; steps: Array<{ id: string; outputImage: string }>; metadata: Record<string, unknown> };
       creditsUsed: number;
     };
-    expect(body.creditsUsed).toBe(2 * PRICES.compositionStep);
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 2 * PRICES.compositionStep);
+    expect(body.creditsUsed).toBe(2 * LOCAL_PREVIEW_PRICES.compositionStep);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 2 * LOCAL_PREVIEW_PRICES.compositionStep);
     expect(body.data.steps.map((s) => s.id)).toEqual(['region-a', 'region-b']);
     expect(body.data.metadata).toMatchObject({ mode: 'reference-chain', stepCount: 2, width: 400, height: 300 });
 

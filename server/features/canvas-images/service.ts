@@ -114,7 +114,7 @@ export async function editImage(ctx: AppContext, userId: string, body: EditBody)
   ctx.engines.checkPrompt(body.prompt);
   await assertUsablePersona(ctx, userId, body.personaId);
   ctx.engines.image(CANVAS_IMAGES.model);
-  const credits = canvasImagePrice('edit');
+  const credits = canvasImagePrice('edit', ctx.engines.prices('image', CANVAS_IMAGES.model));
   const started = await withInputs(ctx, userId, async (prepare) =>
     queue(
       ctx,
@@ -147,7 +147,7 @@ export async function composeImages(
   ctx.engines.checkPrompt(body.prompt);
   await assertUsablePersona(ctx, userId, body.personaId);
   ctx.engines.image(CANVAS_IMAGES.model);
-  const credits = canvasImagePrice('compose');
+  const credits = canvasImagePrice('compose', ctx.engines.prices('image', CANVAS_IMAGES.model));
   const mimeTypeOf = (i: number) =>
     body.tool === 'advanced-composition' ? (body.mimeTypes?.[i] ?? body.mimeTypes?.[0]) : body.imageMimeType;
   const started = await withInputs(ctx, userId, async (prepare) => {
@@ -216,7 +216,7 @@ export async function textToImage(
 
 /**
  * POST /api/ai/generate/multi-composition: checks the base image and every region (in the base
- * image's pixels, within its bounds) and reference, reserves PRICES.compositionStep per step and
+ * image's pixels, within its bounds) and reference, reserves `compositionStep` per step (from the serving engine's price list) and
  * runs the reference chain; each step's output is an asset.
  */
 export async function multiComposition(
@@ -227,7 +227,8 @@ export async function multiComposition(
   for (const step of body.compositionSteps) ctx.engines.checkPrompt(step.prompt);
   await assertUsablePersona(ctx, userId, body.personaId);
   ctx.engines.image(CANVAS_IMAGES.model);
-  const credits = canvasImagePrice('multi-composition', body.compositionSteps.length);
+  const prices = ctx.engines.prices('image', CANVAS_IMAGES.model);
+  const credits = canvasImagePrice('multi-composition', prices, body.compositionSteps.length);
   const started = await withInputs(ctx, userId, async (prepare) => {
     const base = await prepare(inlineOrMediaRef(body.baseImage));
     const media = await resolveMediaInput(ctx, userId, base, { ...INPUT_LIMITS, allowed: ['image'] });
@@ -267,7 +268,7 @@ export async function multiComposition(
         model: CANVAS_IMAGES.model,
         personaId: body.personaId ?? null,
         fileNamePrefix: null,
-        creditsEach: canvasImagePrice('multi-composition', 1),
+        creditsEach: canvasImagePrice('multi-composition', prices, 1),
         base,
         width,
         height,

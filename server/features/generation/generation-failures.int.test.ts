@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationStatus } from '../../../common/api/generation.ts';
-import { PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { assets, creditTransactions, tasks } from '../../db/schema/index.ts';
 import { createEngineRegistry, createLocalEngines } from '../../engines/registry.ts';
@@ -68,7 +68,7 @@ describe('generation tasks that fail in the engine', () => {
     expect(res.json()).toMatchObject({
       success: false,
       code: 'content_filtered',
-      details: { creditsRefunded: PRICES.image },
+      details: { creditsRefunded: LOCAL_PREVIEW_PRICES.image },
     });
     expect(await creditsOf(t.ctx.db, user.id)).toBe(100);
     const taskId = await taskOfLastDeduction(user.id);

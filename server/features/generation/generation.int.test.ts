@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset } from '../../../common/api/assets.ts';
 import type { GeneratedMedia, GenerationStatus, TaskAccepted } from '../../../common/api/generation.ts';
-import { PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { creditTransactions, tasks } from '../../db/schema/index.ts';
 import { CONTENT_POLICY } from '../../engines/policy.ts';
@@ -97,7 +97,7 @@ describe('POST /api/ai/generate/image', () => {
     );
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as { data: GeneratedMedia[]; creditsUsed: number };
-    expect(body.creditsUsed).toBe(2 * PRICES.image);
+    expect(body.creditsUsed).toBe(2 * LOCAL_PREVIEW_PRICES.image);
     expect(body.data).toHaveLength(2);
     for (const item of body.data) {
       expect(item).toMatchObject({ type: 'image', width: 512, height: 288 });
@@ -111,21 +111,21 @@ describe('POST /api/ai/generate/image', () => {
       expect((await sharp(thumb.rawPayload).metadata()).format).toBe('webp');
       expect((await get(item.url, other.token)).statusCode).toBe(404);
     }
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 2 * PRICES.image);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 2 * LOCAL_PREVIEW_PRICES.image);
     const asset = (await get(`/api/ai/assets/${body.data[0].id}`, user.token)).json() as { data: Asset };
     expect(asset.data).toMatchObject({
       type: 'image',
       status: 'completed',
       model: 'nanobana',
       service: 'nanobana',
-      credits_used: PRICES.image,
+      credits_used: LOCAL_PREVIEW_PRICES.image,
       prompt: 'a lighthouse on a cliff at sunset, warm orange sky',
     });
     expect(asset.data.thumbnail_url).toBe(body.data[0].thumbnail_url);
     const deduction = (await ledgerOf(user.id)).find(
       (row) => row.type === 'deduction' && row.generationType === 'image',
     );
-    expect(deduction).toMatchObject({ amount: 2 * PRICES.image, source: 'generation' });
+    expect(deduction).toMatchObject({ amount: 2 * LOCAL_PREVIEW_PRICES.image, source: 'generation' });
     expect(deduction?.taskId).toBe(asset.data.metadata.taskId);
   });
 
@@ -138,12 +138,14 @@ describe('POST /api/ai/generate/image', () => {
     );
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as { data: GeneratedMedia[]; creditsUsed: number };
-    expect(body.creditsUsed).toBe(PRICES.image + PRICES.imageUpscale);
+    expect(body.creditsUsed).toBe(LOCAL_PREVIEW_PRICES.image + LOCAL_PREVIEW_PRICES.imageUpscale);
     expect(body.data[0]).toMatchObject({ width: 3840, height: 2160 });
     expect(body.data[0].metadata).toMatchObject({ autoUpscaled: true, generatedWidth: 512, generatedHeight: 288 });
     const file = await get(body.data[0].url, user.token);
     expect((await sharp(file.rawPayload).metadata()).width).toBe(3840);
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - PRICES.image - PRICES.imageUpscale);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(
+      before - LOCAL_PREVIEW_PRICES.image - LOCAL_PREVIEW_PRICES.imageUpscale,
+    );
   });
 
   it('takes reference images as data URIs and own media URLs; another user’s media is 404 with nothing spent', async () => {
@@ -210,7 +212,7 @@ describe('POST /api/ai/generate/image', () => {
       success: false,
       error: MESSAGES.credits.insufficient,
       code: 'insufficient_credits',
-      details: { required: PRICES.image, balance: 0 },
+      details: { required: LOCAL_PREVIEW_PRICES.image, balance: 0 },
     });
     expect(await creditsOf(t.ctx.db, broke.id)).toBe(0);
     expect(await ledgerOf(broke.id)).toHaveLength(0);
@@ -268,12 +270,12 @@ describe('POST /api/ai/generate/video and the status calls', () => {
     const accepted = (res.json() as { data: TaskAccepted }).data;
     expect(accepted).toMatchObject({
       status: 'processing',
-      creditsReserved: PRICES.videoDream,
+      creditsReserved: LOCAL_PREVIEW_PRICES.videoDream,
       statusUrl: STATUS_PATHS.seedream,
     });
     expect(accepted.id).toBe(accepted.taskId);
     videoTask = accepted.taskId;
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 41);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - LOCAL_PREVIEW_PRICES.videoDream);
 
     const seen = await pollStatus(STATUS_PATHS.seedream, videoTask);
     const done = seen.at(-1)!;
@@ -295,7 +297,7 @@ describe('POST /api/ai/generate/video and the status calls', () => {
     expect(asset.data).toMatchObject({
       type: 'video',
       model: 'seedance',
-      credits_used: PRICES.videoDream,
+      credits_used: LOCAL_PREVIEW_PRICES.videoDream,
       url: done.url,
     });
     expect(asset.data.metadata).toMatchObject({ engine: 'local', mode: 'text-to-video', taskId: videoTask });
@@ -332,7 +334,7 @@ describe('POST /api/ai/generate/video and the status calls', () => {
     expect((await get(STATUS_PATHS.runway('nope'), user.token)).statusCode).toBe(404);
   });
 
-  it('prices Veo with audio as pro (101) and polls via the Veo status call', async () => {
+  it('prices Veo with audio as pro (local preview price while the local engine serves it) and polls via the Veo status call', async () => {
     const res = await post(
       '/api/ai/generate/video',
       {
@@ -347,7 +349,7 @@ describe('POST /api/ai/generate/video and the status calls', () => {
     );
     expect(res.statusCode).toBe(200);
     const accepted = (res.json() as { data: TaskAccepted }).data;
-    expect(accepted).toMatchObject({ creditsReserved: PRICES.videoPro, statusUrl: STATUS_PATHS.veo });
+    expect(accepted).toMatchObject({ creditsReserved: LOCAL_PREVIEW_PRICES.videoPro, statusUrl: STATUS_PATHS.veo });
     const done = (await pollStatus(STATUS_PATHS.veo, accepted.taskId)).at(-1)!;
     expect(done.status).toBe('completed');
     const probe = await probeBytes((await get(done.url!, user.token)).rawPayload, 'mp4');
@@ -375,7 +377,7 @@ describe('POST /api/ai/generate/video and the status calls', () => {
     );
     expect(film.statusCode).toBe(200);
     const filmTask = (film.json() as { data: TaskAccepted }).data;
-    expect(filmTask.creditsReserved).toBe(PRICES.videoStandard);
+    expect(filmTask.creditsReserved).toBe(LOCAL_PREVIEW_PRICES.videoStandard);
 
     const video = await storeUpload(t.ctx, user.id, mp4, 'video/mp4', 'mp4');
     const act = await post(
@@ -393,7 +395,7 @@ describe('POST /api/ai/generate/video and the status calls', () => {
     expect(act.statusCode).toBe(200);
     const actTask = (act.json() as { data: TaskAccepted }).data;
     expect(actTask).toMatchObject({
-      creditsReserved: PRICES.videoRunway,
+      creditsReserved: LOCAL_PREVIEW_PRICES.videoRunway,
       statusUrl: STATUS_PATHS.runway(actTask.taskId),
     });
 
@@ -449,7 +451,7 @@ describe('POST /api/ai/generate/video and the status calls', () => {
     );
     expect(res.statusCode).toBe(200);
     const accepted = (res.json() as { data: TaskAccepted }).data;
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - PRICES.videoRunway);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - LOCAL_PREVIEW_PRICES.videoRunway);
     const final = await eventually(
       async () => {
         const body = (await get(STATUS_PATHS.runway(accepted.taskId), user.token)).json() as {
@@ -469,8 +471,8 @@ describe('POST /api/ai/generate/video and the status calls', () => {
     expect(await creditsOf(t.ctx.db, user.id)).toBe(before);
     const rows = (await ledgerOf(user.id)).filter((r) => r.taskId === accepted.taskId);
     expect(rows.map((r) => [r.type, r.amount, r.source]).sort()).toEqual([
-      ['addition', PRICES.videoRunway, 'refund'],
-      ['deduction', PRICES.videoRunway, 'generation'],
+      ['addition', LOCAL_PREVIEW_PRICES.videoRunway, 'refund'],
+      ['deduction', LOCAL_PREVIEW_PRICES.videoRunway, 'generation'],
     ]);
     const status = (await post(STATUS_PATHS.video, { taskId: accepted.taskId }, user.token)).json() as {
       data: GenerationStatus;
@@ -494,7 +496,7 @@ describe('POST /api/ai/generate/audio', () => {
     );
     expect(res.statusCode).toBe(200);
     const body = res.json() as { data: GeneratedMedia; creditsUsed: number };
-    expect(body.creditsUsed).toBe(PRICES.music);
+    expect(body.creditsUsed).toBe(LOCAL_PREVIEW_PRICES.music);
     expect(body.data).toMatchObject({ type: 'audio' });
     const file = await get(body.data.url, user.token);
     expect(file.statusCode).toBe(200);
@@ -502,13 +504,13 @@ describe('POST /api/ai/generate/audio', () => {
     const probe = await probeBytes(file.rawPayload, 'mp3');
     expect(probe.audio?.codec).toBe('mp3');
     expect(Math.abs(probe.durationMs! / 1000 - 15)).toBeLessThan(1);
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - PRICES.music);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - LOCAL_PREVIEW_PRICES.music);
     const asset = (await get(`/api/ai/assets/${body.data.id}`, user.token)).json() as { data: Asset };
     expect(asset.data).toMatchObject({
       type: 'audio',
       model: 'suno-v3.5',
       service: 'suno',
-      credits_used: PRICES.music,
+      credits_used: LOCAL_PREVIEW_PRICES.music,
     });
   });
 
@@ -516,7 +518,7 @@ describe('POST /api/ai/generate/audio', () => {
     const res = await post('/api/ai/generate/audio', { prompt: 'Welcome to the studio.', type: 'voice' }, user.token);
     expect(res.statusCode).toBe(200);
     const body = res.json() as { data: GeneratedMedia; creditsUsed: number };
-    expect(body.creditsUsed).toBe(PRICES.voice);
+    expect(body.creditsUsed).toBe(LOCAL_PREVIEW_PRICES.voice);
     expect((await get(body.data.url, user.token)).statusCode).toBe(200);
   });
 

@@ -119,8 +119,9 @@ export async function startImageGeneration(ctx: AppContext, userId: string, body
     throw badRequest(MESSAGES.generation.imageSizeOutOfRange(IMAGE_SIDE_LIMITS.min, max), { width, height });
   }
   const count = imageCount(body);
-  const unitPrice = imageUnitPrice(body);
-  const credits = priceOf('image', body);
+  const prices = ctx.engines.prices('image', body.model);
+  const unitPrice = imageUnitPrice(body, prices);
+  const credits = priceOf('image', body, prices);
   return withPreparer(ctx, userId, async (prep) => {
     const references = await prep.many([...refs, ...chars], 'image');
     const input: ImageTaskInput = {
@@ -146,7 +147,7 @@ export async function startImageGeneration(ctx: AppContext, userId: string, body
 }
 
 export interface VideoStartOptions {
-  /** A price other than the list's, e.g. PRICES.personaVideo for a persona's own video. */
+  /** A price other than the list's, e.g. `personaVideo` for a persona's own video (from ctx.engines.prices). */
   credits?: number;
   generationType?: string;
   description?: string;
@@ -165,7 +166,7 @@ export async function startVideoGeneration(
   assertImageLimit(body.model, raw.limitCount);
   const { width, height } = videoDimensions(body.aspectRatio, body.resolution);
   const generateAudio = videoWantsAudio(body) && capabilities.supportsAudio;
-  const credits = options.credits ?? priceOf('video', body);
+  const credits = options.credits ?? priceOf('video', body, ctx.engines.prices('video', body.model));
   return withPreparer(ctx, userId, async (prep) => {
     const plan: Omit<VideoPlan, 'limitCount'> = {
       mode: raw.mode,
@@ -210,7 +211,7 @@ export async function startVideoGeneration(
 export async function startAudioGeneration(ctx: AppContext, userId: string, body: AudioBody): Promise<StartedTask> {
   ctx.engines.checkPrompt(body.prompt);
   ctx.engines.audio(body.model);
-  const credits = priceOf('audio', body);
+  const credits = priceOf('audio', body, ctx.engines.prices('audio', body.model));
   const input: AudioTaskInput = { params: body, price: credits };
   const task = await ctx.jobs.createTask({
     userId,

@@ -14,7 +14,12 @@ describe('GET /healthz', () => {
     const res = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.json()).toEqual({ status: 'ok', database: 'ok', jobs: 'ok', storage: 'ok' });
+    expect(res.json()).toMatchObject({ status: 'ok', database: 'ok', jobs: 'ok', storage: 'ok' });
+    // Every model with the engine serving it (issue 19): the embedded default serves them all locally.
+    const engines = res.json().engines as Array<{ kind: string; model: string; engine: string; available: boolean }>;
+    const names = Object.entries(t.ctx.engines.models()).flatMap(([kind, list]) => list.map((m) => `${kind}:${m}`));
+    expect(engines.map((e) => `${e.kind}:${e.model}`)).toEqual(names);
+    expect(engines.every((e) => e.engine === 'local' && e.available)).toBe(true);
   });
 
   it('answers 503 degraded naming the part that fails', async () => {
@@ -23,7 +28,7 @@ describe('GET /healthz', () => {
     try {
       const res = await t.app.inject({ method: 'GET', url: '/healthz' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ status: 'degraded', database: 'ok', jobs: 'error', storage: 'error' });
+      expect(res.json()).toMatchObject({ status: 'degraded', database: 'ok', jobs: 'error', storage: 'error' });
     } finally {
       ping.mockRestore();
       jobs.mockRestore();

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type HealthReply, healthReply } from '../../../common/api/health.ts';
 import type { AppContext } from '../../context.ts';
+import { healthEngines } from '../engines/service.ts';
 
 const CHECK_TIMEOUT_MS = 3_000;
 
@@ -29,7 +30,7 @@ async function healthOf(ctx: AppContext): Promise<HealthReply> {
     check(() => ctx.storage.ping()),
   ]);
   const status = database === 'ok' && jobs === 'ok' && storage === 'ok' ? 'ok' : 'degraded';
-  return { status, database, jobs, storage };
+  return { status, database, jobs, storage, engines: healthEngines(ctx) };
 }
 
 /** GET /healthz for load balancers and operators (no session needed; reveals no data). */
@@ -40,7 +41,7 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['health'],
-          summary: 'Health of the database, job queue and media storage',
+          summary: 'Health of the database, job queue and media storage; every model and the engine serving it',
           response: { 200: healthReply, 503: healthReply },
         },
       },

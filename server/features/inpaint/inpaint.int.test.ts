@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset } from '../../../common/api/assets.ts';
-import { PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { tasks } from '../../db/schema/index.ts';
 import { CONTENT_POLICY } from '../../engines/policy.ts';
@@ -100,7 +100,7 @@ afterAll(async () => {
 });
 
 describe('POST /api/ai/generate/inpaint', () => {
-  it('changes only the painted pixels, saves the result as a magic-selector asset and charges PRICES.inpaint', async () => {
+  it('changes only the painted pixels, saves the result as a magic-selector asset and charges LOCAL_PREVIEW_PRICES.inpaint', async () => {
     const before = await creditsOf(t.ctx.db, user.id);
     const res = await post(
       {
@@ -119,11 +119,15 @@ describe('POST /api/ai/generate/inpaint', () => {
       data: { url: string; id: string; status: string };
       creditsUsed: number;
     };
-    expect(body).toMatchObject({ success: true, creditsUsed: PRICES.inpaint, data: { status: 'completed' } });
+    expect(body).toMatchObject({
+      success: true,
+      creditsUsed: LOCAL_PREVIEW_PRICES.inpaint,
+      data: { status: 'completed' },
+    });
     const { outside, within } = await diff(await fetchImage(body.data.url));
     expect(outside).toBe(0);
     expect(within).toBeGreaterThan(0);
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - PRICES.inpaint);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - LOCAL_PREVIEW_PRICES.inpaint);
     const asset = (
       await t.app.inject({ method: 'GET', url: `/api/ai/assets/${body.data.id}`, headers: authHeader(user.token) })
     ).json() as { data: Asset };

@@ -1,6 +1,6 @@
 import type { InpaintBody, InpaintReply } from '../../../common/api/inpaint.ts';
 import { magicSelectorPrompt } from '../../../common/api/inpaint.ts';
-import { CANVAS_IMAGES, MAGIC_SELECTOR, PRICES } from '../../../common/constants.ts';
+import { CANVAS_IMAGES, MAGIC_SELECTOR } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { inlineOrMediaRef, prepareMediaRef } from '../../platform/media/inputs.ts';
@@ -14,7 +14,7 @@ const MB = 1024 * 1024;
 
 /**
  * POST /api/ai/generate/inpaint: checks the prompt and the images (own media, images only, 10 MB),
- * reserves PRICES.inpaint and runs the `inpaint.image` task; answers the saved asset (or the task
+ * reserves `inpaint` (from the serving engine's price list) and runs the `inpaint.image` task; answers the saved asset (or the task
  * while it still runs after ~20 s). A failure is refunded and answered as 'Inpainting failed'.
  */
 export async function inpaint(ctx: AppContext, userId: string, body: InpaintBody): Promise<InpaintReply> {
@@ -23,7 +23,7 @@ export async function inpaint(ctx: AppContext, userId: string, body: InpaintBody
   if (body.personaId) await visiblePersona(ctx, userId, body.personaId);
   const model = MAGIC_SELECTOR.model;
   ctx.engines.image(model);
-  const credits = PRICES.inpaint;
+  const credits = ctx.engines.prices('image', model).inpaint;
   const stored: string[] = [];
   const prepare = async (ref: string) => {
     const prepared = await prepareMediaRef(ctx, userId, inlineOrMediaRef(ref), {

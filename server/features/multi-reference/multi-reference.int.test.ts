@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { assets, tasks } from '../../db/schema/index.ts';
 import { authHeader, createTestUser, creditsOf, solidPng, type TestUser } from '../../test/fixtures.ts';
@@ -63,7 +63,11 @@ describe('POST /api/ai/generate/multi-reference', () => {
     const redHeavy = await post(body(0.8, 0.2), user.token);
     expect(redHeavy.statusCode).toBe(200);
     const a = redHeavy.json();
-    expect(a).toMatchObject({ success: true, data: { status: 'completed' }, creditsUsed: PRICES.multiReference });
+    expect(a).toMatchObject({
+      success: true,
+      data: { status: 'completed' },
+      creditsUsed: LOCAL_PREVIEW_PRICES.multiReference,
+    });
     expect(typeof a.data.url).toBe('string');
     const redMean = await meanColour(a.data.url);
     expect(redMean.r).toBeGreaterThan(redMean.b);
@@ -73,7 +77,7 @@ describe('POST /api/ai/generate/multi-reference', () => {
     const blueMean = await meanColour(blueHeavy.json().data.url);
     expect(blueMean.b).toBeGreaterThan(blueMean.r);
 
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 2 * PRICES.multiReference);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 2 * LOCAL_PREVIEW_PRICES.multiReference);
     const [row] = await t.ctx.db.select().from(assets).where(eq(assets.id, a.data.id));
     expect(row?.userId).toBe(user.id);
     expect(row?.metadata).toMatchObject({ source: 'multi-reference', blendMode: 'weighted' });
@@ -84,7 +88,7 @@ describe('POST /api/ai/generate/multi-reference', () => {
     const res = await post(body(0.5, 0.5, { numImages: 2, seed: 7 }), user.token);
     expect(res.statusCode).toBe(200);
     expect(res.json().data.images).toHaveLength(2);
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 2 * PRICES.multiReference);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 2 * LOCAL_PREVIEW_PRICES.multiReference);
   });
 
   it('validates prompt, references, weights, counts and modes', async () => {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { MultiReferenceReply, multiReferenceBody } from '../../../common/api/multi-reference.ts';
-import { MEDIA_URL_PREFIX, MULTI_REFERENCE, PRICES } from '../../../common/constants.ts';
+import { MEDIA_URL_PREFIX, MULTI_REFERENCE, type PriceTable } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -48,9 +48,9 @@ function assertVideoContainer(ref: string): void {
   if (!(MULTI_REFERENCE.videoExtensions as readonly string[]).includes(ext)) throw unsupported();
 }
 
-/** Credits one call reserves: PRICES.multiReference per asked image. */
-function multiReferencePrice(numImages: number): number {
-  return PRICES.multiReference * Math.max(1, Math.floor(numImages));
+/** Credits one call reserves: `multiReference` per asked image, from the serving engine's price list. */
+function multiReferencePrice(prices: PriceTable, numImages: number): number {
+  return prices.multiReference * Math.max(1, Math.floor(numImages));
 }
 
 /**
@@ -69,8 +69,9 @@ export async function generateMultiReference(
   if (body.type === MULTI_REFERENCE.videoToVideo.type) return generateVideoToVideo(ctx, userId, body);
   const model = MULTI_REFERENCE.model;
   ctx.engines.image(model);
-  const credits = multiReferencePrice(body.numImages);
-  const creditsEach = multiReferencePrice(1);
+  const prices = ctx.engines.prices('image', model);
+  const credits = multiReferencePrice(prices, body.numImages);
+  const creditsEach = multiReferencePrice(prices, 1);
   const stored: string[] = [];
   let taskId: string;
   try {
@@ -145,13 +146,13 @@ export async function generateMultiReference(
 /**
  * Video-to-video mode (`type: 'video-to-video'`): images and videos up to 100 MB (videos mp4, mov,
  * webm, avi), at least one video; the first video is restyled by the image references as a task
- * (PRICES.videoRunway per variation, refunded if it fails). Answers the finished video, or the task
+ * (`videoRunway` per variation from the serving engine's price list, refunded if it fails). Answers the finished video, or the task
  * id while it is still running (poll GET /api/tasks/{id}).
  */
 async function generateVideoToVideo(ctx: AppContext, userId: string, body: Body): Promise<MultiReferenceReply> {
   const model = MULTI_REFERENCE.videoToVideo.model;
   ctx.engines.video(model);
-  const creditsEach = PRICES.videoRunway;
+  const creditsEach = ctx.engines.prices('video', model).videoRunway;
   const credits = creditsEach * Math.max(1, Math.floor(body.numImages));
   const stored: string[] = [];
   let taskId: string;

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EditorSession, ListEditorSessionsReply } from '../../../common/api/editor-sessions.ts';
-import { PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { assets, creditTransactions, editorSessions, tasks } from '../../db/schema/index.ts';
 import {
@@ -82,7 +82,7 @@ describe('generation routes (POST /api/ai/generate/image|video)', () => {
         persona_id: personaId,
       });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().creditsUsed).toBe(PRICES.image);
+      expect(res.json().creditsUsed).toBe(LOCAL_PREVIEW_PRICES.image);
     }
     const saved = await t.ctx.db.select().from(assets).where(eq(assets.userId, owner.id));
     expect(saved.map((a) => a.personaId)).toEqual(expect.arrayContaining([own, strangersPublic]));

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset } from '../../../common/api/assets.ts';
 import type { Persona, PersonaImageReply, PersonaTaskReply } from '../../../common/api/personas.ts';
-import { PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { PERSONA_IMAGE_TYPES, PERSONA_VIDEO, type PersonaImageType } from '../../../common/rules/personas.ts';
 import { mediaObjects, personas, tasks, users } from '../../db/schema/index.ts';
@@ -100,7 +100,7 @@ beforeAll(async () => {
   other = await createTestUser(t.ctx.db, { credits: 500 });
   admin = await createTestUser(t.ctx.db, { credits: 500, role: 'admin' });
   await t.ctx.db.update(users).set({ email: ADMIN_EMAIL }).where(eq(users.id, admin.id));
-  broke = await createTestUser(t.ctx.db, { credits: 5 });
+  broke = await createTestUser(t.ctx.db, { credits: 5 * LOCAL_PREVIEW_PRICES.personaImage - 1 });
   png = await solidPng(320, 320, '#cc8844');
 });
 afterAll(async () => {
@@ -201,7 +201,7 @@ describe('POST /api/personas validation', () => {
     const res = await call('POST', '/api/personas', broke.token, base);
     expect(res.statusCode).toBe(402);
     expect(await t.ctx.db.select().from(personas).where(eq(personas.userId, broke.id))).toHaveLength(0);
-    expect(await creditsOf(t.ctx.db, broke.id)).toBe(5);
+    expect(await creditsOf(t.ctx.db, broke.id)).toBe(5 * LOCAL_PREVIEW_PRICES.personaImage - 1);
   });
 });
 
@@ -242,9 +242,9 @@ describe('the creation pipeline', () => {
       totalReach: 0,
       characterImages: [upload.url],
     });
-    expect(reply.creditsReserved).toBe(5 * PRICES.personaImage);
+    expect(reply.creditsReserved).toBe(5 * LOCAL_PREVIEW_PRICES.personaImage);
     expect(reply.statusUrl).toBe(`/api/tasks/${reply.taskId}`);
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 5 * PRICES.personaImage);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 5 * LOCAL_PREVIEW_PRICES.personaImage);
 
     const task = await waitForTask(t.ctx.db, reply.taskId, { timeoutMs: 90_000 });
     expect(task.status, JSON.stringify(task.error)).toBe('completed');
@@ -280,7 +280,7 @@ describe('the creation pipeline', () => {
     expect(list).toHaveLength(5);
     for (const asset of list) {
       expect(asset.persona_id).toBe(lina.id);
-      expect(asset.credits_used).toBe(PRICES.personaImage);
+      expect(asset.credits_used).toBe(LOCAL_PREVIEW_PRICES.personaImage);
       expect(PERSONA_IMAGE_TYPES).toContain(asset.metadata.persona_image_type);
     }
     expect(new Set(list.map((a) => a.id))).toEqual(new Set(lina.images.map((i) => i.asset_id)));
@@ -352,15 +352,18 @@ describe('failures in the pipeline', () => {
     expect(persona.images.filter((i) => i.status === 'ready')).toHaveLength(4);
     const [task] = await t.ctx.db.select().from(tasks).where(eq(tasks.id, reply.taskId));
     expect(task.status).toBe('completed');
-    expect(task.result).toMatchObject({ placeholders: ['environment'], creditsRefunded: PRICES.personaImage });
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 4 * PRICES.personaImage);
+    expect(task.result).toMatchObject({
+      placeholders: ['environment'],
+      creditsRefunded: LOCAL_PREVIEW_PRICES.personaImage,
+    });
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 4 * LOCAL_PREVIEW_PRICES.personaImage);
 
     const regen = await call('POST', `/api/personas/${persona.id}/regenerate`, user.token, {
       imageType: 'environment',
     });
     expect(regen.statusCode, regen.body).toBe(200);
     const regenReply = regen.json() as PersonaTaskReply;
-    expect(regenReply.creditsReserved).toBe(PRICES.personaImage);
+    expect(regenReply.creditsReserved).toBe(LOCAL_PREVIEW_PRICES.personaImage);
     expect(regenReply.data.status).toBe('generating');
     // Still generating: a second regeneration or an image update must wait.
     expect((await call('POST', `/api/personas/${persona.id}/regenerate`, user.token, {})).statusCode).toBe(409);
@@ -374,7 +377,7 @@ describe('failures in the pipeline', () => {
     for (const type of ['face_only', 'portrait', 'full_body', 'action_shot'] as const) {
       expect(after.ai_generated_images[type]).toBe(persona.ai_generated_images[type]);
     }
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 5 * PRICES.personaImage);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 5 * LOCAL_PREVIEW_PRICES.personaImage);
   }, 120_000);
 
   it('a base face_only failure ends the task with the spec message, placeholders everywhere and a full refund', async () => {
@@ -396,7 +399,7 @@ describe('failures in the pipeline', () => {
     // Regenerating one image of a persona without a base makes the base too.
     const regen = await call('POST', `/api/personas/${persona.id}/regenerate`, user.token, { imageType: 'portrait' });
     const regenReply = regen.json() as PersonaTaskReply;
-    expect(regenReply.creditsReserved).toBe(2 * PRICES.personaImage);
+    expect(regenReply.creditsReserved).toBe(2 * LOCAL_PREVIEW_PRICES.personaImage);
     await waitForTask(t.ctx.db, regenReply.taskId, { timeoutMs: 60_000 });
     const fixed = await getPersona(persona.id);
     expect(fixed.status).toBe('ready');
@@ -475,7 +478,7 @@ describe('persona video, image and UGC video', () => {
     expect((await call('POST', `/api/personas/${lina.id}/video`, other.token, ok500)).statusCode).toBe(404);
   });
 
-  it('starts a Veo video with the spec parameters for 21 credits and saves it with persona_id', async () => {
+  it('starts a Veo video with the spec parameters for the persona video price and saves it with persona_id', async () => {
     const before = await creditsOf(t.ctx.db, user.id);
     const product = await storeUpload(t.ctx, user.id, await solidPng(128, 128, '#ffffff'), 'image/png', 'png');
     const res = await call('POST', `/api/personas/${lina.id}/video`, user.token, {
@@ -491,10 +494,10 @@ describe('persona video, image and UGC video', () => {
       data: { taskId: string; statusUrl: string } & Record<string, unknown>;
       creditsUsed: number;
     };
-    expect(body.creditsUsed).toBe(21);
+    expect(body.creditsUsed).toBe(LOCAL_PREVIEW_PRICES.personaVideo);
     expect(body.data).toMatchObject({
       status: 'processing',
-      creditsReserved: 21,
+      creditsReserved: LOCAL_PREVIEW_PRICES.personaVideo,
       statusUrl: '/api/proxy/google/veo/status',
       personaId: lina.id,
       imageType: 'portrait',
@@ -503,7 +506,7 @@ describe('persona video, image and UGC video', () => {
       aspectRatio: '9:16',
       resolution: '1080p',
     });
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 21);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - LOCAL_PREVIEW_PRICES.personaVideo);
     const [row] = await t.ctx.db.select().from(tasks).where(eq(tasks.id, body.data.taskId));
     const input = row.input as {
       params: Record<string, unknown>;
@@ -537,7 +540,7 @@ describe('persona video, image and UGC video', () => {
     expect(video).toMatchObject({
       type: 'video',
       persona_id: lina.id,
-      credits_used: 21,
+      credits_used: LOCAL_PREVIEW_PRICES.personaVideo,
       model: 'veo-3.0-generate-001',
     });
     expect(video.metadata).toMatchObject({ width: 1080, height: 1920, hasAudio: true });
@@ -550,7 +553,7 @@ describe('persona video, image and UGC video', () => {
     const res = await call('POST', `/api/personas/${lina.id}/image`, user.token, { prompt: 'Lina reading in a cafe' });
     expect(res.statusCode, res.body).toBe(200);
     const reply = res.json() as PersonaImageReply;
-    expect(reply.creditsUsed).toBe(PRICES.image);
+    expect(reply.creditsUsed).toBe(LOCAL_PREVIEW_PRICES.image);
     expect(reply.data.status).toBe('completed');
     expect(reply.data.media).toHaveLength(1);
     const asset = await call('GET', `/api/ai/assets/${reply.data.media[0].id}`, user.token);
@@ -577,7 +580,7 @@ describe('persona video, image and UGC video', () => {
       data: { taskId: string; aspectRatio: string; imageType: string };
       creditsUsed: number;
     };
-    expect(body.creditsUsed).toBe(21);
+    expect(body.creditsUsed).toBe(LOCAL_PREVIEW_PRICES.personaVideo);
     expect(body.data).toMatchObject({ aspectRatio: '9:16', imageType: 'portrait' });
     const [row] = await t.ctx.db.select().from(tasks).where(eq(tasks.id, body.data.taskId));
     const params = (row.input as { params: Record<string, unknown> }).params;

@@ -16,7 +16,6 @@ import type {
   personaVideoBody,
   updatePersonaImagesBody,
 } from '../../../common/api/personas.ts';
-import { PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import {
   BASE_IMAGE_TYPE,
@@ -207,8 +206,10 @@ async function queueImageSet(
   taskId: string,
   types: readonly PersonaImageType[],
 ): Promise<{ taskId: string; credits: number }> {
-  const credits = personaImageSetPrice(types.length);
-  const input: PersonaImagesInput = { personaId: persona.id, types: [...types], unitPrice: PRICES.personaImage };
+  ctx.engines.image(PERSONA_IMAGE.model); // 503 before any spend when no engine may serve it
+  const prices = ctx.engines.prices('image', PERSONA_IMAGE.model);
+  const credits = personaImageSetPrice(types.length, prices);
+  const input: PersonaImagesInput = { personaId: persona.id, types: [...types], unitPrice: prices.personaImage };
   await ctx.jobs.createTask({
     id: taskId,
     userId: persona.userId,
@@ -463,7 +464,7 @@ async function startPersonaVideoTask(
     persona_id: row.id,
   });
   const started = await startVideoGeneration(ctx, userId, body, {
-    credits: PERSONA_VIDEO.credits,
+    credits: ctx.engines.prices('video', PERSONA_VIDEO.model).personaVideo,
     generationType: plan.generationType,
     description: plan.description,
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompileMasterReply, GenerateVideoSequenceReply, MovieAgentReply } from '../../../common/api/sequences.ts';
-import { PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { SEQUENCE_MESSAGES } from '../../../common/rules/sequences.ts';
 import type { AppContext } from '../../context.ts';
@@ -162,7 +162,7 @@ describe('POST /api/ai/generate-video-sequence', () => {
     expect(await tasksOf(broke.id)).toHaveLength(0);
   });
 
-  it('pro: Veo image-to-video with audio for 101 credits, saved with the item id', async () => {
+  it('pro: Veo image-to-video with audio for the pro price (the local preview one here), saved with the item id', async () => {
     const before = await creditsOf(t.ctx.db, user.id);
     const res = await post('/api/ai/generate-video-sequence', body(), user.token);
     expect(res.statusCode).toBe(200);
@@ -172,9 +172,9 @@ describe('POST /api/ai/generate-video-sequence', () => {
       mode: 'pro',
       model: 'veo-3.0-generate-001',
       itemId: 'item-1',
-      creditsReserved: PRICES.videoPro,
+      creditsReserved: LOCAL_PREVIEW_PRICES.videoPro,
     });
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 101);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - LOCAL_PREVIEW_PRICES.videoPro);
     const done = await finished(reply.data.taskId);
     expect(done.status).toBe('completed');
     expect(done.videoUrl).toBeTruthy();
@@ -184,7 +184,7 @@ describe('POST /api/ai/generate-video-sequence', () => {
     expect(streams.some((s) => s.codec_type === 'audio')).toBe(true);
   });
 
-  it('dream: seedance, 12 s, for 41 credits', { timeout: 90_000 }, async () => {
+  it('dream: seedance, 12 s, for the dream price (the local preview one here)', { timeout: 90_000 }, async () => {
     const before = await creditsOf(t.ctx.db, user.id);
     const res = await post(
       '/api/ai/generate-video-sequence',
@@ -193,8 +193,13 @@ describe('POST /api/ai/generate-video-sequence', () => {
     );
     expect(res.statusCode).toBe(200);
     const reply = res.json() as GenerateVideoSequenceReply;
-    expect(reply.data).toMatchObject({ mode: 'dream', model: 'seedance', durationSeconds: 12, creditsReserved: 41 });
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 41);
+    expect(reply.data).toMatchObject({
+      mode: 'dream',
+      model: 'seedance',
+      durationSeconds: 12,
+      creditsReserved: LOCAL_PREVIEW_PRICES.videoDream,
+    });
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - LOCAL_PREVIEW_PRICES.videoDream);
     const done = await finished(reply.data.taskId);
     expect(done.status).toBe('completed');
     const [asset] = await t.ctx.db.select().from(assets).where(eq(assets.taskId, reply.data.taskId));

@@ -58,8 +58,8 @@ export async function startSequenceVideo(
     itemId: body.itemId,
     ...(mode === 'pro' ? { generateAudio: true } : { quality: SEQUENCE_VIDEO_MODES.dream.quality }),
   });
+  // Priced like any video of its model (pro: Veo with audio, dream: Seedance), from the serving engine's list.
   const started = await startVideoGeneration(ctx, userId, videoBody, {
-    credits: settings.credits,
     generationType: SEQUENCE_GENERATION_TYPE,
     description: `Sequence video (${mode}, ${settings.durationSeconds} s, ${settings.model})`,
   });

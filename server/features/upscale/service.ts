@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EnhanceQueuedReply, EnhancorQueueBody, TopazEnhanceBody } from '../../../common/api/upscale.ts';
-import {
-  ENHANCOR_KINDS,
-  type EnhancorKind,
-  IMAGE_ENHANCE_DEFAULTS,
-  PRICES,
-  VIDEO_ENHANCE,
-} from '../../../common/constants.ts';
+import { ENHANCOR_KINDS, type EnhancorKind, IMAGE_ENHANCE_DEFAULTS, VIDEO_ENHANCE } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, notFound, paymentRequired } from '../../platform/errors.ts';
@@ -22,7 +16,7 @@ import { MediaStore, mediaUrl } from '../../platform/media/store.ts';
 import { type AssetRow, getAsset, updateAsset } from '../assets/service.ts';
 import { MB, uploadLimitMb } from '../uploads/sniff.ts';
 import { planVideoEnhancement } from './catalogue.ts';
-import { UPSCALE_IMAGE_KIND, UPSCALE_VIDEO_KIND } from './tasks.ts';
+import { UPSCALE_IMAGE_KIND, UPSCALE_VIDEO_KIND, VIDEO_UPSCALE_SERVICE } from './tasks.ts';
 
 /** Who asks: the id, and the balance read with the session (a cheap 402 before any fetch). */
 interface Requester {
@@ -163,7 +157,7 @@ async function queue(ctx: AppContext, user: Requester, q: QueueInput): Promise<E
 /**
  * POST /api/proxy/enhancor/{kind}/queue: an image enhancement towards 4K with one of the four
  * services (portrait-upscaler defaults to mode 'fast', detailed to enhancementLevel 0.8). Reserves
- * PRICES.imageUpscale.
+ * `imageUpscale` from the price list of the engine serving the service.
  */
 export async function queueImageEnhancement(
   ctx: AppContext,
@@ -172,7 +166,8 @@ export async function queueImageEnhancement(
   body: EnhancorQueueBody,
 ): Promise<EnhanceQueuedReply> {
   if (!isEnhancorKind(kind)) throw notFound();
-  const price = PRICES.imageUpscale;
+  ctx.engines.upscale(kind);
+  const price = ctx.engines.prices('upscale', kind).imageUpscale;
   assertCanPay(user, price);
   const asset = body.original_asset_id ? await getAsset(ctx, user.id, body.original_asset_id) : null;
   const source = await prepareSource(ctx, user.id, body.img_url, 'image');
@@ -198,7 +193,8 @@ export async function queueImageEnhancement(
 
 /**
  * POST /api/topaz/enhance: a video enhancement with a catalogue model (or 'upscale_4k'): scale
- * 2/3/4, frame rate 24/30/60/120, quality low/medium/high. Reserves PRICES.videoEnhancement (50).
+ * 2/3/4, frame rate 24/30/60/120, quality low/medium/high. Reserves `videoEnhancement` (vendor 50) from the
+ * price list of the engine serving it.
  * Without `videoUrl`, the original asset's own file is enhanced.
  */
 export async function queueVideoEnhancement(
@@ -207,7 +203,8 @@ export async function queueVideoEnhancement(
   body: TopazEnhanceBody,
 ): Promise<EnhanceQueuedReply> {
   const plan = planVideoEnhancement(body);
-  const price = PRICES.videoEnhancement;
+  ctx.engines.upscale(VIDEO_UPSCALE_SERVICE);
+  const price = ctx.engines.prices('upscale', VIDEO_UPSCALE_SERVICE).videoEnhancement;
   assertCanPay(user, price);
   const assetId = body.options?.original_asset_id;
   const asset = assetId ? await getAsset(ctx, user.id, assetId) : null;

@@ -26,7 +26,7 @@ import {
 export const UPSCALE_IMAGE_KIND = 'upscale.image';
 export const UPSCALE_VIDEO_KIND = 'upscale.video';
 /** The engine service that upscales video (the Topaz adapter when configured, else the local engine). */
-const VIDEO_UPSCALE_SERVICE = 'topaz';
+export const VIDEO_UPSCALE_SERVICE = VIDEO_ENHANCE.service;
 
 const common = {
   /** The stored source (own media, or a fetched/decoded copy kept as `enhancement_source`). */

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset } from '../../../common/api/assets.ts';
 import type { EnhanceQueuedReply, TopazModelsReply } from '../../../common/api/upscale.ts';
-import { PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { creditTransactions, mediaObjects, tasks } from '../../db/schema/index.ts';
 import { probeMedia } from '../../platform/media/probe.ts';
@@ -145,8 +145,12 @@ describe('POST /api/proxy/enhancor/:kind/queue', () => {
     });
     expect(res.statusCode).toBe(200);
     const body = res.json() as EnhanceQueuedReply;
-    expect(body).toMatchObject({ success: true, status: 'queued', credits_reserved: PRICES.imageUpscale });
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - PRICES.imageUpscale);
+    expect(body).toMatchObject({
+      success: true,
+      status: 'queued',
+      credits_reserved: LOCAL_PREVIEW_PRICES.imageUpscale,
+    });
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - LOCAL_PREVIEW_PRICES.imageUpscale);
     const queued = await getAssetDto(asset.id);
     expect(queued.metadata.enhancor_request_id).toBe(body.requestId);
     expect(['processing', 'completed']).toContain(queued.metadata.enhancement_status);
@@ -170,13 +174,21 @@ describe('POST /api/proxy/enhancor/:kind/queue', () => {
     expect((await fetchBytes(asset.url)).equals(png)).toBe(true);
 
     const task = await finishedTask(body.requestId);
-    expect(task).toMatchObject({ kind: 'upscale.image', status: 'completed', creditsReserved: PRICES.imageUpscale });
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - PRICES.imageUpscale);
+    expect(task).toMatchObject({
+      kind: 'upscale.image',
+      status: 'completed',
+      creditsReserved: LOCAL_PREVIEW_PRICES.imageUpscale,
+    });
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - LOCAL_PREVIEW_PRICES.imageUpscale);
     const [spend] = await t.ctx.db
       .select()
       .from(creditTransactions)
       .where(eq(creditTransactions.taskId, body.requestId));
-    expect(spend).toMatchObject({ type: 'deduction', amount: PRICES.imageUpscale, generationType: 'image_upscale' });
+    expect(spend).toMatchObject({
+      type: 'deduction',
+      amount: LOCAL_PREVIEW_PRICES.imageUpscale,
+      generationType: 'image_upscale',
+    });
   });
 
   it('takes persona image paths and, without an asset, saves a new enhancement asset', async () => {
@@ -192,7 +204,7 @@ describe('POST /api/proxy/enhancor/:kind/queue', () => {
     expect(created).toMatchObject({
       type: 'enhancement',
       service: 'portrait-upscaler',
-      credits_used: PRICES.imageUpscale,
+      credits_used: LOCAL_PREVIEW_PRICES.imageUpscale,
       status: 'completed',
     });
     expect(created.metadata).toMatchObject({
@@ -248,7 +260,7 @@ describe('POST /api/proxy/enhancor/:kind/queue', () => {
   });
 
   it('answers 402 with nothing spent and the asset untouched when credits are short', async () => {
-    const poor = await createTestUser(t.ctx.db, { credits: PRICES.imageUpscale - 1 });
+    const poor = await createTestUser(t.ctx.db, { credits: LOCAL_PREVIEW_PRICES.imageUpscale - 1 });
     const asset = await assetOf(poor, png, 'image/png', 'image');
     const res = await post(
       '/api/proxy/enhancor/image-upscaler/queue',
@@ -257,7 +269,7 @@ describe('POST /api/proxy/enhancor/:kind/queue', () => {
     );
     expect(res.statusCode).toBe(402);
     expect(res.json()).toMatchObject({ error: MESSAGES.credits.insufficient });
-    expect(await creditsOf(t.ctx.db, poor.id)).toBe(PRICES.imageUpscale - 1);
+    expect(await creditsOf(t.ctx.db, poor.id)).toBe(LOCAL_PREVIEW_PRICES.imageUpscale - 1);
     expect(await t.ctx.db.select().from(tasks).where(eq(tasks.userId, poor.id))).toHaveLength(0);
     expect(await t.ctx.db.select().from(creditTransactions).where(eq(creditTransactions.userId, poor.id))).toHaveLength(
       0,
@@ -307,8 +319,8 @@ describe('POST /api/topaz/enhance', () => {
     });
     expect(res.statusCode).toBe(200);
     const { requestId, credits_reserved } = res.json() as EnhanceQueuedReply;
-    expect(credits_reserved).toBe(PRICES.videoEnhancement);
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 50);
+    expect(credits_reserved).toBe(LOCAL_PREVIEW_PRICES.videoEnhancement);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - LOCAL_PREVIEW_PRICES.videoEnhancement);
 
     const done = await waitUntilReplaced(asset.id);
     expect(done.metadata).toMatchObject({
@@ -387,7 +399,7 @@ describe('POST /api/topaz/enhance', () => {
     ).toBe(404);
     expect((await post('/api/topaz/enhance', { videoUrl: asset.url, model: 'upscale_4k' }, null)).statusCode).toBe(401);
 
-    const poor = await createTestUser(t.ctx.db, { credits: 49 });
+    const poor = await createTestUser(t.ctx.db, { credits: LOCAL_PREVIEW_PRICES.videoEnhancement - 1 });
     const poorAsset = await assetOf(poor, mp4, 'video/mp4', 'video');
     const short = await post(
       '/api/topaz/enhance',
@@ -395,7 +407,7 @@ describe('POST /api/topaz/enhance', () => {
       poor.token,
     );
     expect(short.statusCode).toBe(402);
-    expect(await creditsOf(t.ctx.db, poor.id)).toBe(49);
+    expect(await creditsOf(t.ctx.db, poor.id)).toBe(LOCAL_PREVIEW_PRICES.videoEnhancement - 1);
     expect(await t.ctx.db.select().from(tasks).where(eq(tasks.userId, poor.id))).toHaveLength(0);
     expect((await getAssetDto(poorAsset.id, poor.token)).metadata).toEqual({});
   });

@@ -2,7 +2,7 @@
 // (admins aside) no credits are spent: 403 subscription_required before anything is reserved.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { creditTransactions, subscriptions, tasks } from '../../db/schema/index.ts';
 import { authHeader, createTestUser, creditsOf, type TestUser } from '../../test/fixtures.ts';
@@ -54,7 +54,7 @@ describe('spending credits needs subscription access', () => {
     const user = await createTestUser(t.ctx.db, { credits: 20 });
     const res = await generate(user);
     expect(res.statusCode, res.body).toBe(200);
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(20 - PRICES.image);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(20 - LOCAL_PREVIEW_PRICES.image);
   });
 
   it('after an immediate cancel, generation answers 403 with the message: no credits moved, no task row', async () => {

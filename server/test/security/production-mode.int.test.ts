@@ -2,9 +2,12 @@
 // PAYMENTS=local says so, and no code, alert or OAuth state in the log at any level.
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EnginesReply } from '../../../common/api/engines.ts';
+import type { HealthReply } from '../../../common/api/health.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { type SmtpSink, startSmtpSink } from '../../platform/mail/smtp-sink.ts';
-import { authHeader, createTestUser } from '../fixtures.ts';
+import { authHeader, createTestUser, creditsOf } from '../fixtures.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 
 let sink: SmtpSink;
@@ -82,6 +85,46 @@ describe('production mode with nothing but SMTP_URL', () => {
     expect(complete.statusCode).toBe(404);
   });
 
+  it('serves no model from the local engines: calls answer 503 naming the variable that enables them', async () => {
+    const user = await createTestUser(t.ctx.db, { credits: 500 });
+    const video = await t.app.inject({
+      method: 'POST',
+      url: '/api/ai/generate/video',
+      payload: { prompt: 'a harbour at dawn', model: 'veo-3.0-generate-001', duration: 2 },
+      headers: authHeader(user.token),
+    });
+    expect(video.statusCode, video.body).toBe(503);
+    expect(video.json()).toMatchObject({
+      success: false,
+      code: 'engine_unavailable',
+      error: 'Veo 3 (veo-3.0-generate-001) is not available on this server. Set GEMINI_API_KEY or LOCAL_ENGINES=true',
+    });
+    const image = await t.app.inject({
+      method: 'POST',
+      url: '/api/ai/generate/image',
+      payload: { prompt: 'a fox', model: 'seedream4' },
+      headers: authHeader(user.token),
+    });
+    expect(image.statusCode).toBe(503);
+    expect(image.json().error).toContain('Set BYTEPLUS_API_KEY or LOCAL_ENGINES=true');
+    // Nothing was reserved.
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(500);
+
+    // Listed as unavailable, with the same words, in the catalogue and in /healthz.
+    const engines = (
+      await t.app.inject({ method: 'GET', url: '/api/ai/engines', headers: authHeader(user.token) })
+    ).json() as EnginesReply;
+    expect(engines.localEngines).toBe(false);
+    expect(engines.models.find((m) => m.model === 'veo-3.0-generate-001')).toMatchObject({
+      available: false,
+      engine: 'local',
+      unavailableReason: video.json().error,
+    });
+    expect(engines.models.every((m) => !m.available)).toBe(true);
+    const health = (await t.app.inject({ method: 'GET', url: '/healthz' })).json() as HealthReply;
+    expect(health.engines.find((m) => m.model === 'veo-3.0-generate-001')).toMatchObject({ available: false });
+  });
+
   it('never logs a verification code, a sign-in alert or an OAuth state, even at trace', async () => {
     const email = `prod-${Date.now()}@example.com`;
     const password = 'Prod-Mode-Passw0rd!';
@@ -137,10 +180,29 @@ describe('production mode with nothing but SMTP_URL', () => {
   });
 });
 
-describe('production mode with PAYMENTS=local (a staging site)', () => {
+describe('production mode with PAYMENTS=local and LOCAL_ENGINES=true (a staging site)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { NODE_ENV: 'production', SMTP_URL: sink.url, PAYMENTS: 'local' } });
+    t = await createTestApp({
+      env: { NODE_ENV: 'production', SMTP_URL: sink.url, PAYMENTS: 'local', LOCAL_ENGINES: 'true' },
+    });
+  });
+
+  it('serves the models from the local engines at the local preview prices', async () => {
+    const user = await createTestUser(t.ctx.db, { credits: 100 });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/ai/generate/video',
+      payload: { prompt: 'a harbour at dawn', model: 'veo-3.0-generate-001', duration: 2 },
+      headers: authHeader(user.token),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(100 - LOCAL_PREVIEW_PRICES.videoPro);
+    const engines = (
+      await t.app.inject({ method: 'GET', url: '/api/ai/engines', headers: authHeader(user.token) })
+    ).json() as EnginesReply;
+    expect(engines.localEngines).toBe(true);
+    expect(engines.models.every((m) => m.available && m.engineKind === 'local')).toBe(true);
   });
   afterAll(async () => {
     await t?.close();

@@ -1,6 +1,6 @@
 // TanStack Query hooks of the admin section (common/api/admin.ts). Every admin action reloads the lists
 // (spec 4: admin actions reload on success) and the audit log.
-import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   AdminBrandsReply,
   AdminCreatorsReply,
@@ -12,6 +12,7 @@ import type {
   DeleteUserBody,
   DeleteUserReply,
 } from '../../../common/api/admin.ts';
+import type { AdminEnginesReply } from '../../../common/api/engines.ts';
 import {
   type AdminCreatorSort,
   type AdminStatusFilter,
@@ -98,5 +99,14 @@ export function useDeleteUser() {
     mutationFn: (body: DeleteUserBody) =>
       apiRequest<DeleteUserReply>('/api/admin/users/delete', { method: 'DELETE', body }),
     onSuccess: reload,
+  });
+}
+
+/** GET /api/admin/engines: every model, its engine and that engine's last call (refreshed every 30 s). */
+export function useAdminEngines() {
+  return useQuery({
+    queryKey: ['admin', 'engines'],
+    refetchInterval: 30_000,
+    queryFn: ({ signal }) => apiRequest<AdminEnginesReply>('/api/admin/engines', { signal }),
   });
 }

@@ -32,6 +32,7 @@ const CommunityView = lazy(() => import('../directory/CommunityView.tsx'));
 const BrandsView = lazy(() => import('../directory/BrandsView.tsx'));
 const AdminCreatorsView = lazy(() => import('../admin/AdminCreatorsView.tsx'));
 const AdminBrandsView = lazy(() => import('../admin/AdminBrandsView.tsx'));
+const AdminEnginesView = lazy(() => import('../admin/AdminEnginesView.tsx'));
 // The campaigns pool and My Campaigns views are their own chunks too.
 const CampaignsPoolView = lazy(() => import('../campaigns/CampaignsPoolView.tsx'));
 const MyCampaignsView = lazy(() => import('../campaigns/MyCampaignsView.tsx'));
@@ -200,7 +201,8 @@ export default function DashboardPage() {
           {(view === 'community' ||
             (view === 'brands' && !gated) ||
             view === 'adminCreators' ||
-            view === 'adminBrands') && (
+            view === 'adminBrands' ||
+            view === 'adminEngines') && (
             <Suspense
               fallback={
                 <div className="mt-6 flex justify-center py-16" data-testid="directory-view-loading">
@@ -212,6 +214,7 @@ export default function DashboardPage() {
               {view === 'brands' && <BrandsView />}
               {view === 'adminCreators' && <AdminCreatorsView />}
               {view === 'adminBrands' && <AdminBrandsView />}
+              {view === 'adminEngines' && <AdminEnginesView />}
             </Suspense>
           )}
         </main>

@@ -1,6 +1,7 @@
 import {
   BadgeCheck,
   Building2,
+  Cpu,
   FolderKanban,
   LayoutGrid,
   type LucideIcon,
@@ -24,6 +25,7 @@ export const VIEW_ICONS: Record<DashboardView, LucideIcon> = {
   myCampaigns: FolderKanban,
   adminCreators: UserCheck,
   adminBrands: BadgeCheck,
+  adminEngines: Cpu,
 };
 
 /** Sidebar sections, in order. Views a user may not see are filtered out by common/rules/navigation.ts. */
@@ -31,7 +33,7 @@ export const NAV_SECTIONS: ReadonlyArray<{ id: 'create' | 'marketplace' | 'admin
   [
     { id: 'create', views: ['creators', 'aiPersonas', 'genproStudio', 'chatWithGenPro'] },
     { id: 'marketplace', views: ['campaignsPool', 'community', 'brands', 'myCampaigns'] },
-    { id: 'admin', views: ['adminCreators', 'adminBrands'] },
+    { id: 'admin', views: ['adminCreators', 'adminBrands', 'adminEngines'] },
   ];
 
 export function viewHref(view: DashboardView): string {

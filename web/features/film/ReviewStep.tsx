@@ -11,6 +11,7 @@ import { priceOf } from '../../../common/rules/pricing.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { useMe } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
+import { useModelEngines } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { CreditShortfall, creditShortfall } from '../billing/CreditShortfall.tsx';
@@ -22,8 +23,11 @@ import { queueShots, unqueueShot } from './runner.ts';
 import { useFilm } from './store.ts';
 import { filmError } from './text.ts';
 
-/** What one shot's video reserves: Veo 3 with its soundtrack. */
-const SHOT_PRICE = priceOf('video', { model: FILM_DEFAULTS.videoModel });
+/** The shots' video model labelled with the engine that serves it, and what one shot reserves there (with its soundtrack). */
+function useShotVideo(): { price: number; label: string } {
+  const engine = useModelEngines().model('video', FILM_DEFAULTS.videoModel);
+  return { price: priceOf('video', { model: FILM_DEFAULTS.videoModel }, engine.prices), label: engine.label };
+}
 
 const STATUS_STYLES: Record<FilmSequence['status'], string> = {
   ready: 'bg-surface-3 text-muted',
@@ -53,6 +57,7 @@ function SequenceRow({
   const format = useFormatNumber();
   const credits = useCreditsText();
   const shotName = useShotName();
+  const shot = useShotVideo();
   const running = sequence.status === 'generating' || sequence.status === 'processing';
   const status = sequence.queued ? 'queued' : sequence.status;
   return (
@@ -103,7 +108,7 @@ function SequenceRow({
               data-testid="film-sequence-generate"
             >
               <Sparkles className="size-4" aria-hidden />
-              {t('film.review.generateVideo', { credits: credits(SHOT_PRICE) })}
+              {t('film.review.generateVideo', { credits: credits(shot.price) })}
             </Button>
           )}
           {sequence.status === 'failed' && !sequence.queued && (
@@ -115,7 +120,7 @@ function SequenceRow({
               data-testid="film-sequence-retry"
             >
               <RotateCcw className="size-4" aria-hidden />
-              {t('film.review.retry', { credits: credits(SHOT_PRICE) })}
+              {t('film.review.retry', { credits: credits(shot.price) })}
             </Button>
           )}
           {sequence.queued && (
@@ -268,11 +273,12 @@ export function ReviewStep() {
   const pending = sequences.filter((s) => (s.status === 'ready' || s.status === 'failed') && !s.queued);
   const running = sequences.filter((s) => s.status === 'generating' || s.status === 'processing').length;
   const queued = sequences.filter((s) => s.queued).length;
-  const total = SHOT_PRICE * pending.length;
+  const shot = useShotVideo();
+  const total = shot.price * pending.length;
   // Queued shots are paid when they start, so the balance must cover them before anything new.
-  const available = balance === undefined ? undefined : balance - SHOT_PRICE * queued;
+  const available = balance === undefined ? undefined : balance - shot.price * queued;
   const shortfall = creditShortfall(total, available);
-  const affordable = available === undefined || available >= SHOT_PRICE;
+  const affordable = available === undefined || available >= shot.price;
   const saveable = completed.filter((s) => s.assetId).length;
   const index = Math.min(playing, Math.max(0, completed.length - 1));
 
@@ -335,7 +341,7 @@ export function ReviewStep() {
       </Section>
       <Section
         title={t('film.review.heading')}
-        description={t('film.review.intro')}
+        description={t('film.review.intro', { model: shot.label })}
         actions={
           <div className="flex flex-col items-end gap-1">
             <Button
@@ -361,7 +367,7 @@ export function ReviewStep() {
           {(running > 0 || queued > 0) && <span>{t('film.review.queueSummary', { running, queued, max: 2 })}</span>}
           <span className="inline-flex items-center gap-1">
             <Coins className="size-3.5" aria-hidden />
-            {t('film.review.perShot', { credits: credits(SHOT_PRICE) })}
+            {t('film.review.perShot', { credits: credits(shot.price) })}
             {balance !== undefined && ` · ${t('film.review.balance', { credits: format(balance) })}`}
           </span>
         </div>

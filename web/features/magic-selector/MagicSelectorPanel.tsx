@@ -5,9 +5,11 @@ import { useSearchParams } from 'react-router';
 import { type MagicMode, type MagicQuality, magicSelectorPrompt } from '../../../common/api/inpaint.ts';
 import { MAGIC_SELECTOR } from '../../../common/constants.ts';
 import { ApiError } from '../../api/client.ts';
+import { usePrice } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { ModalDialog } from '../../ui/ModalDialog.tsx';
+import { EngineBadge, EngineNote, engineOf } from '../assets/EngineBadge.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
 import { imageThumbnail, loadImage, shrinkDataUrl } from '../multi-composition/images.ts';
@@ -122,6 +124,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
   const [mode, setMode] = useState<MagicMode>('inpaint');
   const [quality, setQuality] = useState<MagicQuality>(MAGIC_SELECTOR.quality);
   const [styleStrength, setStyleStrength] = useState<number>(MAGIC_SELECTOR.styleStrength);
+  const price = usePrice('image', MAGIC_SELECTOR.model, 'inpaint');
   const [prompt, setPrompt] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -244,7 +247,13 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
         styleStrength,
       });
       if (!reply.success || !reply.data.url) throw new Error(t('magicSelector.errors.failed'));
-      setResult({ url: reply.data.url, id: reply.data.id, width: reply.data.width, height: reply.data.height });
+      setResult({
+        url: reply.data.url,
+        id: reply.data.id,
+        width: reply.data.width,
+        height: reply.data.height,
+        engine: engineOf(reply.data.metadata),
+      });
     } catch (err) {
       setError(err instanceof ApiError || err instanceof Error ? err.message : t('magicSelector.errors.failed'));
     } finally {
@@ -423,6 +432,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
         </p>
       )}
 
+      <EngineNote kind="image" model={MAGIC_SELECTOR.model} credits={price} />
       <Button
         className="w-full"
         disabled={!base || busy}
@@ -527,6 +537,7 @@ function ResultView({
       >
         <div className="space-y-3">
           {image}
+          <EngineBadge engine={result.engine} className="text-muted" />
           {actions}
         </div>
       </ModalDialog>
@@ -549,6 +560,7 @@ function ResultView({
         </button>
       </div>
       {image}
+      <EngineBadge engine={result.engine} className="text-muted" />
       {actions}
     </section>
   );

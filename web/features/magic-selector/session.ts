@@ -8,6 +8,8 @@ export interface MagicResult {
   id: string | null;
   width: number | null;
   height: number | null;
+  /** The engine that made it (metadata.engine): 'local' or a vendor. */
+  engine?: string | null;
 }
 
 export interface MagicSelectorSession {

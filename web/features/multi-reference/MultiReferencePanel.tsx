@@ -7,9 +7,11 @@ import { MULTI_REFERENCE } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { getTask } from '../../api/assets.ts';
 import { ApiError, apiRequest } from '../../api/client.ts';
+import { usePrice } from '../../api/engines.ts';
 import { uploadFiles } from '../../api/uploads.ts';
 import { disabledButtonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { EngineBadge, EngineNote, engineOf } from '../assets/EngineBadge.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
 import { imageThumbnail } from '../multi-composition/images.ts';
@@ -54,13 +56,15 @@ const TASK_WAIT_MS = 30 * 60_000;
 async function taskOutput(
   taskId: string,
   onProgress: (percent: number) => void,
-): Promise<{ url: string; id: string | null } | null> {
+): Promise<{ url: string; id: string | null; engine: string | null } | null> {
   const deadline = Date.now() + TASK_WAIT_MS;
   while (Date.now() < deadline) {
     const { data } = await getTask(taskId);
     if (data.status === 'completed') {
-      const first = (data.result?.assets as Array<{ url: string; id: string }> | undefined)?.[0];
-      return first ? { url: first.url, id: first.id } : null;
+      const first = (
+        data.result?.assets as Array<{ url: string; id: string; metadata?: Record<string, unknown> }> | undefined
+      )?.[0];
+      return first ? { url: first.url, id: first.id, engine: engineOf(first.metadata) } : null;
     }
     if (data.status === 'failed') return null;
     onProgress(data.progress);
@@ -85,6 +89,8 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
   const [quality, setQuality] = useState<Quality>(MULTI_REFERENCE.defaults.quality);
   const [compositionMode, setCompositionMode] = useState<CompositionMode>(MULTI_REFERENCE.defaults.compositionMode);
   const [preserveDetails, setPreserveDetails] = useState<boolean>(MULTI_REFERENCE.defaults.preserveDetails);
+  const pricePerImage = usePrice('image', MULTI_REFERENCE.model, 'multiReference');
+  const pricePerVideo = usePrice('video', MULTI_REFERENCE.videoToVideo.model, 'videoRunway');
   const [uploading, setUploading] = useState(false);
   const [busy, setBusy] = useState(false);
   /** Progress (percent) of a video-to-video task still running. */
@@ -238,7 +244,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
         });
         const output =
           reply.data.url !== null
-            ? { url: reply.data.url, id: reply.data.id }
+            ? { url: reply.data.url, id: reply.data.id, engine: engineOf(reply.data.images[0]?.metadata) }
             : reply.data.status === 'processing'
               ? await taskOutput(reply.data.taskId, setProgress)
               : null;
@@ -505,6 +511,11 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
         </ul>
       )}
 
+      {mode === 'video-to-video' ? (
+        <EngineNote kind="video" model={MULTI_REFERENCE.videoToVideo.model} credits={pricePerVideo * variations} />
+      ) : (
+        <EngineNote kind="image" model={MULTI_REFERENCE.model} credits={pricePerImage * variations} />
+      )}
       <div className="flex gap-2">
         <button
           type="button"
@@ -555,6 +566,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
           )}
           <figcaption className="flex items-center gap-2 text-xs">
             <span className="flex-1">{t('multiReference.variation', { n: result.variation })}</span>
+            <EngineBadge engine={result.engine} className="text-muted" />
             {result.mediaType === 'image' && (
               <button
                 type="button"

@@ -37,6 +37,8 @@ export interface MultiReferenceResult {
   variation: number;
   /** video in video-to-video mode. */
   mediaType: 'image' | 'video';
+  /** The engine that made it (metadata.engine): 'local' or a vendor. */
+  engine?: string | null;
 }
 
 export interface MultiReferenceSession {

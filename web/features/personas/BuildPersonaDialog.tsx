@@ -9,6 +9,7 @@ import {
   LICENSE_TYPES,
   type LicenseType,
   NATIONALITIES,
+  PERSONA_IMAGE,
   PERSONA_IMAGE_TYPES,
   PERSONA_LIMITS,
   PERSONALITY_OPTIONS,
@@ -17,8 +18,10 @@ import {
 } from '../../../common/rules/personas.ts';
 import { meQueryKey, useMe } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
+import { useModelEngines } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { FormMessage, TextAreaField, TextField } from '../../ui/Field.tsx';
+import { EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, creditShortfall } from '../billing/CreditShortfall.tsx';
 import { DialogShell } from '../canvas/dialogs/DialogShell.tsx';
 import { Segmented, SelectField, SwitchField, TextInputField } from '../studio/controls.tsx';
@@ -30,9 +33,6 @@ import { ImageDropZone } from './ImageDropZone.tsx';
 import { personaMessage } from './messages.ts';
 import { TagsInput } from './TagsInput.tsx';
 import { useImageInputs } from './uploads.ts';
-
-/** A new persona's five images are generated on creation, and reserved up front. */
-const CREATE_PRICE = personaImageSetPrice(PERSONA_IMAGE_TYPES.length);
 
 /** 'Failed to create persona: {error}' with the server's error, or the network message. */
 function createFailure(error: unknown): string {
@@ -53,7 +53,12 @@ function PersonaForm({ mayPublish, onCreated }: { mayPublish: boolean; onCreated
   const images = useImageInputs(PERSONA_LIMITS.maxCharacterImages);
   const creditsText = useCreditsText();
   const balance = useMe().data?.credits ?? null;
-  const shortfall = creditShortfall(CREATE_PRICE, balance);
+  // A new persona's five images are generated on creation, and reserved up front (the serving engine's prices).
+  const createPrice = personaImageSetPrice(
+    PERSONA_IMAGE_TYPES.length,
+    useModelEngines().model('image', PERSONA_IMAGE.model).prices,
+  );
+  const shortfall = creditShortfall(createPrice, balance);
   const set = <K extends keyof PersonaDraft>(key: K, value: PersonaDraft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
 
@@ -185,14 +190,15 @@ function PersonaForm({ mayPublish, onCreated }: { mayPublish: boolean; onCreated
       {error && <FormMessage>{personaMessage(error)}</FormMessage>}
       <div className="sticky -bottom-4 -mx-5 -mb-4 space-y-2.5 border-t border-line bg-surface px-5 py-3">
         {shortfall > 0 && <CreditShortfall shortfall={shortfall} balance={balance} testId="persona-shortfall" />}
+        <EngineNote kind="image" model={PERSONA_IMAGE.model} className="justify-end" />
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-end sm:gap-3">
           <span
             className="inline-flex items-center justify-center gap-1.5 text-sm text-muted"
             data-testid="persona-cost"
-            data-credits={CREATE_PRICE}
+            data-credits={createPrice}
           >
             <Coins className="size-4 text-accent" aria-hidden />
-            {t('personas.form.cost', { credits: creditsText(CREATE_PRICE) })}
+            {t('personas.form.cost', { credits: creditsText(createPrice) })}
           </span>
           <Button
             type="submit"

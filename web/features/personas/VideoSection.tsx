@@ -11,9 +11,11 @@ import {
   type PersonaVideoAspectRatio,
   type PersonaVideoDuration,
 } from '../../../common/rules/personas.ts';
+import { usePrice } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage } from '../../ui/Field.tsx';
+import { EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { labelClass } from '../studio/controls.tsx';
 import { useCreditsText } from '../studio/format.ts';
@@ -108,7 +110,8 @@ export function VideoSection({
   const [added, setAdded] = useState(false);
   const { state, start } = useVideoTask();
   const running = state.phase === 'running';
-  const { balance, shortfall } = useCreditGuard(PERSONA_VIDEO.credits);
+  const price = usePrice('video', PERSONA_VIDEO.model, 'personaVideo');
+  const { balance, shortfall } = useCreditGuard(price);
 
   function generate() {
     if (shortfall > 0) return;
@@ -197,8 +200,9 @@ export function VideoSection({
           {running ? t('personas.working') : t('personas.video.generate')}
         </Button>
         <span className="text-xs font-medium text-muted" data-testid="persona-video-cost">
-          {credits(PERSONA_VIDEO.credits)}
+          {credits(price)}
         </span>
+        <EngineNote kind="video" model={PERSONA_VIDEO.model} />
       </div>
       {!running && shortfall > 0 && (
         <CreditShortfall shortfall={shortfall} balance={balance} testId="persona-video-shortfall" />

@@ -5,8 +5,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Clapperboard, Download, Film, RotateCcw, Sparkles, Trash2, WandSparkles, X } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { priceOf } from '../../../common/rules/pricing.ts';
 import { SEQUENCE_VIDEO_MODES, type SequenceVideoMode, sequenceItemState } from '../../../common/rules/sequences.ts';
+import { useModelEngines } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
+import { EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { VideoEnhanceDialog } from '../canvas/dialogs/VideoEnhanceDialog.tsx';
 import { useCanvas } from '../canvas/store.ts';
@@ -150,12 +153,18 @@ export function CinemaSequencesPanel() {
   const [timelineOpen, setTimelineOpen] = useState(false);
   const [enhanceItem, setEnhanceItem] = useState<SequenceItem | null>(null);
   const patchItem = useSequences((state) => state.patchItem);
-  const { balance, shortfall } = useCreditGuard(SEQUENCE_VIDEO_MODES[videoMode].credits);
+  const engines = useModelEngines();
+  // What a mode's video reserves on the engine that serves its model (pro: with its soundtrack).
+  const modeCredits = (mode: SequenceVideoMode) => {
+    const { model } = SEQUENCE_VIDEO_MODES[mode];
+    return priceOf('video', { model, generateAudio: mode === 'pro' }, engines.model('video', model).prices);
+  };
+  const { balance, shortfall } = useCreditGuard(modeCredits(videoMode));
 
   const modeOption = (mode: SequenceVideoMode) => ({
     value: mode,
-    label: `${t(`sequences.mode.${mode}`)} · ${SEQUENCE_VIDEO_MODES[mode].credits}`,
-    title: t('sequences.credits', { count: SEQUENCE_VIDEO_MODES[mode].credits }),
+    label: `${t(`sequences.mode.${mode}`)} · ${modeCredits(mode)}`,
+    title: t('sequences.credits', { count: modeCredits(mode) }),
   });
 
   return (
@@ -186,10 +195,9 @@ export function CinemaSequencesPanel() {
         />
         <p className="text-xs text-muted" data-testid="sequence-credits">
           {t(`sequences.modeHint.${videoMode}`)} ·{' '}
-          <strong className="text-fg">
-            {t('sequences.credits', { count: SEQUENCE_VIDEO_MODES[videoMode].credits })}
-          </strong>
+          <strong className="text-fg">{t('sequences.credits', { count: modeCredits(videoMode) })}</strong>
         </p>
+        <EngineNote kind="video" model={SEQUENCE_VIDEO_MODES[videoMode].model} />
         {items.length > 0 && (
           <CreditShortfall compact shortfall={shortfall} balance={balance} testId="sequence-shortfall" />
         )}

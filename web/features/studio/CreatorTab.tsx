@@ -13,6 +13,7 @@ import {
   studioAction,
 } from '../../../common/rules/studio.ts';
 import { useMe } from '../../api/auth.ts';
+import { useModelEngines } from '../../api/engines.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
@@ -64,7 +65,11 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
 
   const snapshot = useMemo(() => ({ prompt, image, video, audio, inputs }), [prompt, image, video, audio, inputs]);
   const info = useMemo(() => modeInputs(mode, snapshot), [mode, snapshot]);
-  const price = useMemo(() => priceFor(mode, snapshot), [mode, snapshot]);
+  const engines = useModelEngines();
+  const price = useMemo(
+    () => priceFor(mode, snapshot, (kind, model) => engines.model(kind, model).prices),
+    [mode, snapshot, engines],
+  );
   const loading = generation.phase === 'loading';
   // A paid action the balance cannot cover stays disabled; the bar says how much is missing instead.
   const shortfall = creditShortfall(price, balance);

@@ -1,20 +1,29 @@
 import { ChevronDown } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { PRICES } from '../../../common/constants.ts';
+import type { EngineModelKind } from '../../../common/api/engines.ts';
+import {
+  AUDIO_MODEL,
+  IMAGE_DEFAULTS,
+  type PriceItem,
+  VIDEO_DEFAULTS,
+  VIDEO_ENHANCE,
+} from '../../../common/constants.ts';
+import { useModelEngines } from '../../api/engines.ts';
 import { TopUpDialog } from '../billing/TopUpDialog.tsx';
 import { useCreditsText } from './format.ts';
 
-const PRICE_ROWS: Array<{ key: string; credits: number; per?: 'image' }> = [
-  { key: 'image', credits: PRICES.image, per: 'image' },
-  { key: 'image4k', credits: PRICES.image4k, per: 'image' },
-  { key: 'videoPro', credits: PRICES.videoPro },
-  { key: 'videoStandard', credits: PRICES.videoStandard },
-  { key: 'videoDream', credits: PRICES.videoDream },
-  { key: 'videoRunway', credits: PRICES.videoRunway },
-  { key: 'music', credits: PRICES.music },
-  { key: 'voice', credits: PRICES.voice },
-  { key: 'imageUpscale', credits: PRICES.imageUpscale },
-  { key: 'videoEnhancement', credits: PRICES.videoEnhancement },
+/** Each row of the price list with the model whose engine decides it (its local preview price when local). */
+const PRICE_ROWS: Array<{ key: PriceItem; kind: EngineModelKind; model: string; per?: 'image' }> = [
+  { key: 'image', kind: 'image', model: IMAGE_DEFAULTS.model, per: 'image' },
+  { key: 'image4k', kind: 'image', model: IMAGE_DEFAULTS.model, per: 'image' },
+  { key: 'videoPro', kind: 'video', model: VIDEO_DEFAULTS.model },
+  { key: 'videoStandard', kind: 'video', model: VIDEO_DEFAULTS.model },
+  { key: 'videoDream', kind: 'video', model: 'seedance' },
+  { key: 'videoRunway', kind: 'video', model: 'runway-gen4_turbo' },
+  { key: 'music', kind: 'audio', model: AUDIO_MODEL },
+  { key: 'voice', kind: 'audio', model: 'voice' },
+  { key: 'imageUpscale', kind: 'upscale', model: 'realistic-skin' },
+  { key: 'videoEnhancement', kind: 'upscale', model: VIDEO_ENHANCE.service },
 ];
 
 /**
@@ -34,6 +43,7 @@ export function CreditsDialog({
 }) {
   const { t } = useTranslation();
   const creditsText = useCreditsText();
+  const engines = useModelEngines();
   return (
     <TopUpDialog open={open} onOpenChange={onOpenChange} balance={balance} shortfall={shortfall}>
       <details className="group rounded-xl border border-line" data-testid="credits-dialog">
@@ -44,18 +54,25 @@ export function CreditsDialog({
         <table className="w-full border-t border-line text-sm">
           <caption className="sr-only">{t('studio.creditsDialog.pricesCaption')}</caption>
           <tbody className="divide-y divide-line">
-            {PRICE_ROWS.map((row) => (
-              <tr key={row.key}>
-                <th scope="row" className="px-4 py-2 text-start font-normal text-fg">
-                  {t(`studio.creditsDialog.prices.${row.key}`)}
-                </th>
-                <td className="px-4 py-2 text-end font-medium tabular-nums">
-                  {row.per
-                    ? t('studio.creditsDialog.perImage', { credits: creditsText(row.credits) })
-                    : creditsText(row.credits)}
-                </td>
-              </tr>
-            ))}
+            {PRICE_ROWS.map((row) => {
+              const engine = engines.model(row.kind, row.model);
+              const credits = engine.prices[row.key];
+              return (
+                <tr key={row.key} data-engine-kind={engine.engineKind ?? undefined}>
+                  <th scope="row" className="px-4 py-2 text-start font-normal text-fg">
+                    {t(`studio.creditsDialog.prices.${row.key}`)}
+                    {engine.engineKind === 'local' && (
+                      <span className="ms-1 text-xs text-muted">{t('engines.localPreviewShort')}</span>
+                    )}
+                  </th>
+                  <td className="px-4 py-2 text-end font-medium tabular-nums">
+                    {row.per
+                      ? t('studio.creditsDialog.perImage', { credits: creditsText(credits) })
+                      : creditsText(credits)}
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </details>

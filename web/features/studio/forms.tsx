@@ -10,6 +10,7 @@ import {
   MAX_IMAGES_PER_REQUEST,
   VIDEO_MODELS,
 } from '../../../common/constants.ts';
+import { modelName } from '../../../common/rules/engines.ts';
 import { modelImageLimit } from '../../../common/rules/generation.ts';
 import {
   aspectRatioOfSize,
@@ -22,9 +23,9 @@ import {
   type VideoSubMode,
   videoModelInputs,
 } from '../../../common/rules/studio.ts';
+import { useModelEngines } from '../../api/engines.ts';
 import { cn } from '../../ui/cn.ts';
 import { RangeField, Segmented, SelectField, SwitchField, TextInputField } from './controls.tsx';
-import { modelName } from './labels.ts';
 import { localizeMessage } from './localize.ts';
 import { MediaSlot } from './MediaSlot.tsx';
 import type { ModeInputs } from './requests.ts';
@@ -88,6 +89,7 @@ function useOptionLists() {
 
 export function ImageForm({ info }: { info: ModeInputs }) {
   const { t } = useTranslation();
+  const engines = useModelEngines();
   const image = useStudio((s) => s.image);
   const setImage = useStudio((s) => s.setImage);
   const lists = useOptionLists();
@@ -100,7 +102,7 @@ export function ImageForm({ info }: { info: ModeInputs }) {
           label={t('studio.fields.model')}
           value={image.model}
           onChange={(model) => setImage({ model })}
-          options={IMAGE_MODELS.map((value) => ({ value, label: modelName(value) }))}
+          options={IMAGE_MODELS.map((value) => ({ value, label: engines.model('image', value).label }))}
           testId="image-model"
         />
         <SelectField
@@ -223,6 +225,7 @@ const SUB_MODE_ICONS: Record<VideoSubMode, typeof Film> = {
 
 export function VideoForm({ info }: { info: ModeInputs }) {
   const { t } = useTranslation();
+  const engines = useModelEngines();
   const video = useStudio((s) => s.video);
   const setVideo = useStudio((s) => s.setVideo);
   const lists = useOptionLists();
@@ -258,7 +261,7 @@ export function VideoForm({ info }: { info: ModeInputs }) {
           label={t('studio.fields.model')}
           value={video.model}
           onChange={(model) => setVideo({ model })}
-          options={VIDEO_MODELS.map((value) => ({ value, label: modelName(value) }))}
+          options={VIDEO_MODELS.map((value) => ({ value, label: engines.model('video', value).label }))}
           testId="video-model"
           hint={subMode === 'normal' ? undefined : t('studio.video.modelFixed')}
         />
@@ -356,6 +359,7 @@ export function VideoForm({ info }: { info: ModeInputs }) {
 
 export function AudioForm() {
   const { t } = useTranslation();
+  const engines = useModelEngines();
   const audio = useStudio((s) => s.audio);
   const setAudio = useStudio((s) => s.setAudio);
   return (
@@ -376,7 +380,7 @@ export function AudioForm() {
         <div className="space-y-1.5">
           <span className="text-xs font-medium text-muted">{t('studio.fields.model')}</span>
           <p className="flex h-8 items-center text-sm text-fg" dir="ltr">
-            {modelName(AUDIO_MODEL)}
+            {engines.model('audio', AUDIO_MODEL).label}
           </p>
         </div>
       </div>

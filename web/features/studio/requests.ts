@@ -1,6 +1,7 @@
 // Builds the generation request of each mode from the studio's state, with the checks made before any credit
 // is spent: a prompt, finished uploads, the inputs a video sub-mode needs, and the model's image limit.
 import type { GenerateAudioBody, GenerateImageBody, GenerateVideoBody } from '../../../common/api/generation.ts';
+import { AUDIO_MODEL, type PriceTable } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { imageLimitError, withQualitySuffix } from '../../../common/rules/generation.ts';
 import { imageCount, priceOf } from '../../../common/rules/pricing.ts';
@@ -94,14 +95,25 @@ export type BuiltRequest =
 const optional = (value: string) => (value.trim() ? value.trim() : undefined);
 const nonEmpty = (list: string[]) => (list.length > 0 ? list : undefined);
 
-/** Credits the current form would reserve (the server's own price rule). */
-export function priceFor(mode: StudioMode, state: StudioSnapshot): number {
-  if (mode === 'image') return priceOf('image', imageBodyParams(state.image));
+/**
+ * Credits the current form would reserve (the server's own price rule), from the price list of the
+ * engine that will serve the chosen model (`pricesOf`, from the engine catalogue).
+ */
+export function priceFor(
+  mode: StudioMode,
+  state: StudioSnapshot,
+  pricesOf: (kind: StudioMode, model: string) => PriceTable,
+): number {
+  if (mode === 'image') return priceOf('image', imageBodyParams(state.image), pricesOf('image', state.image.model));
   if (mode === 'video') {
     const caps = videoModelInputs(state.video.model);
-    return priceOf('video', { model: state.video.model, generateAudio: caps.audio && state.video.generateAudio });
+    return priceOf(
+      'video',
+      { model: state.video.model, generateAudio: caps.audio && state.video.generateAudio },
+      pricesOf('video', state.video.model),
+    );
   }
-  return priceOf('audio', { type: state.audio.type });
+  return priceOf('audio', { type: state.audio.type }, pricesOf('audio', AUDIO_MODEL));
 }
 
 function imageBodyParams(image: ImageParams) {

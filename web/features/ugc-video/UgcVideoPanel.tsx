@@ -7,9 +7,11 @@ import {
   type PersonaVideoAspectRatio,
   type PersonaVideoDuration,
 } from '../../../common/rules/personas.ts';
+import { usePrice } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { generateUgcVideo, usePersonas } from '../personas/api.ts';
 import { ImageDropZone } from '../personas/ImageDropZone.tsx';
@@ -44,7 +46,8 @@ export function UgcVideoPanel({ onClose }: { onClose: () => void }) {
   const [alert, setAlert] = useState<string | null>(null);
   const { state, start } = useVideoTask();
   const running = state.phase === 'running';
-  const { balance, shortfall } = useCreditGuard(PERSONA_VIDEO.credits);
+  const price = usePrice('video', PERSONA_VIDEO.model, 'personaVideo');
+  const { balance, shortfall } = useCreditGuard(price);
   const list = data?.personas ?? [];
   const persona = list.find((p) => p.id === personaId) ?? null;
 
@@ -150,6 +153,7 @@ export function UgcVideoPanel({ onClose }: { onClose: () => void }) {
           />
         </div>
         {alert && <FormMessage>{personaMessage(alert)}</FormMessage>}
+        <EngineNote kind="video" model={PERSONA_VIDEO.model} />
         <Button
           className="w-full"
           loading={running}
@@ -158,7 +162,7 @@ export function UgcVideoPanel({ onClose }: { onClose: () => void }) {
           onClick={generate}
           data-testid="ugc-generate"
         >
-          {running ? t('ugcVideo.working') : t('ugcVideo.generate', { cost: credits(PERSONA_VIDEO.credits) })}
+          {running ? t('ugcVideo.working') : t('ugcVideo.generate', { cost: credits(price) })}
         </Button>
         {!running && shortfall > 0 && (
           <CreditShortfall shortfall={shortfall} balance={balance} testId="ugc-shortfall" />

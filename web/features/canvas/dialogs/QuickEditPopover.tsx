@@ -17,6 +17,7 @@ import {
   MULTI_COMPOSITION_MAX,
   quickEditOutput,
 } from '../../../../common/rules/canvas-dialogs.ts';
+import { useModelEngines } from '../../../api/engines.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
 import { inputClass } from '../../../ui/Field.tsx';
@@ -42,14 +43,21 @@ function ImageModelChoice() {
   const { t } = useTranslation();
   const model = useCanvas((s) => s.imageModel);
   const setImageModel = useCanvas((s) => s.setImageModel);
+  const engines = useModelEngines();
   return (
     <Segmented
       label={t('canvasDialogs.quickEdit.model')}
       value={model}
       onChange={setImageModel}
       options={[
-        { value: 'seedream4', label: t('canvasDialogs.quickEdit.modelSeedream') },
-        { value: 'nanobana', label: t('canvasDialogs.quickEdit.modelNanobana') },
+        {
+          value: 'seedream4',
+          label: t('canvasDialogs.quickEdit.modelSeedream', { model: engines.model('image', 'seedream4').label }),
+        },
+        {
+          value: 'nanobana',
+          label: t('canvasDialogs.quickEdit.modelNanobana', { model: engines.model('image', 'nanobana').label }),
+        },
       ]}
       testIdPrefix="quick-edit-model"
       layout="fill"

@@ -1,5 +1,6 @@
 // Video enhance dialog (canvas spec 2, 5, 9): category, model and variant from GET /api/topaz/models, scale,
-// frame rate and quality (with its denoise/sharpen/enhance mapping); 50 credits. Start hands the settings to
+// frame rate and quality (with its denoise/sharpen/enhance mapping); priced by the engine serving it (vendor 50
+// credits). Start hands the settings to
 // POST /api/topaz/enhance and the run is followed in the background (enhance.ts).
 import { useQuery } from '@tanstack/react-query';
 import { Wand2 } from 'lucide-react';
@@ -7,16 +8,13 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { VideoModel } from '../../../../common/api/upscale.ts';
-import {
-  PRICES,
-  VIDEO_ENHANCE,
-  type VideoEnhanceCategory,
-  type VideoEnhanceQuality,
-} from '../../../../common/constants.ts';
+import { VIDEO_ENHANCE, type VideoEnhanceCategory, type VideoEnhanceQuality } from '../../../../common/constants.ts';
 import { qualityPresetText, videoEnhanceError } from '../../../../common/rules/canvas-dialogs.ts';
+import { usePrice } from '../../../api/engines.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
 import { inputClass } from '../../../ui/Field.tsx';
+import { EngineNote } from '../../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../../billing/CreditShortfall.tsx';
 import { topazModels } from './api.ts';
 import { DialogShell } from './DialogShell.tsx';
@@ -53,7 +51,8 @@ export function VideoEnhanceDialog({ open, onOpenChange, videoUrl, assetId, onEn
   const [fps, setFps] = useState<Fps>(30);
   const [quality, setQuality] = useState<VideoEnhanceQuality>(VIDEO_ENHANCE.defaultQuality);
   const [starting, setStarting] = useState(false);
-  const { balance, shortfall } = useCreditGuard(PRICES.videoEnhancement);
+  const price = usePrice('upscale', VIDEO_ENHANCE.service, 'videoEnhancement');
+  const { balance, shortfall } = useCreditGuard(price);
 
   useEffect(() => {
     if (models.isError) toast.error(t('canvasDialogs.video.modelsFailed'));
@@ -222,9 +221,10 @@ export function VideoEnhanceDialog({ open, onOpenChange, videoUrl, assetId, onEn
 
         <CreditShortfall shortfall={shortfall} balance={balance} testId="video-enhance-shortfall" />
         <div className="flex items-center justify-between gap-2 border-t border-line pt-4">
-          <span className="text-sm text-muted">
-            {t('canvasDialogs.video.cost', { credits: PRICES.videoEnhancement })}
-          </span>
+          <div className="text-sm text-muted">
+            <span data-testid="video-enhance-cost">{t('canvasDialogs.video.cost', { credits: price })}</span>
+            <EngineNote kind="upscale" model={VIDEO_ENHANCE.service} />
+          </div>
           <div className="flex gap-2">
             <Button variant="ghost" onClick={() => onOpenChange(false)}>
               {t('canvasDialogs.cancel')}
