@@ -80,7 +80,7 @@ export type FilmAgentInput = z.output<typeof filmAgentBody>;
 // ---- the screenplay a writer answers (vendor LLM or the local writer) ----
 
 /** A slug line's place: INT., EXT. or INT./EXT. (I/E.) and the location, e.g. 'INT. HARBOUR KITCHEN'. */
-export const HEADING_LOCATION = /^(INT\.\/EXT\.|I\/E\.|INT\.|EXT\.)\s+\S/;
+const HEADING_LOCATION = /^(INT\.\/EXT\.|I\/E\.|INT\.|EXT\.)\s+\S/;
 const ELEMENT_TYPES = ['action', 'dialogue', 'parenthetical', 'transition'] as const;
 export type FilmElementType = (typeof ELEMENT_TYPES)[number];
 

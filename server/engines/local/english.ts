@@ -103,7 +103,7 @@ export function baseVerb(word: string): string {
 }
 
 /** 'find' → 'finds', 'try' → 'tries', 'watch' → 'watches', 'have' → 'has'. */
-export function thirdPerson(word: string): string {
+function thirdPerson(word: string): string {
   const lower = word.toLowerCase();
   if (IRREGULAR_THIRD[lower]) return IRREGULAR_THIRD[lower];
   if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
@@ -151,7 +151,7 @@ export function secondPerson(phrase: string): string {
 }
 
 /** 'a' or 'an' for a noun phrase, by its first sound. */
-export function article(noun: string): string {
+function article(noun: string): string {
   const word = noun.trim().toLowerCase();
   if (/^(hour|honest|honou?r|heir)/.test(word)) return 'an';
   if (/^(uni|use|usu|eu|one|once|ur)/.test(word)) return 'a';

@@ -23,7 +23,7 @@ import { hashString, Rng } from './random.ts';
 // every sentence is built by grammar rules around the user's own phrases, and no line of dialogue is
 // used twice.
 
-export interface FilmWriterConcept {
+interface FilmWriterConcept {
   title: string;
   description: string;
   genre?: string;

@@ -91,7 +91,7 @@ export function sceneIndexForImage(index: number, count: number, scenes: number)
 }
 
 /** 'at night', 'by day', 'in the morning'. */
-export function timePhrase(timeWord: string): string {
+function timePhrase(timeWord: string): string {
   if (timeWord === 'day') return 'by day';
   if (timeWord === 'morning' || timeWord === 'evening' || timeWord === 'afternoon') return `in the ${timeWord}`;
   return `at ${timeWord}`;

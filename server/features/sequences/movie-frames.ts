@@ -113,7 +113,7 @@ export async function lookAtFrames(
 }
 
 /** What a frame holds, for a prompt: the vision model's sentence (when there is one) and the measured facts. */
-export function frameText(frame: Frame): string {
+function frameText(frame: Frame): string {
   return frame.seen ? `${frame.seen.replace(/[.!?]$/, '')} (${frame.facts.description})` : frame.facts.description;
 }
 
