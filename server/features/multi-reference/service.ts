@@ -113,31 +113,41 @@ export async function generateMultiReference(
     for (const key of stored) await store.delete(key).catch(() => undefined);
     throw error;
   }
+  return replyOf(ctx, userId, taskId, credits, {
+    generator: model,
+    blendMode: body.blendMode,
+    strength: body.strength,
+    compositionMode: body.compositionMode,
+    referenceCount: body.referenceImages.length,
+    weights: body.referenceImages.map((r) => r.weight),
+  });
+}
+
+/** Waits briefly for the task (finishedTask) and answers its outputs in variation order, first one up front. */
+async function replyOf(
+  ctx: AppContext,
+  userId: string,
+  taskId: string,
+  credits: number,
+  metadata: MultiReferenceReply['data']['metadata'],
+): Promise<MultiReferenceReply> {
   const task = await finishedTask(ctx, userId, taskId, MESSAGES.multiReference.failed);
-  const images = generatedMediaOf(task).sort(
+  const outputs = generatedMediaOf(task).sort(
     (a, b) => Number(a.metadata.variationIndex ?? 0) - Number(b.metadata.variationIndex ?? 0),
   );
-  const first = images[0];
-  const done = task.status === 'completed' && first !== undefined;
+  const first = outputs[0];
   return {
     success: true,
     data: {
-      status: done ? 'completed' : 'processing',
+      status: task.status === 'completed' && first !== undefined ? 'completed' : 'processing',
       taskId: task.id,
       url: first?.url ?? null,
       id: first?.id ?? null,
       thumbnail_url: first?.thumbnail_url ?? null,
       width: first?.width ?? null,
       height: first?.height ?? null,
-      images,
-      metadata: {
-        generator: model,
-        blendMode: body.blendMode,
-        strength: body.strength,
-        compositionMode: body.compositionMode,
-        referenceCount: body.referenceImages.length,
-        weights: body.referenceImages.map((r) => r.weight),
-      },
+      images: outputs,
+      metadata,
     },
     creditsUsed: credits,
   };
@@ -198,29 +208,10 @@ async function generateVideoToVideo(ctx: AppContext, userId: string, body: Body)
     for (const key of stored) await store.delete(key).catch(() => undefined);
     throw error;
   }
-  const task = await finishedTask(ctx, userId, taskId, MESSAGES.multiReference.failed);
-  const videos = generatedMediaOf(task).sort(
-    (a, b) => Number(a.metadata.variationIndex ?? 0) - Number(b.metadata.variationIndex ?? 0),
-  );
-  const first = videos[0];
-  return {
-    success: true,
-    data: {
-      status: task.status === 'completed' && first !== undefined ? 'completed' : 'processing',
-      taskId: task.id,
-      url: first?.url ?? null,
-      id: first?.id ?? null,
-      thumbnail_url: first?.thumbnail_url ?? null,
-      width: first?.width ?? null,
-      height: first?.height ?? null,
-      images: videos,
-      metadata: {
-        generator: model,
-        mode: MULTI_REFERENCE.videoToVideo.type,
-        referenceCount: body.referenceImages.length,
-        weights: body.referenceImages.map((r) => r.weight),
-      },
-    },
-    creditsUsed: credits,
-  };
+  return replyOf(ctx, userId, taskId, credits, {
+    generator: model,
+    mode: MULTI_REFERENCE.videoToVideo.type,
+    referenceCount: body.referenceImages.length,
+    weights: body.referenceImages.map((r) => r.weight),
+  });
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { assets } from '../../db/schema/index.ts';
 import { probeMedia } from '../../platform/media/probe.ts';
@@ -78,7 +78,7 @@ describe('multi-reference video-to-video', () => {
     );
     expect(res.statusCode).toBe(200);
     const reply = res.json();
-    expect(reply.creditsUsed).toBe(PRICES.videoRunway);
+    expect(reply.creditsUsed).toBe(LOCAL_PREVIEW_PRICES.videoRunway);
     let url: string = reply.data.url;
     if (reply.data.status !== 'completed') {
       const task = await waitForTask(t.ctx.db, reply.data.taskId, { timeoutMs: 60_000 });
@@ -115,7 +115,7 @@ describe('multi-reference video-to-video', () => {
     ]);
     const stats = await sharp(frame).stats();
     expect(stats.channels[0].mean).toBeGreaterThan(stats.channels[2].mean + 30);
-    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - PRICES.videoRunway);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - LOCAL_PREVIEW_PRICES.videoRunway);
     const [row] = await t.ctx.db.select().from(assets).where(eq(assets.url, url));
     expect(row?.metadata).toMatchObject({ source: 'multi-reference', mode: 'video-to-video' });
   });
