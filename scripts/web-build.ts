@@ -32,10 +32,25 @@ export async function ensureWebBuilt(log: (line: string) => void = (l) => proces
   await withBuildLock(async () => {
     if (!webBuildIsStale()) return;
     log('Building the web app (sources changed since the last build)…');
-    const { build } = await import('vite');
-    await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
+    await buildWeb(path.join(root, 'vite.config.ts'));
     log('Web app built.');
   });
+}
+
+/**
+ * Runs a Vite build and leaves NODE_ENV as it found it: Vite sets it to 'production' in this process
+ * when it is unset, and `npm start` builds in the process that then starts the studio, which would then
+ * start in production mode (and refuse to start without SMTP_URL) on a fresh checkout.
+ */
+export async function buildWeb(configFile: string, overrides: Record<string, unknown> = {}): Promise<void> {
+  const before = process.env.NODE_ENV;
+  try {
+    const { build } = await import('vite');
+    await build({ configFile, logLevel: 'warn', ...overrides });
+  } finally {
+    if (before === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = before;
+  }
 }
 
 const LOCK_STALE_MS = 5 * 60_000;
