@@ -16,19 +16,22 @@ function EngineRow({ model }: { model: AdminEngineModel }) {
       data-kind={model.kind}
       data-engine={model.engine}
       data-available={String(model.available)}
-      className="align-top"
+      className="align-top max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-3 max-sm:py-2"
     >
-      <td className="px-3 py-2 text-muted">{t(`admin.engines.kinds.${model.kind}`)}</td>
-      <th scope="row" className="px-3 py-2 text-start font-medium text-fg">
+      <td className="px-3 py-2 text-muted max-sm:px-1 max-sm:py-0.5">{t(`admin.engines.kinds.${model.kind}`)}</td>
+      <th
+        scope="row"
+        className="px-3 py-2 text-start font-medium text-fg max-sm:order-first max-sm:col-span-2 max-sm:px-1 max-sm:py-0.5"
+      >
         <span dir="ltr">{model.name}</span>
         <code className="ms-1.5 text-[11px] font-normal text-muted" dir="ltr">
           {model.model}
         </code>
       </th>
-      <td className="whitespace-nowrap px-3 py-2" data-testid="admin-engine-engine">
+      <td className="whitespace-nowrap px-3 py-2 max-sm:px-1 max-sm:py-0.5" data-testid="admin-engine-engine">
         {model.engineKind === 'local' ? t('admin.engines.local') : (vendorName(model.engine) ?? model.engine)}
       </td>
-      <td className="px-3 py-2" data-testid="admin-engine-status">
+      <td className="px-3 py-2 max-sm:px-1 max-sm:py-0.5" data-testid="admin-engine-status">
         {model.available ? (
           <span className="text-success">{t('admin.engines.available')}</span>
         ) : (
@@ -43,7 +46,11 @@ function EngineRow({ model }: { model: AdminEngineModel }) {
           </p>
         )}
       </td>
-      <td className="px-3 py-2 text-xs" data-testid="admin-engine-last-call" data-outcome={call?.outcome ?? 'none'}>
+      <td
+        className="px-3 py-2 text-xs max-sm:px-1 max-sm:py-0.5"
+        data-testid="admin-engine-last-call"
+        data-outcome={call?.outcome ?? 'none'}
+      >
         {!call ? (
           <span className="text-muted">{t('admin.engines.noCall')}</span>
         ) : call.outcome === 'ok' ? (
@@ -91,8 +98,8 @@ export default function AdminEnginesView() {
       )}
       {data && (
         <div className="overflow-x-auto">
-          <table className="w-full text-sm" data-testid="admin-engines-table">
-            <thead className="border-b border-line text-start text-xs text-muted">
+          <table className="w-full text-sm max-sm:block" data-testid="admin-engines-table">
+            <thead className="border-b border-line text-start text-xs text-muted max-sm:sr-only">
               <tr>
                 <th scope="col" className="px-3 py-2 text-start font-medium">
                   {t('admin.engines.kind')}
@@ -111,7 +118,7 @@ export default function AdminEnginesView() {
                 </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-line">
+            <tbody className="divide-y divide-line max-sm:block">
               {data.models.map((model) => (
                 <EngineRow key={`${model.kind}:${model.model}`} model={model} />
               ))}
