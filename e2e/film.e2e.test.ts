@@ -110,6 +110,8 @@ describe('Film Production Studio', () => {
         .poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 })
         .toBeGreaterThanOrEqual(1);
       expect(await player.evaluate((v: HTMLVideoElement) => v.duration)).toBeGreaterThan(0);
+      // The shot says which engine made it: the local preview here, never Veo's name alone.
+      expect(await page.getByTestId('film-player-label').textContent()).toContain('Made with the local preview engine');
 
       // Save to assets writes the spec's film metadata onto the shot's own asset.
       await page.getByTestId('film-save-assets').click();

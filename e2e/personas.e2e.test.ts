@@ -90,6 +90,9 @@ describe('AI personas', () => {
       expect(video.headers()['content-type']).toContain('video/');
       await page.keyboard.press('Escape');
       await page.getByTestId('video-result-dialog').waitFor({ state: 'detached' });
+      expect(await page.getByTestId('persona-video-done').textContent()).toContain(
+        'Made with the local preview engine',
+      );
 
       // Add to the campaign workspace; a second add says it is already there.
       await page.getByTestId('persona-add-workspace').click();

@@ -155,6 +155,8 @@ const generationStatus = z.object({
   url: z.string().nullable(),
   thumbnail_url: z.string().nullable(),
   assetId: z.string().nullable(),
+  /** Which engine made the output (its metadata.engine): 'local' for the local previews, else the vendor. */
+  engine: z.string().nullable(),
   error: z.string().nullable(),
   errorCode: z.string().nullable(),
   /** The raw task state, for tools. */

@@ -40,6 +40,7 @@ const video = {
   url: '/api/videos/generated/2025/01/x.mp4',
   thumbnail_url: '/api/images/thumbnail/2025/01/x.webp',
   type: 'video',
+  metadata: { engine: 'local', model: 'veo-3.0-generate-001' },
 };
 
 describe('generationStatusOf', () => {
@@ -67,6 +68,7 @@ describe('generationStatusOf', () => {
       url: video.url,
       thumbnail_url: video.thumbnail_url,
       assetId: 'a1',
+      engine: 'local',
       estimatedSecondsLeft: 0,
     });
   });

@@ -20,6 +20,7 @@ interface TaskOutput {
   thumbnailUrl: string | null;
   assetId: string | null;
   type: string | null;
+  engine: string | null;
 }
 
 function asRecord(value: unknown): Record<string, unknown> | null {
@@ -39,11 +40,23 @@ function taskOutputs(task: Pick<TaskRow, 'result'>): TaskOutput[] {
     const record = asRecord(item);
     const url = record ? str(record.url) : null;
     if (!record || !url) continue;
-    outputs.push({ url, thumbnailUrl: str(record.thumbnail_url), assetId: str(record.id), type: str(record.type) });
+    outputs.push({
+      url,
+      thumbnailUrl: str(record.thumbnail_url),
+      assetId: str(record.id),
+      type: str(record.type),
+      engine: str(asRecord(record.metadata)?.engine),
+    });
   }
   const url = str(result.url);
   if (outputs.length === 0 && url) {
-    outputs.push({ url, thumbnailUrl: str(result.thumbnail_url), assetId: str(result.assetId), type: null });
+    outputs.push({
+      url,
+      thumbnailUrl: str(result.thumbnail_url),
+      assetId: str(result.assetId),
+      type: null,
+      engine: str(result.engine),
+    });
   }
   return outputs;
 }
@@ -91,6 +104,7 @@ export function generationStatusOf(task: TaskRow): GenerationStatus {
     url: status === 'completed' ? (output?.url ?? null) : null,
     thumbnail_url: status === 'completed' ? (output?.thumbnailUrl ?? null) : null,
     assetId: status === 'completed' ? (output?.assetId ?? null) : null,
+    engine: status === 'completed' ? (output?.engine ?? null) : null,
     error: failure?.message ?? null,
     errorCode: failure?.code ?? null,
     taskStatus: task.status,

@@ -14,6 +14,7 @@ import { ApiError } from '../../api/client.ts';
 import { useModelEngines } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { EngineBadge } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, creditShortfall } from '../billing/CreditShortfall.tsx';
 import { useCreditsText, useFormatNumber } from '../studio/format.ts';
 import { saveShotAsset } from './api.ts';
@@ -216,8 +217,12 @@ function Player({ shots, index, onIndex }: { shots: FilmSequence[]; index: numbe
       >
         <track kind="captions" />
       </video>
-      <p className="text-xs text-muted tabular-nums" data-testid="film-player-label">
-        {t('film.review.nowPlaying', { n: index + 1, total: shots.length, shot: shotName(current) })}
+      <p
+        className="flex flex-wrap items-center gap-x-3 text-xs text-muted tabular-nums"
+        data-testid="film-player-label"
+      >
+        <span>{t('film.review.nowPlaying', { n: index + 1, total: shots.length, shot: shotName(current) })}</span>
+        <EngineBadge engine={current.engine} />
       </p>
     </div>
   );

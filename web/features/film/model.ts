@@ -97,6 +97,8 @@ export interface FilmSequence {
   queued: boolean;
   /** The asset the server saved the finished video as. */
   assetId: string | null;
+  /** The engine that made the video ('local' preview or a vendor), from the status reply. */
+  engine?: string | null;
 }
 
 export const QUALITY_OPTIONS = ['standard', 'high', 'ultra'] as const;
@@ -418,6 +420,7 @@ function readSequence(raw: unknown): FilmSequence | null {
     attempts: num(raw.attempts, 0),
     queued: queued && (status === 'ready' || status === 'failed'),
     assetId: typeof raw.assetId === 'string' ? raw.assetId : null,
+    engine: typeof raw.engine === 'string' ? raw.engine : null,
   };
 }
 

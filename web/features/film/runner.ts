@@ -124,9 +124,11 @@ async function follow(id: string, signal: AbortSignal) {
       await sleep(FILM_POLLING.intervalMs, signal);
       let event: FilmSequenceEvent;
       let assetId: string | null = null;
+      let engine: string | null = null;
       try {
         const { data } = await veoStatus(current.veoTaskId, signal);
         assetId = data.assetId;
+        engine = data.engine;
         const blocked = data.status === 'failed' && data.errorCode === 'content_filtered';
         event = {
           type: 'poll',
@@ -141,7 +143,8 @@ async function follow(id: string, signal: AbortSignal) {
         event = { type: 'poll-error' };
       }
       const next = dispatch(id, event);
-      if (next?.status === 'completed' && assetId) useFilm.getState().updateSequence(id, (s) => ({ ...s, assetId }));
+      if (next?.status === 'completed' && assetId)
+        useFilm.getState().updateSequence(id, (s) => ({ ...s, assetId, engine }));
     }
   } catch (error) {
     if (isAbort(error)) throw error;

@@ -15,7 +15,7 @@ import { usePrice } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage } from '../../ui/Field.tsx';
-import { EngineNote } from '../assets/EngineBadge.tsx';
+import { EngineBadge, EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { labelClass } from '../studio/controls.tsx';
 import { useCreditsText } from '../studio/format.ts';
@@ -212,6 +212,7 @@ export function VideoSection({
       {state.phase === 'done' && (
         <div className="space-y-2 rounded-xl border border-line bg-surface-2/60 p-3" data-testid="persona-video-done">
           <VideoPlayer url={state.url} fileName={fileName} vertical={aspectRatio === '9:16'} />
+          <EngineBadge engine={state.engine} className="text-muted" />
           {state.assetId && (
             <Button
               size="sm"

@@ -22,7 +22,7 @@ import type { PersonaVideoReply } from './api.ts';
 export type VideoTaskState =
   | { phase: 'idle' }
   | { phase: 'running'; progress: number; secondsLeft: number }
-  | { phase: 'done'; url: string; thumbnailUrl: string | null; assetId: string | null }
+  | { phase: 'done'; url: string; thumbnailUrl: string | null; assetId: string | null; engine: string | null }
   | { phase: 'failed'; message: string };
 
 /** Runs one video task; a new start aborts the previous one, and so does unmounting. */
@@ -89,6 +89,7 @@ export function useVideoTask() {
           url: decision.url,
           thumbnailUrl: data?.thumbnail_url ?? null,
           assetId: data?.assetId ?? null,
+          engine: data?.engine ?? null,
         });
         return;
       }
