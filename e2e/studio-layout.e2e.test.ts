@@ -182,6 +182,15 @@ describe('studio layout and guards', () => {
       await page.getByTestId('sequence-mode-dream').click();
       await expect.poll(() => page.getByTestId('sequence-generate').isDisabled()).toBe(true);
       expect(await page.getByTestId('sequence-shortfall-message').textContent()).toBe('You need 23 more credits');
+      // Multi-Reference: an image variation (6) fits the 18 credits; a video-to-video one (61) does not.
+      await page.goto(`${baseUrl()}/dashboard?view=genproStudio&tab=creator&mode=image`);
+      await page.getByTestId('tool-multiReference').click();
+      await page.getByTestId('multi-reference').waitFor();
+      expect(await page.getByTestId('mr-generate').isDisabled()).toBe(false);
+      expect(await page.getByTestId('mr-shortfall').count()).toBe(0);
+      await page.getByTestId('mr-mode-video-to-video').click();
+      await expect.poll(() => page.getByTestId('mr-generate').isDisabled()).toBe(true);
+      expect(await page.getByTestId('mr-shortfall-message').textContent()).toBe('You need 43 more credits');
       await page.goto(`${baseUrl()}/dashboard?view=aiPersonas`);
 
       // Persona creation (five images, 20 credits) is guarded the same way.

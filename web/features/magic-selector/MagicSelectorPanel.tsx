@@ -10,6 +10,7 @@ import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { ModalDialog } from '../../ui/ModalDialog.tsx';
 import { EngineBadge, EngineNote, engineOf } from '../assets/EngineBadge.tsx';
+import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
 import { imageThumbnail, loadImage, shrinkDataUrl } from '../multi-composition/images.ts';
@@ -125,6 +126,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
   const [quality, setQuality] = useState<MagicQuality>(MAGIC_SELECTOR.quality);
   const [styleStrength, setStyleStrength] = useState<number>(MAGIC_SELECTOR.styleStrength);
   const price = usePrice('image', MAGIC_SELECTOR.model, 'inpaint');
+  const { balance, shortfall } = useCreditGuard(price);
   const [prompt, setPrompt] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -432,10 +434,13 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
         </p>
       )}
 
+      {!busy && shortfall > 0 && (
+        <CreditShortfall shortfall={shortfall} balance={balance} compact testId="magic-shortfall" />
+      )}
       <EngineNote kind="image" model={MAGIC_SELECTOR.model} credits={price} />
       <Button
         className="w-full"
-        disabled={!base || busy}
+        disabled={!base || busy || shortfall > 0}
         loading={busy}
         onClick={(event) => {
           applyButton.current = event.currentTarget;

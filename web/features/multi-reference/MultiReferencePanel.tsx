@@ -12,6 +12,7 @@ import { uploadFiles } from '../../api/uploads.ts';
 import { disabledButtonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { EngineBadge, EngineNote, engineOf } from '../assets/EngineBadge.tsx';
+import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
 import { imageThumbnail } from '../multi-composition/images.ts';
@@ -91,6 +92,9 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
   const [preserveDetails, setPreserveDetails] = useState<boolean>(MULTI_REFERENCE.defaults.preserveDetails);
   const pricePerImage = usePrice('image', MULTI_REFERENCE.model, 'multiReference');
   const pricePerVideo = usePrice('video', MULTI_REFERENCE.videoToVideo.model, 'videoRunway');
+  const { balance, shortfall } = useCreditGuard(
+    (mode === 'video-to-video' ? pricePerVideo : pricePerImage) * variations,
+  );
   const [uploading, setUploading] = useState(false);
   const [busy, setBusy] = useState(false);
   /** Progress (percent) of a video-to-video task still running. */
@@ -511,6 +515,9 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
         </ul>
       )}
 
+      {!busy && shortfall > 0 && (
+        <CreditShortfall shortfall={shortfall} balance={balance} compact testId="mr-shortfall" />
+      )}
       {mode === 'video-to-video' ? (
         <EngineNote kind="video" model={MULTI_REFERENCE.videoToVideo.model} credits={pricePerVideo * variations} />
       ) : (
@@ -520,7 +527,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
         <button
           type="button"
           data-testid="mr-generate"
-          disabled={busy || uploading}
+          disabled={busy || uploading || shortfall > 0}
           onClick={() => void generate()}
           className={cn(
             'flex-1 rounded-lg bg-accent px-3 py-2 text-xs font-semibold text-accent-fg hover:bg-accent-strong',
