@@ -78,3 +78,20 @@ describe('translations', () => {
     }
   });
 });
+
+describe('spec messages in Arabic', () => {
+  // The server and validators send these in English; translateMessage looks each one up under
+  // messages.<group>.<name>. A message without an Arabic entry reaches an Arabic user in English.
+  it('every fixed message of common/messages.ts in the groups the tools show has an Arabic entry', async () => {
+    const { MESSAGES } = await import('../../common/messages.ts');
+    const ar = read(path.join(webDir, 'i18n/ar.json')) as { messages: Record<string, Record<string, unknown>> };
+    const missing: string[] = [];
+    for (const group of ['multiReference', 'magicSelector'] as const) {
+      for (const [name, value] of Object.entries(MESSAGES[group])) {
+        if (typeof value === 'string' && typeof ar.messages[group]?.[name] !== 'string')
+          missing.push(`${group}.${name}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});

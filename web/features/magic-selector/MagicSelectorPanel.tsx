@@ -6,6 +6,7 @@ import { type MagicMode, type MagicQuality, magicSelectorPrompt } from '../../..
 import { MAGIC_SELECTOR } from '../../../common/constants.ts';
 import { ApiError } from '../../api/client.ts';
 import { usePrice } from '../../api/engines.ts';
+import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { ModalDialog } from '../../ui/ModalDialog.tsx';
@@ -257,7 +258,11 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
         engine: engineOf(reply.data.metadata),
       });
     } catch (err) {
-      setError(err instanceof ApiError || err instanceof Error ? err.message : t('magicSelector.errors.failed'));
+      setError(
+        err instanceof ApiError || err instanceof Error
+          ? translateMessage(err.message)
+          : t('magicSelector.errors.failed'),
+      );
     } finally {
       setBusy(false);
     }

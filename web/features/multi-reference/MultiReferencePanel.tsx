@@ -9,6 +9,7 @@ import { getTask } from '../../api/assets.ts';
 import { ApiError, apiRequest } from '../../api/client.ts';
 import { usePrice } from '../../api/engines.ts';
 import { uploadFiles } from '../../api/uploads.ts';
+import { translateMessage } from '../../i18n/index.ts';
 import { disabledButtonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { EngineBadge, EngineNote, engineOf } from '../assets/EngineBadge.tsx';
@@ -510,7 +511,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
       {errors.length > 0 && (
         <ul role="alert" className="space-y-1 rounded-lg bg-danger/10 p-2 text-xs text-danger">
           {errors.map((e) => (
-            <li key={e}>{e}</li>
+            <li key={e}>{translateMessage(e)}</li>
           ))}
         </ul>
       )}
