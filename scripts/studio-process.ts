@@ -67,9 +67,13 @@ export interface StudioProcess {
 /**
  * The whole studio as `npm start` runs it (web built if stale), on a free port and a fresh embedded
  * data directory, for browser tests and benchmarks. `stop()` ends it and removes its data. With
- * `logFile`, the server logs at info level and its stdout is appended there.
+ * `logFile`, the server logs at info level and its stdout is appended there. `env` adds or overrides variables
+ * (e.g. NODE_ENV=production).
  */
-export async function startStudio(label: string, options: { logFile?: string } = {}): Promise<StudioProcess> {
+export async function startStudio(
+  label: string,
+  options: { logFile?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<StudioProcess> {
   await ensureWebBuilt();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `genpro-${label}-`));
   const port = await freePort();
@@ -78,7 +82,7 @@ export async function startStudio(label: string, options: { logFile?: string } =
     port,
     dataDir,
     logLevel: options.logFile ? 'info' : 'warn',
-    extra: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
+    extra: { RATE_LIMIT_AUTH_PER_MINUTE: '1000', ...options.env },
   });
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {

@@ -66,10 +66,17 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
   const snapshot = useMemo(() => ({ prompt, image, video, audio, inputs }), [prompt, image, video, audio, inputs]);
   const info = useMemo(() => modeInputs(mode, snapshot), [mode, snapshot]);
   const engines = useModelEngines();
-  const price = useMemo(
-    () => priceFor(mode, snapshot, (kind, model) => engines.model(kind, model).prices),
-    [mode, snapshot, engines],
-  );
+  // The price of the engines that will serve the form's models, and why one of them cannot be called (a
+  // model with no vendor configured in production mode): Generate stays off and the reason is shown.
+  const { price, unavailable } = useMemo(() => {
+    let reason: string | null = null;
+    const total = priceFor(mode, snapshot, (kind, model) => {
+      const served = engines.model(kind, model);
+      if (!served.available) reason ??= served.unavailableReason ?? served.label;
+      return served.prices;
+    });
+    return { price: total, unavailable: reason as string | null };
+  }, [mode, snapshot, engines]);
   const loading = generation.phase === 'loading';
   // A paid action the balance cannot cover stays disabled; the bar says how much is missing instead.
   const shortfall = creditShortfall(price, balance);
@@ -85,7 +92,7 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
   useEffect(() => setCheck(null), [inputs, image, video, audio]);
 
   const generate = () => {
-    if (short) return;
+    if (short || unavailable) return;
     const built = buildRequest(mode, useStudio.getState());
     if (!built.ok) {
       setCheck({ mode, text: built.i18nKey ? t(built.i18nKey) : localizeMessage(built.message) });
@@ -103,7 +110,7 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
   };
 
   const onPromptKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey) && !loading && !short) {
+    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey) && !loading && !short && !unavailable) {
       event.preventDefault();
       generate();
     }
@@ -197,7 +204,18 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
                 {checkText}
               </p>
             )}
-            {short && (
+            {unavailable && (
+              <p
+                id="studio-unavailable"
+                role="status"
+                data-testid="studio-unavailable"
+                className="flex items-start gap-2 rounded-lg border border-line-strong bg-surface-2 px-3 py-2 text-sm text-fg"
+              >
+                <CircleAlert className="mt-0.5 size-4 shrink-0 text-danger" aria-hidden />
+                {unavailable}
+              </p>
+            )}
+            {short && !unavailable && (
               <CreditShortfall
                 shortfall={shortfall}
                 balance={balance}
@@ -225,8 +243,8 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
                 size="lg"
                 onClick={generate}
                 loading={loading}
-                disabled={short}
-                aria-describedby={short ? 'studio-shortfall-message' : undefined}
+                disabled={short || unavailable !== null}
+                aria-describedby={unavailable ? 'studio-unavailable' : short ? 'studio-shortfall-message' : undefined}
                 data-testid="generate-button"
                 className="w-full @md:w-auto"
               >

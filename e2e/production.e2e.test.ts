@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { type StudioProcess, startStudio } from '../scripts/studio-process.ts';
+import { expect, openBrowser } from './browser.ts';
+
+// NODE_ENV=production with the mail variable and the demo accounts but no vendor key and no LOCAL_ENGINES:
+// what a creator sees in the studio. Every model is unavailable, so Generate is off and says why, instead of
+// offering a local preview under a vendor's name or answering a 503 after the click.
+describe('production mode without engines, in the browser', () => {
+  let studio: StudioProcess;
+  beforeAll(async () => {
+    studio = await startStudio('e2e-production', {
+      env: { NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:9', SEED_DEMO: 'true', LOCAL_PREVIEW_PRICES: '' },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await studio?.stop();
+  });
+
+  it('keeps Generate off for a model no engine serves, names it unavailable and says what enables it', async () => {
+    const browser = await openBrowser();
+    const { page } = browser;
+    try {
+      await page.goto(`${studio.baseUrl}/auth/login`);
+      await page.locator('#login-email').fill('creator@genpro.local');
+      await page.locator('#login-password').fill('genpro-creator');
+      await page.getByTestId('login-submit').click();
+      await page.waitForURL('**/dashboard**');
+      await page.goto(`${studio.baseUrl}/dashboard?view=genproStudio&tab=creator&mode=video`);
+      const generate = page.getByTestId('generate-button');
+      await generate.waitFor();
+      await expect.poll(() => page.getByTestId('studio-unavailable').count(), { timeout: 15_000 }).toBe(1);
+      expect(await page.getByTestId('studio-unavailable').textContent()).toContain('LOCAL_ENGINES=true');
+      expect(await generate.isDisabled()).toBe(true);
+      expect(await page.locator('select, [role="combobox"]').allTextContents()).toEqual(
+        expect.arrayContaining([expect.stringContaining('(unavailable)')]),
+      );
+      // The outbox page of demo mode is not there.
+      expect((await page.request.get(`${studio.baseUrl}/dev/mail`)).status()).toBe(404);
+    } finally {
+      await browser.close();
+    }
+  });
+});
