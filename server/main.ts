@@ -11,6 +11,15 @@ const PAYMENTS_LINE = {
   off: 'off (set STRIPE_SECRET_KEY)',
 } as const;
 
+/** How the models are served: "12 on vendors, 20 on the local previews, 0 unavailable (details: admin → Engines)". */
+function enginesLine(models: Array<{ engineKind: 'local' | 'vendor'; available: boolean }>): string {
+  const vendor = models.filter((m) => m.available && m.engineKind === 'vendor').length;
+  const local = models.filter((m) => m.available && m.engineKind === 'local').length;
+  const off = models.length - vendor - local;
+  const hint = off > 0 ? ' (set vendor keys or LOCAL_ENGINES=true; admin → Engines lists them)' : '';
+  return `${vendor} models on vendors, ${local} on the local previews, ${off} unavailable${hint}`;
+}
+
 /** Process entry: config, database, storage, jobs, engines, then listen. */
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -55,6 +64,7 @@ async function main(): Promise<void> {
     `  workers: ${config.RUN_WORKERS ? 'in this process' : 'off (run `npm run worker`)'}`,
     `  mail: ${config.embedded.mail ? `outbox, readable at ${config.publicUrl}/dev/mail` : 'SMTP'}`,
     `  payments: ${PAYMENTS_LINE[config.PAYMENTS]}`,
+    `  engines: ${enginesLine(ctx.engines.catalogue())}`,
     `  API docs: ${config.publicUrl}/api/docs`,
   ];
   if (demo && demo.length > 0) lines.push('', formatDemoAccounts(demo));

@@ -69,6 +69,10 @@ describe('the studio process', () => {
       const output = await banner(run);
       expect(output).toContain(`listening on 127.0.0.1:${port}`);
       expect(output).toContain('payments: off (set STRIPE_SECRET_KEY)');
+      // No vendor key and no LOCAL_ENGINES: nothing can generate, and the banner says so and what enables it.
+      expect(output).toMatch(
+        /engines: 0 models on vendors, 0 on the local previews, \d+ unavailable \(set vendor keys or LOCAL_ENGINES=true/,
+      );
       expect(output).not.toContain('Demo accounts');
       expect(output).not.toContain('Warning:');
       const login = await fetch(`${run.baseUrl}/api/auth/login`, {
