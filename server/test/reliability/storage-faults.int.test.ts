@@ -3,6 +3,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GeneratedMedia } from '../../../common/api/generation.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { assets, creditTransactions, mediaObjects, tasks } from '../../db/schema/index.ts';
 import { createAsset } from '../../features/assets/service.ts';
@@ -25,7 +26,8 @@ import { FullableDisk } from './storage-full-disk.ts';
 // PutObject with errors. The task must fail with the studio's message, refund once, leave no asset,
 // media row or stored object behind, and the studio must work again once the fault clears.
 
-const IMAGE_PRICE = 4;
+// The images are made by the local engine, so they are charged its preview price for one image.
+const IMAGE_PRICE = LOCAL_PREVIEW_PRICES.image;
 const START_CREDITS = 100;
 
 interface Backend {
