@@ -72,6 +72,15 @@ describe('multi-image canvas and cinema sequences', () => {
       await page.getByTestId('quick-edit-prompt').fill('make it black and white');
       await page.getByTestId('quick-edit-apply').click();
       await expect.poll(() => canvasCount(page), { timeout: 45_000 }).toBe(3);
+      // The selected image says which engine made it: the local preview, not Seedream or Nano Banana.
+      await selectOnly(page, 0);
+      expect(await page.getByTestId('canvas-overlay').getByTestId('engine-badge').textContent()).toContain(
+        'local preview engine',
+      );
+      await selectOnly(page, 2);
+      expect(await page.getByTestId('canvas-overlay').getByTestId('engine-badge').getAttribute('data-engine')).toBe(
+        'local',
+      );
 
       // Pin both generated images to the sequence; pinning one twice is refused.
       await selectOnly(page, 0);

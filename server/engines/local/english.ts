@@ -89,7 +89,6 @@ export function verbPhrase(goal: string, proper: ReadonlySet<string> = new Set()
   return text;
 }
 
-const IRREGULAR_THIRD: Record<string, string> = { be: 'is', have: 'has', do: 'does', go: 'goes' };
 const IRREGULAR_BASE: Record<string, string> = { is: 'be', has: 'have', does: 'do', goes: 'go', was: 'be' };
 
 /** 'learns' → 'learn', 'tries' → 'try', 'watches' → 'watch', 'has' → 'have'. */
@@ -100,15 +99,6 @@ export function baseVerb(word: string): string {
   if (/(ches|shes|sses|xes|zzes|oes)$/.test(lower)) return lower.slice(0, -2);
   if (/[^s]s$/.test(lower) && lower.length > 3) return lower.slice(0, -1);
   return lower;
-}
-
-/** 'find' → 'finds', 'try' → 'tries', 'watch' → 'watches', 'have' → 'has'. */
-function thirdPerson(word: string): string {
-  const lower = word.toLowerCase();
-  if (IRREGULAR_THIRD[lower]) return IRREGULAR_THIRD[lower];
-  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  if (/(ch|sh|s|x|z|o)$/.test(lower)) return `${lower}es`;
-  return `${lower}s`;
 }
 
 /** 'find' → 'finding', 'leave' → 'leaving', 'run' → 'running', 'die' → 'dying'. */

@@ -45,6 +45,7 @@ import { resolveTheme, usePreferences } from '../../app/preferences.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { cn } from '../../ui/cn.ts';
+import { EngineBadge } from '../assets/EngineBadge.tsx';
 import { AutosaveIndicator } from '../editor-sessions/AutosaveIndicator.tsx';
 import { getSession } from '../editor-sessions/api.ts';
 import { useCanvasAutosave } from '../editor-sessions/canvasAutosave.ts';
@@ -229,6 +230,14 @@ function ClearAll() {
   );
 }
 
+/** Which engine made the one selected image, when the studio made it. */
+function SelectedEngine() {
+  const engine = useCanvas((s) =>
+    s.selectedIds.length === 1 ? (s.images.find((image) => image.id === s.selectedIds[0])?.engine ?? null) : null,
+  );
+  return <EngineBadge engine={engine} className="text-muted" />;
+}
+
 function LeftPanel({ generate }: { generate: ReturnType<typeof useGenerate> }) {
   const { t } = useTranslation();
   const selectedCount = useCanvas((s) => s.selectedIds.length);
@@ -243,6 +252,7 @@ function LeftPanel({ generate }: { generate: ReturnType<typeof useGenerate> }) {
         <h2 className="text-xs font-semibold uppercase tracking-wide text-muted">
           {t('canvasEditor.selectedSection', { count: selectedCount })}
         </h2>
+        <SelectedEngine />
         <div className="flex flex-wrap gap-2">
           <Button
             size="sm"

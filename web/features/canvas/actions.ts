@@ -5,6 +5,7 @@ import { generateImage, isTaskAccepted, taskStatus } from '../../api/generation.
 import { isAbort, sleep } from '../../api/polling.ts';
 import { getToken } from '../../api/session.ts';
 import { uploadFiles } from '../../api/uploads.ts';
+import { engineOf } from '../assets/EngineBadge.tsx';
 import { type CanvasImage, useCanvas } from './store.ts';
 
 /** What a canvas action reports: added images, or an i18n key (canvasEditor.errors.*) to show. */
@@ -19,6 +20,7 @@ interface Produced {
   assetId?: string;
   width?: number | null;
   height?: number | null;
+  engine?: string | null;
 }
 
 /** Generates with the current format (4K|TV: seedream4 16:9 3840×2160; 2K|Mobile: nanobana 1:1 2048×2048). */
@@ -51,6 +53,7 @@ export async function generateOnCanvas(prompt: string, signal?: AbortSignal): Pr
           assetId: item.id,
           width: item.width,
           height: item.height,
+          engine: engineOf(item.metadata),
         }));
     } else if (isTaskAccepted(reply.data)) {
       produced = [];
@@ -59,7 +62,14 @@ export async function generateOnCanvas(prompt: string, signal?: AbortSignal): Pr
         const status = (await taskStatus(reply.data.taskId, signal)).data;
         if (status.status === 'failed') return { ok: false, errorKey: 'canvasEditor.errors.generationFailed' };
         if (status.status === 'completed' && status.url) {
-          produced = [{ url: status.url, thumbnailUrl: status.thumbnail_url, assetId: status.assetId ?? undefined }];
+          produced = [
+            {
+              url: status.url,
+              thumbnailUrl: status.thumbnail_url,
+              assetId: status.assetId ?? undefined,
+              engine: status.engine,
+            },
+          ];
           break;
         }
       }
@@ -86,6 +96,7 @@ export async function generateOnCanvas(prompt: string, signal?: AbortSignal): Pr
       assetId: item.assetId,
       naturalWidth: item.width ?? format.width,
       naturalHeight: item.height ?? format.height,
+      engine: item.engine ?? null,
     });
     if (image) added.push(image);
   });

@@ -18,6 +18,8 @@ export interface CanvasImage {
   naturalWidth?: number;
   naturalHeight?: number;
   isSelected?: boolean;
+  /** The engine that made it ('local' preview or a vendor), when the studio made it. */
+  engine?: string | null;
 }
 
 export type CanvasTool = 'select' | 'drag' | 'pan';

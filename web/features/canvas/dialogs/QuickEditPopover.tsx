@@ -21,6 +21,7 @@ import { useModelEngines } from '../../../api/engines.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
 import { inputClass } from '../../../ui/Field.tsx';
+import { engineOf } from '../../assets/EngineBadge.tsx';
 import { Segmented } from '../../studio/controls.tsx';
 import { type CanvasImage, selectedImages, useCanvas } from '../store.ts';
 import { composeImages, editImage, failureText, imageRef } from './api.ts';
@@ -96,6 +97,7 @@ async function runQuickEdit(image: CanvasImage, prompt: string): Promise<boolean
       name: `${image.name} (edit)`,
       prompt,
       assetId: reply.data.id ?? undefined,
+      engine: engineOf(reply.data.metadata),
       naturalWidth: output.width,
       naturalHeight: output.height,
       width: source.width,
@@ -126,6 +128,7 @@ async function runComposition(images: CanvasImage[], prompt: string): Promise<bo
       name: `Composition (${images.length})`,
       prompt,
       assetId: reply.data.id ?? undefined,
+      engine: engineOf(reply.data.metadata),
     });
   } catch (error) {
     console.error('Multi-composition failed', error);
