@@ -6,15 +6,17 @@ import { CACHE_SECONDS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound, unauthorized } from '../../platform/errors.ts';
-import { verifyMediaSignature } from '../../platform/media/signing.ts';
+import { verifyMediaSignature, verifyPostMediaSignature } from '../../platform/media/signing.ts';
 import { type MediaObjectRow, MediaStore } from '../../platform/media/store.ts';
 import { isStorageClass, isTemporaryClass, isValidKey } from '../../platform/storage/keys.ts';
+import { isLivePost } from '../social/published.ts';
 
 /**
  * Who may read a stored object: anyone when it is public, anyone holding a valid signed URL, its
  * owner, and admins. Everyone else learns nothing: 401 without a session, 404 with one (the same
  * answer as for a key that does not exist). A signed URL that is expired or altered answers 403
- * whether or not the key exists.
+ * whether or not the key exists. A post's media URL (`post` + `sig`) is as good as a signed URL while
+ * that post is live; once it is not, the URL answers 404 (a signed-in owner still reads their file).
  */
 export async function authorizeMedia(
   ctx: AppContext,
@@ -24,9 +26,16 @@ export async function authorizeMedia(
 ): Promise<MediaObjectRow> {
   if (!isValidKey(key)) throw notFound();
   let signed = false;
-  if (query.sig !== undefined || query.expires !== undefined) {
-    const urlPath = request.url.split('?')[0] ?? '';
-    const check = verifyMediaSignature(ctx.config, urlPath, query.expires ?? '', query.sig ?? '', ctx.clock.now());
+  const urlPath = () => request.url.split('?')[0] ?? '';
+  if (query.post !== undefined) {
+    const valid = verifyPostMediaSignature(ctx.config, urlPath(), query.post, query.sig ?? '');
+    if (valid && (await isLivePost(ctx, query.post))) signed = true;
+    else if (!request.auth) {
+      if (valid) throw notFound();
+      throw new AppError(403, 'link_invalid', MESSAGES.media.linkInvalid);
+    }
+  } else if (query.sig !== undefined || query.expires !== undefined) {
+    const check = verifyMediaSignature(ctx.config, urlPath(), query.expires ?? '', query.sig ?? '', ctx.clock.now());
     if (check === 'valid') signed = true;
     else if (!request.auth) {
       throw new AppError(

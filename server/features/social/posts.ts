@@ -25,7 +25,7 @@ import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { defineTask, PermanentTaskError } from '../../platform/jobs/types.ts';
 import { ownedMediaObject, type ParsedMediaRef, parseMediaRef, storedKeyOf } from '../../platform/media/inputs.ts';
-import { signMediaUrl } from '../../platform/media/signing.ts';
+import { signMediaUrl, signPostMediaUrl } from '../../platform/media/signing.ts';
 import { mediaUrl } from '../../platform/media/store.ts';
 import { isPublicAddress } from '../../platform/net/address.ts';
 import { getAsset } from '../assets/service.ts';
@@ -131,7 +131,7 @@ async function publishOnce(ctx: AppContext, post: PostRow, signal: AbortSignal):
   const connector = connectorFor(ctx, platform);
   const input = {
     message: post.message,
-    mediaUrls: post.mediaUrls,
+    mediaUrls: post.mediaUrls.map((url) => networkMediaUrl(ctx.config, url, post.id)),
     idempotencyKey: post.id,
     authorId: account.externalId ?? '',
   };
@@ -163,6 +163,15 @@ async function publishOnce(ctx: AppContext, post: PostRow, signal: AbortSignal):
       throw new PermanentTaskError('rejected', `${M.publishFailed}: ${error.message}`);
     }
   }
+}
+
+/**
+ * A post's media URL as a network is sent it (and shows it to everyone): the studio's own file as an absolute URL
+ * on PUBLIC_URL bound to the post (readable without a session while the post is live); a public URL as it is.
+ */
+function networkMediaUrl(config: Config, url: string, postId: string): string {
+  if (!storedKeyOf(config, url)) return url;
+  return `${config.publicUrl}${signPostMediaUrl(config, new URL(url, config.publicUrl).pathname, postId)}`;
 }
 
 /** Publishes one post on one platform. Safe to run again: connectors post once per idempotency key. */

@@ -1,4 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CalendarDay, PublishResult, ScheduledPost, SocialAccount } from '../../../common/api/social.ts';
 import { MESSAGES } from '../../../common/messages.ts';
@@ -15,10 +16,11 @@ import {
 } from '../../db/schema/index.ts';
 import { sha256 } from '../../platform/auth/crypto.ts';
 import { ManualClock } from '../../platform/clock.ts';
-import { signMediaUrl } from '../../platform/media/signing.ts';
+import { signMediaUrl, signPostMediaUrl } from '../../platform/media/signing.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { authHeader, createTestUser, eventually, solidPng, storeUpload, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { purgeUser } from '../account/delete-account.ts';
 import { createAsset } from '../assets/service.ts';
 import { collaborationProgress } from '../campaigns/progress.ts';
 import { unseal } from '../security/secret-box.ts';
@@ -866,5 +868,90 @@ describe('media of collaboration posts (issue 18)', () => {
     ]);
     expect(row.progress).toEqual({ completed: 2, total: 5, percent: 40 });
     expect(row.performance_metrics.total_posts).toBe(2);
+  });
+});
+
+describe('media of a published post is readable by everyone while the post is live (issue 21)', () => {
+  const imagesOf = (html: string) =>
+    [...html.matchAll(/<img src="([^"]+)"/g)].map((m) =>
+      (m[1] as string).replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))),
+    );
+  const anonymous = (url: string) =>
+    t.app.inject({ method: 'GET', url: pathOf(new URL(url, t.config.publicUrl).href) });
+
+  it("the share page's image loads for anonymous viewers and other users; private media still needs the session", async () => {
+    const author = await createTestUser(t.ctx.db, { role: 'brand' });
+    const other = await createTestUser(t.ctx.db, { role: 'brand' });
+    await connect(author, 'instagram');
+    const image = await storeUpload(t.ctx, author.id, await solidPng(24, 16, '#ff3366'), 'image/png', 'png');
+    const unposted = await storeUpload(t.ctx, author.id, await solidPng(8, 8, '#00ff00'), 'image/png', 'png');
+    const res = await api('POST', '/api/social/publish', author.token, {
+      message: 'With a picture',
+      platforms: ['instagram'],
+      media_urls: [image.url],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [result] = (res.json() as { data: { results: PublishResult[] } }).data.results;
+    expect(result?.status).toBe('published');
+    const share = pathOf(result?.share_url as string);
+
+    for (const cookie of [undefined, sessionCookie(other)]) {
+      const page = await t.app.inject({ method: 'GET', url: share, headers: cookie ? { cookie } : {} });
+      expect(page.statusCode).toBe(200);
+      const [src, ...more] = imagesOf(page.body);
+      expect(more).toEqual([]);
+      // What the network was sent: an absolute URL on PUBLIC_URL, fetchable without a session.
+      expect(src).toMatch(new RegExp(`^${t.config.publicUrl}${image.url}\\?post=${result?.post_id}&sig=`));
+      const got = await anonymous(src as string);
+      expect(got.statusCode, got.body).toBe(200);
+      expect(got.headers['content-type']).toBe('image/png');
+      expect(await sharp(got.rawPayload).metadata()).toMatchObject({ format: 'png', width: 24, height: 16 });
+      const asOther = await t.app.inject({
+        method: 'GET',
+        url: pathOf(src as string),
+        headers: { cookie: sessionCookie(other) },
+      });
+      expect(asOther.statusCode).toBe(200);
+    }
+
+    // The same file without the post's signature, and media on no post, stay private.
+    expect((await anonymous(image.url)).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: image.url, headers: authHeader(other.token) })).statusCode).toBe(
+      404,
+    );
+    expect((await anonymous(unposted.url)).statusCode).toBe(401);
+    // The post's signature does not open another file of the author's.
+    const src = imagesOf((await anonymous(share)).body)[0] as string;
+    const borrowed = `${unposted.url}${new URL(src).search}`;
+    expect((await anonymous(borrowed)).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: borrowed, headers: authHeader(other.token) })).statusCode).toBe(
+      404,
+    );
+
+    // The author deletes their account: the post and its media are gone, the URL stops working.
+    await purgeUser(t.ctx, author.id);
+    expect((await anonymous(src)).statusCode).toBe(404);
+    expect((await anonymous(share)).statusCode).toBe(200);
+  });
+
+  it('a post that did not go out (failed) does not share its media', async () => {
+    const author = await createTestUser(t.ctx.db, { role: 'brand' });
+    await connect(author, 'youtube');
+    const image = await storeUpload(t.ctx, author.id, await solidPng(8, 8, '#123456'), 'image/png', 'png');
+    await t.ctx.db
+      .update(sandboxGrants)
+      .set({ accessTokenHash: null, refreshTokenHash: null })
+      .where(eq(sandboxGrants.userId, author.id));
+    const res = await api('POST', '/api/social/publish', author.token, {
+      message: 'Refused',
+      platforms: ['youtube'],
+      media_urls: [image.url],
+    });
+    const [result] = (res.json() as { data: { results: PublishResult[] } }).data.results;
+    expect(result?.status).toBe('failed');
+    const url = signPostMediaUrl(t.config, image.url, result?.post_id as string);
+    expect((await anonymous(`${t.config.publicUrl}${url}`)).statusCode).toBe(404);
+    // Its owner still reads their own file.
+    expect((await t.app.inject({ method: 'GET', url, headers: authHeader(author.token) })).statusCode).toBe(200);
   });
 });

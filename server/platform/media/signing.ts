@@ -46,3 +46,22 @@ export function verifyMediaSignature(
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
   return Number(expires) * 1000 < now.getTime() ? 'expired' : 'valid';
 }
+
+/**
+ * A media URL bound to a published post: `<path>?post=<post id>&sig=<base64url HMAC-SHA256>` over
+ * `post\n<path>\n<post id>`. It has no expiry of its own: the media route serves it while that post is
+ * live (server/features/social/published.ts), so it works for as long as the post is public and stops
+ * working when the post is gone.
+ */
+export function signPostMediaUrl(config: SigningConfig, urlPath: string, postId: string): string {
+  const sig = createHmac('sha256', secretFor(config)).update(`post\n${urlPath}\n${postId}`).digest('base64url');
+  return `${urlPath}?post=${postId}&sig=${sig}`;
+}
+
+/** Checks the `post`/`sig` pair of a request for `urlPath` (the path without its query). */
+export function verifyPostMediaSignature(config: SigningConfig, urlPath: string, postId: string, sig: string): boolean {
+  if (!/^[0-9a-f-]{36}$/i.test(postId) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return false;
+  const expected = Buffer.from(signPostMediaUrl(config, urlPath, postId).split('&sig=')[1] ?? '', 'base64url');
+  const given = Buffer.from(sig, 'base64url');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

@@ -2,11 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishResult, SocialAccount } from '../../../../common/api/social.ts';
 import { MESSAGES } from '../../../../common/messages.ts';
 import { socialAccounts, socialOauthStates } from '../../../db/schema/index.ts';
-import { authHeader, createTestUser, type TestUser } from '../../../test/fixtures.ts';
+import { authHeader, createTestUser, solidPng, storeUpload, type TestUser } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { linkedinConnector } from './linkedin.ts';
 import { twitterConnector } from './twitter.ts';
@@ -299,5 +300,32 @@ describe('live connectors through the studio', () => {
     expect(fake.tokenCalls.filter((c) => c.grant_type === 'refresh_token').length).toBe(refreshesBefore + 1);
     const [row] = await t.ctx.db.select().from(socialAccounts).where(eq(socialAccounts.platform, 'twitter'));
     expect(row?.tokenExpiresAt?.getTime()).toBeGreaterThan(Date.now() + 3600_000);
+  });
+
+  it("sends the networks the post's own image as a URL on PUBLIC_URL they can fetch without a session (issue 21)", async () => {
+    const image = await storeUpload(t.ctx, user.id, await solidPng(20, 10, '#33aa77'), 'image/png', 'png');
+    const before = fake.posts.length;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/social/publish',
+      headers: authHeader(user.token),
+      payload: { message: 'With a picture', platforms: ['twitter', 'linkedin'], media_urls: [image.url] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const results = (res.json() as { data: { results: PublishResult[] } }).data.results;
+    expect(results.map((r) => r.status)).toEqual(['published', 'published']);
+    const sent = fake.posts.slice(before);
+    expect(sent.map((p) => p.platform).sort()).toEqual(['linkedin', 'twitter']);
+    for (const post of sent) {
+      const text = String(post.platform === 'twitter' ? post.body.text : post.body.commentary);
+      const postId = results.find((r) => r.platform === post.platform)?.post_id;
+      const url = text.split('\n')[1] as string;
+      expect(url).toMatch(new RegExp(`^https://studio\\.example\\.com${image.url}\\?post=${postId}&sig=[\\w-]{43}$`));
+      const u = new URL(url);
+      const got = await t.app.inject({ method: 'GET', url: `${u.pathname}${u.search}` });
+      expect(got.statusCode, got.body).toBe(200);
+      expect(await sharp(got.rawPayload).metadata()).toMatchObject({ format: 'png', width: 20, height: 10 });
+    }
+    expect((await t.app.inject({ method: 'GET', url: image.url })).statusCode).toBe(401);
   });
 });
