@@ -132,6 +132,8 @@ describe('the local assistant (no LLM configured)', () => {
       expect(json.response).not.toContain("I don't know");
       expect(json.sources).toEqual([]);
     }
+    const thanks = (await post(t, { message: 'Thank you so much!' }, user.token)).json();
+    expect(thanks.response).toBe("You're welcome! Ask me anything else about GenPro Studio.");
     // Signed in, the greeting already shows the balance.
     expect((await post(t, { message: 'hi' }, user.token)).json().response).toContain('You have 10 credits.');
   });

@@ -79,12 +79,12 @@ const SYNONYM_GROUPS: string[][] = [
   ['music', 'song', 'audio', 'موسيقى', 'أغنية', 'صوت'],
   ['persona', 'avatar', 'شخصية', 'شخصيات'],
   ['campaign', 'حملة', 'حملات'],
-  ['publish', 'post', 'schedule', 'نشر', 'انشر', 'جدولة'],
+  ['publish', 'post', 'schedule', 'نشر', 'انشر', 'أنشر', 'جدولة'],
   ['password', 'كلمة', 'مرور', 'السر'],
   ['subscription', 'plan', 'cancel', 'اشتراك', 'الاشتراك'],
   ['refund', 'refunded', 'استرداد', 'استرجاع'],
   ['upscale', 'enhance', 'sharpen', 'تحسين', 'تكبير'],
-  ['generate', 'create', 'make', 'إنشاء', 'انشاء', 'توليد', 'اصنع'],
+  ['generate', 'create', 'make', 'إنشاء', 'انشاء', 'أنشئ', 'انشئ', 'توليد', 'اصنع', 'أصنع'],
 ];
 
 /** Lower case, Arabic article and conjunction off, stop words out, and a small suffix stemmer (compile / compiling / compiled meet). */

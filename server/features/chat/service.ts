@@ -68,19 +68,21 @@ const PHRASES = {
     noTasks: 'You have no tasks yet.',
     recentTasks: 'Your recent tasks (newest first):',
     signIn: 'Sign in to see your own credits and recent tasks.',
+    thanks: "You're welcome! Ask me anything else about GenPro Studio.",
     fromHelp: '',
   },
   ar: {
     greeting:
       'مرحباً! أنا مساعد GenPro. أجيب من صفحات مساعدة GenPro: إنشاء الصور والفيديو والموسيقى، ' +
       'الرصيد وشراء المزيد منه، الشخصيات، الحملات، النشر وحسابك. ' +
-      'جرّب أن تسأل: «كيف أشتري المزيد من الرصيد؟» أو «كيف أصدّر الفيديو الرئيسي؟».',
+      'جرّب أن تسأل: «كيف أشتري المزيد من الرصيد؟» أو «كيف أنشر فيديو؟».',
     dontKnow: 'لا أعرف — صفحات مساعدة GenPro لا تغطي هذا السؤال، وأنا أجيب منها فقط.',
     closest: (names: string) => ` أقرب صفحات المساعدة: ${names}.`,
     balance: (credits: number) => `رصيدك الحالي: ${credits} رصيد.`,
     noTasks: 'لا توجد لديك مهام بعد.',
     recentTasks: 'آخر مهامك (الأحدث أولاً):',
     signIn: 'سجّل الدخول لأعرض لك رصيدك ومهامك الأخيرة.',
+    thanks: 'عفواً! اسألني عن أي شيء آخر في GenPro Studio.',
     fromHelp: 'هذا ما تقوله صفحة المساعدة (صفحات المساعدة مكتوبة بالإنجليزية):',
   },
 } satisfies Record<Lang, unknown>;
@@ -95,17 +97,20 @@ const GREETING_FILLER = new Set(
   'there good day genpro assistant everyone all how are you doing عليكم الخير النور وسهلا بك'.split(' '),
 );
 
-export function isGreeting(message: string): boolean {
+const THANKS_CORE = new Set('thanks thank thx cheers شكرا شكراً'.split(' '));
+const THANKS_FILLER = new Set('you so much a lot very many genpro جزيلا جزيلاً'.split(' '));
+
+/** A message made only of `core` and `filler` words, with at least one `core` word. */
+function onlyWords(message: string, core: Set<string>, filler: Set<string>): boolean {
   const words = message
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
-  return (
-    words.length > 0 &&
-    words.some((word) => GREETING_CORE.has(word)) &&
-    words.every((word) => GREETING_CORE.has(word) || GREETING_FILLER.has(word))
-  );
+  return words.some((word) => core.has(word)) && words.every((word) => core.has(word) || filler.has(word));
 }
+
+export const isGreeting = (message: string) => onlyWords(message, GREETING_CORE, GREETING_FILLER);
+const isThanks = (message: string) => onlyWords(message, THANKS_CORE, THANKS_FILLER);
 
 /** Questions about the asker's own account, answered from their data when signed in. */
 const ASKS_BALANCE = [
@@ -164,6 +169,7 @@ export function localAnswer(
     const extra = account ? ` ${say.balance(account.credits)}` : '';
     return { response: say.greeting + extra, sources: [] };
   }
+  if (isThanks(message)) return { response: say.thanks, sources: [] };
   const wants = {
     balance: ASKS_BALANCE.some((re) => re.test(message)),
     tasks: ASKS_TASKS.some((re) => re.test(message)),
