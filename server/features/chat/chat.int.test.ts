@@ -1,16 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tasks } from '../../db/schema/index.ts';
 import { chatReply, type FakeOpenAi, startFakeOpenAi } from '../../engines/openai/fake-openai.ts';
 import { CONTENT_POLICY } from '../../engines/policy.ts';
+import { SESSION_COOKIE } from '../../platform/auth/session.ts';
 import { authHeader, createTestUser, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
 const URL = '/api/chat/genpro';
 const FILTERED_TERM = CONTENT_POLICY.find((rule) => !rule.requiresAlso)?.terms[0] ?? '';
 
-function post(t: TestApp, payload: unknown, token?: string, headers: Record<string, string> = {}) {
+let addresses = 0;
+/** Signed-out calls are rate-limited per address: each test's signed-out calls come from their own. */
+const newAddress = () => `10.0.0.${++addresses}`;
+
+function post(t: TestApp, payload: unknown, token?: string, headers: Record<string, string> = {}, from?: string) {
   return t.app.inject({
     method: 'POST',
     url: URL,
+    ...(from ? { remoteAddress: from } : {}),
     payload: payload as object,
     headers: { ...(token ? authHeader(token) : {}), ...headers },
   });
@@ -96,10 +103,127 @@ describe('the local assistant (no LLM configured)', () => {
     expect(eleven.json().error).toBe('Send at most 10 messages of history');
   });
 
-  it('needs a session', async () => {
-    const res = await post(t, { message: 'How do I compile a master video?' });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().success).toBe(false);
+  it('answers “How do I buy more credits?” from the credits top-up section, not the price list', async () => {
+    const res = await post(t, { message: 'How do I buy more credits?' }, undefined, {}, newAddress());
+    expect(res.statusCode, res.body).toBe(200);
+    const json = res.json();
+    expect(json.sources[0]).toEqual({
+      title: 'Credits and billing',
+      path: 'docs/help/credits-billing.md',
+      url: '/api/help/credits-billing',
+    });
+    expect(json.response.startsWith('Buying credits:')).toBe(true);
+    expect(json.response).toContain('> Open the credit top-up dialog (Add Credits, or click your balance)');
+    // Synonyms: “purchase” and “top up” find the same section.
+    for (const message of ['Where can I purchase credits?', 'how to top up my account']) {
+      const other = await post(t, { message }, user.token);
+      expect(other.json().response, message).toContain('Open the credit top-up dialog');
+    }
+  });
+
+  it('greets a greeting and says what it can help with, instead of “I don’t know”', async () => {
+    const from = newAddress();
+    for (const message of ['hello', 'hi there', 'Hey!', 'good morning']) {
+      const res = await post(t, { message }, undefined, {}, from);
+      expect(res.statusCode).toBe(200);
+      const json = res.json();
+      expect(json.response, message).toMatch(/^Hello! I'm the GenPro assistant\./);
+      expect(json.response).toContain('How do I buy more credits?');
+      expect(json.response).not.toContain("I don't know");
+      expect(json.sources).toEqual([]);
+    }
+    const thanks = (await post(t, { message: 'Thank you so much!' }, user.token)).json();
+    expect(thanks.response).toBe("You're welcome! Ask me anything else about GenPro Studio.");
+    // Signed in, the greeting already shows the balance.
+    expect((await post(t, { message: 'hi' }, user.token)).json().response).toContain('You have 10 credits.');
+  });
+
+  it('answers an Arabic question in Arabic, from the matching help section', async () => {
+    const arabicLetters = (text: string) => (text.match(/\p{Script=Arabic}/gu) ?? []).length;
+    const from = newAddress();
+    const res = await post(t, { message: 'كيف أشتري المزيد من الرصيد؟' }, undefined, {}, from);
+    expect(res.statusCode).toBe(200);
+    const json = res.json();
+    expect(json.response.startsWith('هذا ما تقوله صفحة المساعدة')).toBe(true);
+    expect(json.response).toContain('Open the credit top-up dialog');
+    expect(json.sources[0].url).toBe('/api/help/credits-billing');
+
+    const hello = (await post(t, { message: 'مرحبا' }, undefined, {}, from)).json().response as string;
+    expect(hello.startsWith('مرحباً! أنا مساعد GenPro.')).toBe(true);
+    expect(arabicLetters(hello)).toBeGreaterThan(50);
+
+    const unknown = (await post(t, { message: 'ما هي عاصمة البيرو' }, undefined, {}, from)).json();
+    expect(unknown.response.startsWith('لا أعرف')).toBe(true);
+    expect(unknown.sources).toEqual([]);
+
+    const mine = (await post(t, { message: 'كم رصيدي؟' }, user.token)).json().response as string;
+    expect(mine).toContain('رصيدك الحالي: 10 رصيد.');
+  });
+
+  it('signed in (bearer or session cookie), tells the user their own balance and recent tasks', async () => {
+    const rich = await createTestUser(t.ctx.db, { credits: 4321 });
+    const bearer = await post(t, { message: 'how many credits do I have?' }, rich.token);
+    expect(bearer.statusCode).toBe(200);
+    expect(bearer.json().response.startsWith('You have 4321 credits.')).toBe(true);
+
+    const cookie = await post(t, { message: 'What is my balance?' }, undefined, {
+      cookie: `${SESSION_COOKIE}=${rich.token}`,
+      'x-requested-with': 'XMLHttpRequest',
+    });
+    expect(cookie.json().response).toContain('You have 4321 credits.');
+
+    expect((await post(t, { message: 'show my recent tasks' }, rich.token)).json().response).toContain(
+      'You have no tasks yet.',
+    );
+    const at = new Date(Date.now() - 60_000);
+    await t.ctx.db.insert(tasks).values({
+      userId: rich.id,
+      kind: 'video',
+      status: 'failed',
+      input: {},
+      error: { code: 'engine_failed', message: 'The video engine timed out' },
+      createdAt: at,
+      updatedAt: at,
+    });
+    const failed = (await post(t, { message: 'why did my video fail?' }, rich.token)).json().response;
+    expect(failed).toContain('Your recent tasks (newest first):');
+    expect(failed).toContain('- video: failed');
+    expect(failed).toContain('The video engine timed out');
+    // Nobody else sees it.
+    expect((await post(t, { message: 'my recent tasks' }, user.token)).json().response).not.toContain('timed out');
+  });
+
+  it('signed out, answers help questions without account data, and rate-limits a burst with 429', async () => {
+    const from = newAddress();
+    const res = await post(t, { message: 'how many credits do I have?' }, undefined, {}, from);
+    expect(res.statusCode).toBe(200);
+    const json = res.json();
+    expect(json.response.startsWith('Sign in to see your own credits and recent tasks.')).toBe(true);
+    expect(json.response).not.toMatch(/You have \d+ credits/);
+    // A session cookie without X-Requested-With could be a cross-site form: it gets no account data either.
+    const forged = await post(
+      t,
+      { message: 'how many credits do I have?' },
+      undefined,
+      { cookie: `${SESSION_COOKIE}=${user.token}` },
+      from,
+    );
+    expect(forged.json().response).not.toContain('You have 10 credits');
+
+    // The signed-out burst: 10 a minute per address, then 429; a signed-in user is not affected.
+    const burst = await createTestApp();
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 11; i++) codes.push((await post(burst, { message: 'upscale' })).statusCode);
+      expect(codes.slice(0, 10).every((code) => code === 200)).toBe(true);
+      expect(codes[10]).toBe(429);
+      const limited = await post(burst, { message: 'upscale' });
+      expect(limited.json()).toMatchObject({ success: false, code: 'rate_limited' });
+      const member = await createTestUser(burst.ctx.db);
+      expect((await post(burst, { message: 'upscale' }, member.token)).statusCode).toBe(200);
+    } finally {
+      await burst.close();
+    }
   });
 
   it('is rate-limited per user: 20 a minute', async () => {
@@ -166,6 +290,17 @@ describe('with an OpenAI-compatible LLM configured', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ success: true, response: 'Use Export Master Video in Cinema Sequences.' });
     expect(res.json().sources[0].path).toBe('docs/help/sequences.md');
+  });
+
+  it('signed out, grounds the LLM with the help pages and no account data', async () => {
+    fake.replies.push(chatReply('Open the credit top-up dialog.'));
+    const res = await post(t, { message: 'How do I buy more credits?' });
+    expect(res.statusCode).toBe(200);
+    const sent = JSON.stringify(fake.requests.at(-1)?.body);
+    expect(sent).toContain('Open the credit top-up dialog (Add Credits, or click your balance)');
+    expect(sent).toContain('Not signed in: no account data.');
+    expect(sent).not.toContain('Credits: ');
+    expect(sent).toContain('Answer in the language of the question');
   });
 
   it('refuses a question that breaks the content policy before any event is sent', async () => {

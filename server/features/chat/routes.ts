@@ -4,47 +4,58 @@ import { z } from 'zod';
 import { CHAT_FAILURE_MESSAGE, chatBody, chatReply, helpPageReply } from '../../../common/api/chat.ts';
 import { errorReplies } from '../../../common/api/envelope.ts';
 import type { AppContext } from '../../context.ts';
-import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { notFound } from '../../platform/errors.ts';
 import { helpIndex } from './help-index.ts';
 import { answerChat, isLocalText, llmRequest } from './service.ts';
 
-const errors = errorReplies(400, 401, 403, 422, 429, 500, 502);
+const errors = errorReplies(400, 422, 429, 500, 502);
 /** Per user, so one account cannot drain the text vendor for everyone. */
 const CHAT_PER_MINUTE = 20;
+/** Signed out, per address: help-page questions only, and fewer of them. */
+const CHAT_PER_MINUTE_SIGNED_OUT = 10;
+
+/**
+ * The asker, when signed in (bearer token, or session cookie sent by the studio with X-Requested-With).
+ * The spec's chat call carries no auth header, so a request without a session is answered too, from the
+ * help pages only; a cookie without X-Requested-With could be a cross-site form, so it gets no account data.
+ */
+function askerOf(request: FastifyRequest): string | null {
+  const auth = request.auth;
+  if (!auth) return null;
+  if (auth.via === 'cookie' && !request.headers['x-requested-with']) return null;
+  return auth.user.id;
+}
 
 const wantsStream = (request: FastifyRequest) => (request.headers.accept ?? '').includes('text/event-stream');
 const sse = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
 
 /** The chatWithGenPro assistant (accounts spec 2.1, 5, 7, 8) and the help pages it quotes. */
 export function chatRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const signedIn = requireUser();
   return async (app) => {
     app.post(
       '/api/chat/genpro',
       {
-        preValidation: signedIn,
         config: {
           rateLimit: {
-            max: CHAT_PER_MINUTE,
+            max: (request: FastifyRequest) => (askerOf(request) ? CHAT_PER_MINUTE : CHAT_PER_MINUTE_SIGNED_OUT),
             timeWindow: 60_000,
-            keyGenerator: (request: FastifyRequest) => request.auth?.user.id ?? request.ip,
+            keyGenerator: (request: FastifyRequest) => askerOf(request) ?? `ip:${request.ip}`,
           },
         },
         schema: {
           tags: ['chat'],
           summary:
-            'Answers a question about the studio: from the help pages (local assistant) or the configured LLM grounded by them; streams SSE with Accept: text/event-stream when an LLM is configured',
+            'Answers a question about the studio: from the help pages (local assistant) or the configured LLM grounded by them; streams SSE with Accept: text/event-stream when an LLM is configured. Public: signed in (bearer or session cookie) the answer may use your credits and recent tasks; signed out it answers from the help pages only, at most 10 a minute per address',
           body: chatBody,
           response: { 200: chatReply, ...errors },
         },
       },
       async (request, reply) => {
-        const user = currentUser(request);
+        const asker = askerOf(request);
         const { engine } = ctx.engines.text();
-        if (isLocalText(engine) || !wantsStream(request)) return answerChat(ctx, user.id, request.body);
+        if (isLocalText(engine) || !wantsStream(request)) return answerChat(ctx, asker, request.body);
 
-        const { request: textRequest, sources } = await llmRequest(ctx, user.id, request.body);
+        const { request: textRequest, sources } = await llmRequest(ctx, asker, request.body);
         const abort = new AbortController();
         request.raw.on('close', () => abort.abort());
         const chunks = engine.stream(textRequest, { signal: abort.signal })[Symbol.asyncIterator]();

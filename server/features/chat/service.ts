@@ -43,39 +43,177 @@ function quoteOf(text: string): string {
 }
 
 const DEFAULT_SUGGESTIONS = ['getting-started', 'image-video-audio'];
+/** Sections that join the best one must score at least this share of it (other pages: MERGE_OTHER_PAGE). */
+const MERGE_SAME_PAGE = 0.5;
+const MERGE_OTHER_PAGE = 0.8;
+const MERGE_MAX = 3;
 
-/** The embedded assistant: quotes the help section(s) that answer the question, or says it does not know. */
-function localAnswer(index: HelpIndex, message: string): { response: string; sources: ChatSource[] } {
+type Lang = 'en' | 'ar';
+
+/** Arabic when the question is written in Arabic script; English otherwise (the help pages' language). */
+export function languageOf(message: string): Lang {
+  return /\p{Script=Arabic}/u.test(message) ? 'ar' : 'en';
+}
+
+/** What the local assistant says around the help quotes, in each language it answers in. */
+const PHRASES = {
+  en: {
+    greeting:
+      "Hello! I'm the GenPro assistant. I answer from the GenPro help pages: generating images, video and music, " +
+      'credits and buying more, personas, campaigns, publishing and your account. ' +
+      'Try “How do I buy more credits?” or “How do I compile a master video?”.',
+    dontKnow: "I don't know — the GenPro help pages do not cover that, and I only answer from them.",
+    closest: (names: string) => ` The closest help pages are ${names}.`,
+    balance: (credits: number) => `You have ${credits} credits.`,
+    noTasks: 'You have no tasks yet.',
+    recentTasks: 'Your recent tasks (newest first):',
+    signIn: 'Sign in to see your own credits and recent tasks.',
+    thanks: "You're welcome! Ask me anything else about GenPro Studio.",
+    fromHelp: '',
+  },
+  ar: {
+    greeting:
+      'مرحباً! أنا مساعد GenPro. أجيب من صفحات مساعدة GenPro: إنشاء الصور والفيديو والموسيقى، ' +
+      'الرصيد وشراء المزيد منه، الشخصيات، الحملات، النشر وحسابك. ' +
+      'جرّب أن تسأل: «كيف أشتري المزيد من الرصيد؟» أو «كيف أنشر فيديو؟».',
+    dontKnow: 'لا أعرف — صفحات مساعدة GenPro لا تغطي هذا السؤال، وأنا أجيب منها فقط.',
+    closest: (names: string) => ` أقرب صفحات المساعدة: ${names}.`,
+    balance: (credits: number) => `رصيدك الحالي: ${credits} رصيد.`,
+    noTasks: 'لا توجد لديك مهام بعد.',
+    recentTasks: 'آخر مهامك (الأحدث أولاً):',
+    signIn: 'سجّل الدخول لأعرض لك رصيدك ومهامك الأخيرة.',
+    thanks: 'عفواً! اسألني عن أي شيء آخر في GenPro Studio.',
+    fromHelp: 'هذا ما تقوله صفحة المساعدة (صفحات المساعدة مكتوبة بالإنجليزية):',
+  },
+} satisfies Record<Lang, unknown>;
+
+// A message made only of these words (and punctuation) is a greeting, not a question.
+const GREETING_CORE = new Set(
+  'hi hello hey hiya howdy greetings morning afternoon evening yo salam salaam marhaba مرحبا مرحباً اهلا أهلا هلا سلام السلام صباح مساء'.split(
+    ' ',
+  ),
+);
+const GREETING_FILLER = new Set(
+  'there good day genpro assistant everyone all how are you doing عليكم الخير النور وسهلا بك'.split(' '),
+);
+
+const THANKS_CORE = new Set('thanks thank thx cheers شكرا شكراً'.split(' '));
+const THANKS_FILLER = new Set('you so much a lot very many genpro جزيلا جزيلاً'.split(' '));
+
+/** A message made only of `core` and `filler` words, with at least one `core` word. */
+function onlyWords(message: string, core: Set<string>, filler: Set<string>): boolean {
+  const words = message
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  return words.some((word) => core.has(word)) && words.every((word) => core.has(word) || filler.has(word));
+}
+
+export const isGreeting = (message: string) => onlyWords(message, GREETING_CORE, GREETING_FILLER);
+const isThanks = (message: string) => onlyWords(message, THANKS_CORE, THANKS_FILLER);
+
+/** Questions about the asker's own account, answered from their data when signed in. */
+const ASKS_BALANCE = [
+  /\bhow (many|much) credits?\b/i,
+  /\bmy (credits?|balance|credit balance)\b/i,
+  /\bcredits? (do|have) i\b/i,
+  /\bbalance\b/i,
+  /رصيدي|كم رصيد|كم الرصيد|نقاطي|كم نقطة/u,
+];
+const ASKS_TASKS = [
+  /\bmy\b.*\b(tasks?|generations?|jobs?|renders?)\b/i,
+  /\b(recent|last|latest) (tasks?|generations?|jobs?)\b/i,
+  /\bwhy did my\b/i,
+  /مهامي|مهمتي|آخر المهام|طلباتي/u,
+];
+
+export interface Account {
+  credits: number;
+  recent: Array<{ kind: string; status: string; createdAt: Date; error: { message?: string } | null }>;
+}
+
+function accountLines(account: Account, lang: Lang, wants: { balance: boolean; tasks: boolean }): string[] {
+  const say = PHRASES[lang];
+  const lines: string[] = [];
+  if (wants.balance) lines.push(say.balance(account.credits));
+  if (wants.tasks) {
+    if (account.recent.length === 0) lines.push(say.noTasks);
+    else {
+      lines.push(
+        [
+          say.recentTasks,
+          ...account.recent.map((task) => {
+            const failure = task.error?.message ? ` — ${task.error.message}` : '';
+            return `- ${task.kind}: ${task.status} (${task.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC)${failure}`;
+          }),
+        ].join('\n'),
+      );
+    }
+  }
+  return lines;
+}
+
+/**
+ * The embedded assistant: greets and guides; quotes the help sections that answer the question (the best
+ * one and the nearly-as-good ones, merged); adds the asker's own credits and recent tasks when signed in;
+ * frames the answer in Arabic when asked in Arabic; says it does not know otherwise.
+ */
+export function localAnswer(
+  index: HelpIndex,
+  message: string,
+  account: Account | null,
+): { response: string; sources: ChatSource[] } {
+  const lang = languageOf(message);
+  const say = PHRASES[lang];
+  if (isGreeting(message)) {
+    const extra = account ? ` ${say.balance(account.credits)}` : '';
+    return { response: say.greeting + extra, sources: [] };
+  }
+  if (isThanks(message)) return { response: say.thanks, sources: [] };
+  const wants = {
+    balance: ASKS_BALANCE.some((re) => re.test(message)),
+    tasks: ASKS_TASKS.some((re) => re.test(message)),
+  };
+  const personal: string[] = [];
+  if (wants.balance || wants.tasks) {
+    if (account) personal.push(...accountLines(account, lang, wants));
+    else personal.push(say.signIn);
+  }
+
   const hits = index.search(message, 8);
   const answering = hits.filter((hit) => hit.coverage >= MIN_COVERAGE);
   const best = answering[0];
   if (!best) {
+    if (account && personal.length > 0) return { response: personal.join('\n\n'), sources: [] };
     const closest = uniqueSlugs(hits, 3);
     const suggestions = (closest.length > 0 ? closest : DEFAULT_SUGGESTIONS).filter((slug) => index.pages.has(slug));
     const names = suggestions.map((slug) => `“${sourceOf(index, slug).title}”`).join(', ');
     return {
-      response:
-        "I don't know — the GenPro help pages do not cover that, and I only answer from them." +
-        (names ? ` The closest help pages are ${names}.` : ''),
+      response: [...personal, say.dontKnow + (names ? say.closest(names) : '')].join('\n\n'),
       sources: [],
     };
   }
-  // A second section joins the answer when it is from the same page and nearly as good.
-  const second = answering.find(
-    (hit) => hit !== best && hit.section.slug === best.section.slug && hit.score >= best.score * 0.75,
-  );
-  // The page is named once, by `sources` (shown as its title with a link), never in the text or as a file path.
-  const page = sourceOf(index, best.section.slug);
-  const parts = [`${best.section.heading}:`, quoteOf(best.section.text)];
-  if (second) parts.push(`${second.section.heading}:`, quoteOf(second.section.text));
-  return { response: parts.join('\n\n'), sources: [page] };
+  // Nearly-as-good sections join the best one: from its page generously, from other pages only when close.
+  const merged = [best];
+  for (const hit of answering) {
+    if (merged.length >= MERGE_MAX) break;
+    if (hit === best) continue;
+    const share = hit.section.slug === best.section.slug ? MERGE_SAME_PAGE : MERGE_OTHER_PAGE;
+    if (hit.score >= best.score * share) merged.push(hit);
+  }
+  // The pages are named once, by `sources` (shown as their titles with links), never in the text or as file paths.
+  const parts = [...personal];
+  if (say.fromHelp) parts.push(say.fromHelp);
+  for (const hit of merged) parts.push(`${hit.section.heading}:`, quoteOf(hit.section.text));
+  return { response: parts.join('\n\n'), sources: uniqueSlugs(merged, MERGE_MAX).map((slug) => sourceOf(index, slug)) };
 }
 
 export function isLocalText(engine: TextEngine): boolean {
   return engine.name === 'local';
 }
 
-async function userContext(ctx: AppContext, userId: string): Promise<string> {
+/** The asker's credits and five newest tasks. */
+export async function accountOf(ctx: AppContext, userId: string): Promise<Account> {
   const [user] = await ctx.db.select({ credits: users.credits }).from(users).where(eq(users.id, userId)).limit(1);
   const recent = await ctx.db
     .select({ kind: tasks.kind, status: tasks.status, createdAt: tasks.createdAt, error: tasks.error })
@@ -83,11 +221,16 @@ async function userContext(ctx: AppContext, userId: string): Promise<string> {
     .where(eq(tasks.userId, userId))
     .orderBy(desc(tasks.createdAt))
     .limit(5);
-  const lines = [`Credits: ${user?.credits ?? 0}`];
-  if (recent.length === 0) lines.push('Recent tasks: none');
+  return { credits: user?.credits ?? 0, recent };
+}
+
+function userContext(account: Account | null): string {
+  if (!account) return 'Not signed in: no account data. Ask the user to sign in for questions about their own account.';
+  const lines = [`Credits: ${account.credits}`];
+  if (account.recent.length === 0) lines.push('Recent tasks: none');
   else {
     lines.push('Recent tasks (newest first):');
-    for (const task of recent) {
+    for (const task of account.recent) {
       const failure = task.error?.message ? ` — ${task.error.message}` : '';
       lines.push(`- ${task.kind}: ${task.status} (${task.createdAt.toISOString()})${failure}`);
     }
@@ -101,12 +244,14 @@ const SYSTEM_PROMPT = [
   'your answer as links, so do not cite page names or file paths yourself.',
   'If the excerpts do not answer the question, say plainly that you do not know and suggest the closest help page.',
   'Never invent features, prices, limits or facts. Be concise.',
+  'Answer in the language of the question (an Arabic question gets an Arabic answer).',
+  'When the user only greets you, greet back and say briefly what you can help with.',
 ].join(' ');
 
 /** The request for an LLM text engine: the top help sections and the user's own credits and tasks. */
 export async function llmRequest(
   ctx: AppContext,
-  userId: string,
+  userId: string | null,
   input: ChatInput,
 ): Promise<{ request: CompleteTextRequest; sources: ChatSource[] }> {
   const index = await helpIndex();
@@ -124,7 +269,7 @@ export async function llmRequest(
     .join('\n');
   const prompt = [
     `Help excerpts:\n${excerpts}`,
-    `User context:\n${await userContext(ctx, userId)}`,
+    `User context:\n${userContext(userId ? await accountOf(ctx, userId) : null)}`,
     history ? `Conversation so far:\n${history}` : '',
     `Question: ${input.message}`,
   ]
@@ -133,11 +278,12 @@ export async function llmRequest(
   return { request: { purpose: 'chat', system: SYSTEM_PROMPT, prompt }, sources };
 }
 
-/** JSON answer: the local assistant, or the configured LLM in one piece. */
-export async function answerChat(ctx: AppContext, userId: string, input: ChatInput): Promise<ChatReply> {
+/** JSON answer: the local assistant, or the configured LLM in one piece. Signed out (userId null): help only. */
+export async function answerChat(ctx: AppContext, userId: string | null, input: ChatInput): Promise<ChatReply> {
   const { engine } = ctx.engines.text();
   if (isLocalText(engine)) {
-    const local = localAnswer(await helpIndex(), input.message);
+    const account = userId ? await accountOf(ctx, userId) : null;
+    const local = localAnswer(await helpIndex(), input.message, account);
     return { success: true, ...local };
   }
   const { request, sources } = await llmRequest(ctx, userId, input);

@@ -259,7 +259,9 @@ export const ROUTE_CATALOGUE: Record<string, RouteRule> = {
     (fx) => ({ prompt: 'A hat', baseImage: fx.mediaUrl, maskImage: fx.callerImageUrl }),
   ]),
   'POST /api/ai/film-agent': signedIn,
-  'POST /api/chat/genpro': signedIn,
+  'POST /api/chat/genpro': pub(
+    'the spec’s chat call carries no auth header: help answers for all, account data only with a session',
+  ),
   'GET /api/help/{slug}': pub('help pages are public documentation'),
   'GET /api/payment/packages': signedIn,
   'POST /api/payment/topup': signedIn,
