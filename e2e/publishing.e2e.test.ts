@@ -336,6 +336,7 @@ describe('publishing and scheduling', () => {
           scheduled_time: `${busyDay}T${time}`,
           timezone: zone,
           platforms: ['instagram'],
+          mode: 'materials',
         });
       }
       await page.getByTestId('publish-subtab-scheduled').click();

@@ -70,6 +70,16 @@ const platforms = z.array(socialPlatform).min(1, M.platformsRequired).max(SOCIAL
  */
 const when = z.string().trim().min(1).max(40);
 
+/**
+ * The collaboration a post is for (spec 5 Publishing), the same on publish-now and scheduling. Creators: mode
+ * 'campaigns' (My Active Collaborations, pick exactly one; the default) or 'materials'. Brands: materials.
+ */
+const collaborationChoice = {
+  mode: z.enum(['campaigns', 'materials']).optional(),
+  collaboration_id: z.string().trim().min(1).nullish(),
+  selected_collaborations: z.array(z.string().trim().min(1)).max(50).default([]),
+};
+
 /** POST /api/social/publish (spec 7). `schedule_time` set: the posts are scheduled instead of published now. */
 export const publishBody = z.object({
   message,
@@ -77,10 +87,7 @@ export const publishBody = z.object({
   media_urls: mediaUrls,
   schedule_time: when.nullish(),
   timezone: timezone.optional(),
-  /** Creators: 'campaigns' (My Active Collaborations, pick one; the default) or 'materials'. Brands: materials. */
-  mode: z.enum(['campaigns', 'materials']).optional(),
-  collaboration_id: z.string().trim().min(1).nullish(),
-  selected_collaborations: z.array(z.string().trim().min(1)).max(50).default([]),
+  ...collaborationChoice,
   /** Asset ids or media URLs chosen under AI Materials; their URLs are posted with the message. */
   selected_materials: z.array(z.string().trim().min(1).max(2048)).max(10).default([]),
 });
@@ -129,7 +136,7 @@ export const createScheduledBody = z.object({
   scheduled_time: when,
   timezone: timezone.default('UTC'),
   platforms,
-  collaboration_id: z.string().trim().min(1).nullish(),
+  ...collaborationChoice,
 });
 export type CreateScheduledBody = z.input<typeof createScheduledBody>;
 export const createScheduledReply = ok(z.array(scheduledPost));

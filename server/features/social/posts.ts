@@ -299,14 +299,16 @@ async function postableMedia(
   return out;
 }
 
-/** POST /api/social/scheduled-posts: a named collaboration must be one of the creator's active ones. */
+/**
+ * POST /api/social/scheduled-posts: the same collaboration rule as publishing now (a creator posting for a campaign
+ * picks exactly one active collaboration).
+ */
 export async function scheduleFor(
   ctx: AppContext,
   user: UserRow,
-  body: Parameters<typeof createScheduled>[2],
+  body: Parameters<typeof createScheduled>[2] & Pick<PublishInput, 'mode' | 'selected_collaborations'>,
 ): Promise<ScheduledPost[]> {
-  const chosen = { mode: 'materials' as const, collaboration_id: body.collaboration_id, selected_collaborations: [] };
-  const collaborationId = await collaborationFor(ctx, user, chosen);
+  const collaborationId = await collaborationFor(ctx, user, body);
   return createScheduled(ctx, user.id, { ...body, collaboration_id: collaborationId });
 }
 
