@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
-import { isValidTimeZone } from '../rules/scheduling.ts';
+import { isCalendarDay, isValidTimeZone } from '../rules/scheduling.ts';
 import { isHttpUrl } from './account.ts';
 import { ok } from './envelope.ts';
 
@@ -159,11 +159,11 @@ export const updateScheduledReply = ok(scheduledPost);
 export const cancelScheduledQuery = z.object({ id: z.string().trim().min(1) });
 export const cancelScheduledReply = ok(scheduledPost);
 
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, M.dateRequired);
+const isoDay = (field: string) => z.string().refine(isCalendarDay, M.calendarDateInvalid(field));
 
 export const calendarQuery = z.object({
-  start: isoDay,
-  end: isoDay,
+  start: isoDay('start'),
+  end: isoDay('end'),
   timezone: timezone.default('UTC'),
 });
 const calendarStats = z.object({
@@ -178,5 +178,5 @@ export type CalendarDay = z.infer<typeof calendarDay>;
 /** Only days with posts are listed, in date order. */
 export const calendarReply = ok(z.object({ calendar: z.array(calendarDay) }));
 
-export const calendarDayBody = z.object({ date: isoDay, timezone: timezone.default('UTC') });
+export const calendarDayBody = z.object({ date: isoDay('date'), timezone: timezone.default('UTC') });
 export const calendarDayReply = ok(z.object({ posts: z.array(scheduledPost) }));

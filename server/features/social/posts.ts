@@ -558,8 +558,12 @@ export async function calendar(
 ): Promise<CalendarDay[]> {
   const from = dayStart(q.start, q.timezone);
   const to = dayStart(nextDay(q.end), q.timezone);
-  if (!from || !to || to <= from) throw badRequest(M.dateRequired);
-  if (to.getTime() - from.getTime() > MAX_CALENDAR_DAYS * 86_400_000) throw badRequest(M.dateRequired);
+  if (!from) throw badRequest(M.calendarDateInvalid('start'));
+  if (!to) throw badRequest(M.calendarDateInvalid('end'));
+  if (to <= from) throw badRequest(M.calendarRangeReversed);
+  if (to.getTime() - from.getTime() > MAX_CALENDAR_DAYS * 86_400_000) {
+    throw badRequest(M.calendarRangeTooLong(MAX_CALENDAR_DAYS));
+  }
   const byDay = new Map<string, PostRow[]>();
   for (const row of await postsBetween(ctx, userId, from, to)) {
     const day = dayInZone(row.scheduledTime, q.timezone);

@@ -703,6 +703,30 @@ describe('scheduled posts', () => {
   });
 });
 
+describe('calendar ranges (issue 21)', () => {
+  it('says what is wrong with a malformed date, a reversed range or a range too long', async () => {
+    const user = await createTestUser(t.ctx.db, { role: 'brand' });
+    const calendarOf = (query: string) => api('GET', `/api/social/scheduled-posts/calendar?${query}`, user.token);
+    for (const [query, error] of [
+      ['start=2026-03-10&end=2026-03-01', 'The calendar range ends before it starts: end must be on or after start'],
+      ['start=2026-01-01&end=2027-12-31', 'The calendar range is too long: at most 370 days'],
+      ['start=2026-02-30&end=2026-03-01', 'start must be a calendar date as YYYY-MM-DD'],
+      ['start=2026-03-01&end=tomorrow', 'end must be a calendar date as YYYY-MM-DD'],
+      ['start=03/01/2026&end=2026-03-02', 'start must be a calendar date as YYYY-MM-DD'],
+    ] as const) {
+      const res = await calendarOf(query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().error, query).toBe(error);
+    }
+    const day = await api('POST', '/api/social/scheduled-posts/calendar', user.token, { date: '2026-13-01' });
+    expect(day.statusCode).toBe(400);
+    expect(day.json().error).toBe('date must be a calendar date as YYYY-MM-DD');
+    // One day (start = end) and a full year are fine.
+    expect((await calendarOf('start=2026-03-01&end=2026-03-01')).statusCode).toBe(200);
+    expect((await calendarOf('start=2026-01-01&end=2026-12-31')).statusCode).toBe(200);
+  });
+});
+
 describe('media URLs of posts (issue 17)', () => {
   const UNSAFE = [
     'javascript:alert(document.cookie)',
