@@ -55,11 +55,11 @@ export function SchedulePost({
     const forCampaign = isCreator && draft.content.source === 'collaborations';
     const found = !views.some((v) => v.account?.isConnected)
       ? M.noAccounts
-      : forCampaign && !draft.content.collaborationId
-        ? M.selectOneCollaboration
-        : checked.ok
-          ? null
-          : checked.message;
+      : !checked.ok
+        ? checked.message
+        : forCampaign && !draft.content.collaborationId
+          ? M.selectOneCollaboration
+          : null;
     setProblem(found);
     if (found || !choice.date) return;
     const { collaborationId, media } = draftAttachments(draft, isCreator);
