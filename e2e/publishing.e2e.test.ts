@@ -209,8 +209,13 @@ describe('publishing and scheduling', () => {
         .poll(() => schedule.getByTestId('form-error').textContent())
         .toContain('Select at least one platform');
       await page.getByTestId('schedule-platform-instagram').click();
-      await page.getByTestId('publish-source-materials').click();
       await page.getByTestId('schedule-message').fill('Tomorrow on the sandbox: the summer drop');
+      // For a campaign (the creator's default) a collaboration must be picked, as when publishing now (issue 21).
+      await page.getByTestId('schedule-submit').click();
+      await expect
+        .poll(() => schedule.getByTestId('form-error').textContent())
+        .toContain('Please select exactly one active collaboration to post content for.');
+      await page.getByTestId('publish-source-materials').click();
       await expect.poll(() => page.getByTestId('schedule-summary').textContent()).toContain('09:00');
       await shot(page, 'schedule-1280');
       await page.getByTestId('schedule-submit').click();
@@ -336,6 +341,7 @@ describe('publishing and scheduling', () => {
           scheduled_time: `${busyDay}T${time}`,
           timezone: zone,
           platforms: ['instagram'],
+          mode: 'materials',
         });
       }
       await page.getByTestId('publish-subtab-scheduled').click();

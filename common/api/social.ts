@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
-import { isValidTimeZone } from '../rules/scheduling.ts';
+import { isCalendarDay, isValidTimeZone } from '../rules/scheduling.ts';
 import { isHttpUrl } from './account.ts';
 import { ok } from './envelope.ts';
 
@@ -70,6 +70,16 @@ const platforms = z.array(socialPlatform).min(1, M.platformsRequired).max(SOCIAL
  */
 const when = z.string().trim().min(1).max(40);
 
+/**
+ * The collaboration a post is for (spec 5 Publishing), the same on publish-now and scheduling. Creators: mode
+ * 'campaigns' (My Active Collaborations, pick exactly one; the default) or 'materials'. Brands: materials.
+ */
+const collaborationChoice = {
+  mode: z.enum(['campaigns', 'materials']).optional(),
+  collaboration_id: z.string().trim().min(1).nullish(),
+  selected_collaborations: z.array(z.string().trim().min(1)).max(50).default([]),
+};
+
 /** POST /api/social/publish (spec 7). `schedule_time` set: the posts are scheduled instead of published now. */
 export const publishBody = z.object({
   message,
@@ -77,10 +87,7 @@ export const publishBody = z.object({
   media_urls: mediaUrls,
   schedule_time: when.nullish(),
   timezone: timezone.optional(),
-  /** Creators: 'campaigns' (My Active Collaborations, pick one; the default) or 'materials'. Brands: materials. */
-  mode: z.enum(['campaigns', 'materials']).optional(),
-  collaboration_id: z.string().trim().min(1).nullish(),
-  selected_collaborations: z.array(z.string().trim().min(1)).max(50).default([]),
+  ...collaborationChoice,
   /** Asset ids or media URLs chosen under AI Materials; their URLs are posted with the message. */
   selected_materials: z.array(z.string().trim().min(1).max(2048)).max(10).default([]),
 });
@@ -129,7 +136,7 @@ export const createScheduledBody = z.object({
   scheduled_time: when,
   timezone: timezone.default('UTC'),
   platforms,
-  collaboration_id: z.string().trim().min(1).nullish(),
+  ...collaborationChoice,
 });
 export type CreateScheduledBody = z.input<typeof createScheduledBody>;
 export const createScheduledReply = ok(z.array(scheduledPost));
@@ -152,11 +159,11 @@ export const updateScheduledReply = ok(scheduledPost);
 export const cancelScheduledQuery = z.object({ id: z.string().trim().min(1) });
 export const cancelScheduledReply = ok(scheduledPost);
 
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, M.dateRequired);
+const isoDay = (field: string) => z.string().refine(isCalendarDay, M.calendarDateInvalid(field));
 
 export const calendarQuery = z.object({
-  start: isoDay,
-  end: isoDay,
+  start: isoDay('start'),
+  end: isoDay('end'),
   timezone: timezone.default('UTC'),
 });
 const calendarStats = z.object({
@@ -171,5 +178,5 @@ export type CalendarDay = z.infer<typeof calendarDay>;
 /** Only days with posts are listed, in date order. */
 export const calendarReply = ok(z.object({ calendar: z.array(calendarDay) }));
 
-export const calendarDayBody = z.object({ date: isoDay, timezone: timezone.default('UTC') });
+export const calendarDayBody = z.object({ date: isoDay('date'), timezone: timezone.default('UTC') });
 export const calendarDayReply = ok(z.object({ posts: z.array(scheduledPost) }));

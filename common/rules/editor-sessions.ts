@@ -50,6 +50,8 @@ export const EDITOR_SESSION_MESSAGES = {
   componentNotReady: 'Failed to load session - component not ready',
   deleted: 'Session deleted successfully',
   cannotSave: 'Cannot save session in current state',
+  /** Spec: unavailable storage (the sessions table or the database cannot be reached). */
+  databaseSetupRequired: 'Database setup required',
 } as const;
 
 function isEditorSessionType(value: string): value is EditorSessionType {

@@ -214,6 +214,11 @@ export function wallTimeToInstant(date: string, time: string, zone: string): Dat
   return new Date(candidates.length > 0 ? Math.min(...candidates) : Math.max(first, second));
 }
 
+/** A real calendar day written 'YYYY-MM-DD' (not 2026-02-30). */
+export function isCalendarDay(date: string): boolean {
+  return wallTimeToInstant(date, '00:00', 'UTC') !== null;
+}
+
 /** Start (inclusive) of a zone's day as an instant. */
 export function dayStart(date: string, zone: string): Date | null {
   return wallTimeToInstant(date, '00:00', zone);

@@ -75,7 +75,7 @@ export const authAttempts = pgTable(
   'auth_attempts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    kind: text('kind', { enum: ['login', 'verify'] }).notNull(),
+    kind: text('kind', { enum: ['login', 'verify', 'resend'] }).notNull(),
     subject: text('subject').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -27,8 +27,14 @@ export class VendorError extends AppError {
     readonly retryable: boolean,
     readonly vendorStatus?: number,
   ) {
-    // 502 for the task queue means "may be retried"; a refused request (4xx) is a permanent 400.
-    super(retryable ? 502 : 400, retryable ? 'vendor_unavailable' : 'vendor_rejected', `${vendor}: ${message}`);
+    // 502 for the task queue means "may be retried"; a refused request (4xx) is a permanent 400. A refused key
+    // (401/403) is the operator's problem, not the request's: vendor_auth, which users see as a generic failure.
+    const code = retryable
+      ? 'vendor_unavailable'
+      : vendorStatus === 401 || vendorStatus === 403
+        ? 'vendor_auth'
+        : 'vendor_rejected';
+    super(retryable ? 502 : 400, code, `${vendor}: ${message}`);
     this.name = 'VendorError';
   }
 }

@@ -29,6 +29,7 @@ export function addressKey(ip: string): string {
  */
 const subjects = {
   account: (account: string) => `account:${account}`,
+  email: (email: string) => `email:${email.trim().toLowerCase()}`,
   address: (ip: string) => `ip:${addressKey(ip)}`,
   addressAndAccount: (ip: string, account: string) => `ip+account:${addressKey(ip)}|${account}`,
 };
@@ -133,4 +134,23 @@ export function assertCodeChecksAllowed(db: DbOrTx, now: Date, userId: string): 
 
 export function recordCodeFailure(db: DbOrTx, now: Date, userId: string): Promise<void> {
   return recordFailure(db, now, 'verify', [subjects.account(userId)]);
+}
+
+/**
+ * The resend cooldown counts requests per email address, whether or not an account has it, so the answer
+ * (200, or 429 with the seconds left) never tells who has an account. Seconds to wait, 0 when allowed.
+ */
+export async function resendWaitSeconds(db: DbOrTx, now: Date, email: string, cooldownSeconds: number) {
+  const [latest] = await db
+    .select({ createdAt: authAttempts.createdAt })
+    .from(authAttempts)
+    .where(and(eq(authAttempts.kind, 'resend'), eq(authAttempts.subject, subjects.email(email))))
+    .orderBy(desc(authAttempts.createdAt))
+    .limit(1);
+  const waitMs = latest ? latest.createdAt.getTime() + cooldownSeconds * 1000 - now.getTime() : 0;
+  return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;
+}
+
+export function recordResend(db: DbOrTx, now: Date, email: string): Promise<void> {
+  return recordFailure(db, now, 'resend', [subjects.email(email)]);
 }

@@ -299,6 +299,7 @@ describe('email codes', () => {
 
   it('resend has a cooldown, then sends a code that replaces the old one', async () => {
     const reg = await register(t.app);
+    expect((await post('/api/auth/resend-verification', { email: reg.email })).statusCode).toBe(200);
     const first = await latestCode(t.app, reg.email);
 
     clock.advance(10_000);
@@ -350,6 +351,33 @@ describe('email codes', () => {
     expect(verified.json()).toEqual(unknown.json());
     expect((await t.ctx.db.select().from(mailOutbox)).length).toBe(mailsBefore);
     expect(before.some((m) => m.to === 'ghost@example.com')).toBe(false);
+  });
+
+  it('resend answers an unknown and an unverified email alike, cooldown included; only the account gets a code (issue 21)', async () => {
+    const reg = await register(t.app);
+    clock.advance(EMAIL_CODE.resendCooldownSeconds * 1000);
+    const ghost = `ghost-${crypto.randomUUID()}@example.com`;
+    const mailsTo = async (to: string) =>
+      (await t.ctx.db.select().from(mailOutbox)).filter((m) => m.to.toLowerCase() === to.toLowerCase()).length;
+    const mailsBefore = await mailsTo(reg.email);
+
+    const answers = async () => {
+      const known = await post('/api/auth/resend-verification', { email: reg.email });
+      const unknown = await post('/api/auth/resend-verification', { email: ghost });
+      expect(unknown.statusCode).toBe(known.statusCode);
+      expect(unknown.json()).toEqual(known.json());
+      expect(unknown.headers['retry-after']).toBe(known.headers['retry-after']);
+      return known;
+    };
+    expect((await answers()).statusCode).toBe(200);
+    clock.advance(5_000);
+    const early = await answers();
+    expect(early.statusCode).toBe(429);
+    expect(early.json().error).toBe(MESSAGES.verification.cooldown(EMAIL_CODE.resendCooldownSeconds - 5));
+
+    // The unverified address got one new code; the unknown one got nothing.
+    expect(await mailsTo(reg.email)).toBe(mailsBefore + 1);
+    expect(await mailsTo(ghost)).toBe(0);
   });
 
   it('verify-code needs a session', async () => {

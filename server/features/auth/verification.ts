@@ -8,7 +8,7 @@ import type { UserRow } from '../../platform/auth/session.ts';
 import { grantWelcomeCredits } from '../../platform/credits/ledger.ts';
 import { AppError, tooManyRequests } from '../../platform/errors.ts';
 import { verificationCodeMail } from '../../platform/mail/templates.ts';
-import { assertCodeChecksAllowed, recordCodeFailure } from './attempts.ts';
+import { assertCodeChecksAllowed, recordCodeFailure, recordResend, resendWaitSeconds } from './attempts.ts';
 import { createSession, type RequestMeta, revokeSession } from './sessions.ts';
 import type { DbOrTx } from './users.ts';
 
@@ -48,12 +48,16 @@ export async function sendVerificationMail(deps: Pick<Deps, 'mail'>, user: UserR
 }
 
 /**
- * POST /api/auth/resend-verification. Unknown and already-verified emails get the same answer as a
- * real resend, so the endpoint does not reveal accounts. Within the cooldown: 429 with the seconds left.
+ * POST /api/auth/resend-verification. Unknown, unverified and already-verified emails get the same answer:
+ * 200, or within EMAIL_CODE.resendCooldownSeconds of the last request for that address (any account or none)
+ * 429 with the seconds left, so the endpoint does not reveal accounts. Only an unverified account is sent a code.
  */
 export async function resendVerification(deps: Deps, email: string): Promise<void> {
   const now = deps.clock.now();
+  const waitSeconds = await resendWaitSeconds(deps.db, now, email, EMAIL_CODE.resendCooldownSeconds);
+  if (waitSeconds > 0) throw tooManyRequests(MESSAGES.verification.cooldown(waitSeconds), waitSeconds);
   const outcome = await deps.db.transaction(async (tx) => {
+    await recordResend(tx, now, email);
     const [user] = await tx
       .select()
       .from(users)
@@ -61,22 +65,9 @@ export async function resendVerification(deps: Deps, email: string): Promise<voi
       .limit(1)
       .for('update');
     if (!user || user.isVerified) return null;
-    const [latest] = await tx
-      .select({ createdAt: codes.createdAt })
-      .from(codes)
-      .where(eq(codes.userId, user.id))
-      .orderBy(desc(codes.createdAt))
-      .limit(1);
-    if (latest) {
-      const waitMs = latest.createdAt.getTime() + EMAIL_CODE.resendCooldownSeconds * 1000 - now.getTime();
-      if (waitMs > 0) return { kind: 'wait' as const, waitSeconds: Math.ceil(waitMs / 1000) };
-    }
-    return { kind: 'send' as const, user, code: await issueVerificationCode(tx, now, user.id) };
+    return { user, code: await issueVerificationCode(tx, now, user.id) };
   });
   if (!outcome) return;
-  if (outcome.kind === 'wait') {
-    throw tooManyRequests(MESSAGES.verification.cooldown(outcome.waitSeconds), outcome.waitSeconds);
-  }
   try {
     await sendVerificationMail(deps, outcome.user, outcome.code);
   } catch {

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   EditorSession,
@@ -290,5 +291,36 @@ describe('autosave (one per user and tool)', () => {
     const bad = await call('PUT', url, user.token, { data: { canvasImages: {}, canvasState: {}, imageSequence: [] } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ error: 'Invalid session data: canvasImages must be an array' });
+  });
+});
+
+describe('unavailable storage (issue 21)', () => {
+  it("answers 503 'Database setup required' while the sessions table is missing, and works again once it is back", async () => {
+    const owner = await createTestUser(t.ctx.db);
+    await t.ctx.db.execute(sql`ALTER TABLE editor_sessions RENAME TO editor_sessions_away`);
+    try {
+      for (const [method, url, body] of [
+        ['GET', '/api/editor-sessions', undefined],
+        [
+          'POST',
+          '/api/editor-sessions',
+          { name: 'S', component_type: 'magic-selector', data: { baseImage: null, prompt: 'a hat', mode: 'inpaint' } },
+        ],
+        ['GET', '/api/editor-sessions/autosave/magic-selector', undefined],
+      ] as const) {
+        const res = await call(method, url, owner.token, body);
+        expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(503);
+        expect(res.json()).toMatchObject({
+          success: false,
+          error: 'Database setup required',
+          code: 'storage_unavailable',
+        });
+      }
+    } finally {
+      await t.ctx.db.execute(sql`ALTER TABLE editor_sessions_away RENAME TO editor_sessions`);
+    }
+    expect((await call('GET', '/api/editor-sessions', owner.token)).statusCode).toBe(200);
+    // An ordinary failure keeps its own answer.
+    expect((await call('GET', `/api/editor-sessions/${crypto.randomUUID()}`, owner.token)).statusCode).toBe(404);
   });
 });

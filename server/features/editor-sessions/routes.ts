@@ -14,6 +14,7 @@ import { errorReply, messageReply } from '../../../common/api/envelope.ts';
 import { EDITOR_SESSION_MESSAGES } from '../../../common/rules/editor-sessions.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
+import { AppError, isStorageUnavailable } from '../../platform/errors.ts';
 import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
 import {
   createEditorSession,
@@ -26,13 +27,28 @@ import {
   updateEditorSession,
 } from './service.ts';
 
-const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply, 413: errorReply, 500: errorReply };
+const errors = {
+  400: errorReply,
+  401: errorReply,
+  403: errorReply,
+  404: errorReply,
+  413: errorReply,
+  500: errorReply,
+  503: errorReply,
+};
 
 /** Saved editor sessions, scoped to the signed-in user (canvas spec 7). */
 export function editorSessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   // Checked before body validation so a signed-out caller always gets 401.
   const signedIn = requireUser();
   return async (app) => {
+    // Spec: unavailable storage shows 'Database setup required' (503 storage_unavailable); the studio's
+    // error handler (the parent) answers everything else as usual.
+    app.setErrorHandler((error, request) => {
+      if (!isStorageUnavailable(error)) throw error;
+      request.log.error({ err: error }, 'editor sessions storage unavailable');
+      throw new AppError(503, 'storage_unavailable', EDITOR_SESSION_MESSAGES.databaseSetupRequired);
+    });
     app.get(
       '/api/editor-sessions',
       {

@@ -61,9 +61,15 @@ function taskOutputs(task: Pick<TaskRow, 'result'>): TaskOutput[] {
   return outputs;
 }
 
-/** Codes the clients act on keep their name; anything else is a generic generation failure. */
+/**
+ * Codes the clients act on keep their name and message; anything else is a generic generation failure.
+ * vendor_rejected: the vendor refused the request or failed the task for a reason in the input (issue 21: the
+ * user sees it, e.g. "Runway: The input image could not be read (ASSET.INVALID)"); a refusal of the studio's own
+ * key is vendor_auth and stays generic.
+ */
 const KEPT_ERROR_CODES = new Set([
   'content_filtered',
+  'vendor_rejected',
   'insufficient_credits',
   'invalid_input',
   'unsupported_type',

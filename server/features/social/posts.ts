@@ -308,14 +308,16 @@ async function postableMedia(
   return out;
 }
 
-/** POST /api/social/scheduled-posts: a named collaboration must be one of the creator's active ones. */
+/**
+ * POST /api/social/scheduled-posts: the same collaboration rule as publishing now (a creator posting for a campaign
+ * picks exactly one active collaboration).
+ */
 export async function scheduleFor(
   ctx: AppContext,
   user: UserRow,
-  body: Parameters<typeof createScheduled>[2],
+  body: Parameters<typeof createScheduled>[2] & Pick<PublishInput, 'mode' | 'selected_collaborations'>,
 ): Promise<ScheduledPost[]> {
-  const chosen = { mode: 'materials' as const, collaboration_id: body.collaboration_id, selected_collaborations: [] };
-  const collaborationId = await collaborationFor(ctx, user, chosen);
+  const collaborationId = await collaborationFor(ctx, user, body);
   return createScheduled(ctx, user.id, { ...body, collaboration_id: collaborationId });
 }
 
@@ -565,8 +567,12 @@ export async function calendar(
 ): Promise<CalendarDay[]> {
   const from = dayStart(q.start, q.timezone);
   const to = dayStart(nextDay(q.end), q.timezone);
-  if (!from || !to || to <= from) throw badRequest(M.dateRequired);
-  if (to.getTime() - from.getTime() > MAX_CALENDAR_DAYS * 86_400_000) throw badRequest(M.dateRequired);
+  if (!from) throw badRequest(M.calendarDateInvalid('start'));
+  if (!to) throw badRequest(M.calendarDateInvalid('end'));
+  if (to <= from) throw badRequest(M.calendarRangeReversed);
+  if (to.getTime() - from.getTime() > MAX_CALENDAR_DAYS * 86_400_000) {
+    throw badRequest(M.calendarRangeTooLong(MAX_CALENDAR_DAYS));
+  }
   const byDay = new Map<string, PostRow[]>();
   for (const row of await postsBetween(ctx, userId, from, to)) {
     const day = dayInZone(row.scheduledTime, q.timezone);

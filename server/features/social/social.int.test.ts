@@ -458,6 +458,66 @@ describe('scheduled posts', () => {
       { what: 'the post to be published' },
     );
 
+  it('applies the publish rule to creators scheduling: exactly one active collaboration, or AI Materials (issue 21)', async () => {
+    const brand = await createTestUser(t.ctx.db, { role: 'brand' });
+    const creator = await createTestUser(t.ctx.db, { role: 'creator' });
+    await connect(creator, 'instagram');
+    const [campaign] = await t.ctx.db
+      .insert(campaigns)
+      .values({
+        brandUserId: brand.id,
+        title: 'Spring',
+        objective: 'Awareness',
+        status: 'running',
+        budgetCents: 10_000,
+      })
+      .returning();
+    const [collab] = await t.ctx.db
+      .insert(collaborations)
+      .values({ campaignId: campaign?.id as string, creatorUserId: creator.id, agreedCents: 5000, deliverables: [] })
+      .returning();
+    const body = {
+      message: 'Tomorrow',
+      scheduled_time: new Date(clock.now().getTime() + 60 * 60_000).toISOString(),
+      platforms: ['instagram'],
+    };
+    const schedule = (extra: object) =>
+      api('POST', '/api/social/scheduled-posts', creator.token, { ...body, ...extra });
+    const stored = async () =>
+      (await t.ctx.db.select().from(socialPosts).where(eq(socialPosts.userId, creator.id))).length;
+
+    // For a campaign (the default): none or two is the spec's message, and nothing is scheduled.
+    for (const extra of [{}, { mode: 'campaigns' }, { selected_collaborations: [collab?.id, crypto.randomUUID()] }]) {
+      const res = await schedule(extra);
+      expect(res.statusCode, JSON.stringify(extra)).toBe(400);
+      expect(res.json().error).toBe(
+        'Please select exactly one active collaboration to post content for. This helps track your campaign deliverables and ensure proper attribution.',
+      );
+    }
+    const inactive = await schedule({ collaboration_id: crypto.randomUUID() });
+    expect(inactive.statusCode).toBe(400);
+    expect(inactive.json().error).toBe(
+      'Selected collaboration is no longer active. Please select a different collaboration.',
+    );
+    expect(await stored()).toBe(0);
+
+    // One active collaboration, by either field: scheduled for it.
+    for (const extra of [{ collaboration_id: collab?.id }, { selected_collaborations: [collab?.id] }]) {
+      const res = await schedule(extra);
+      expect(res.statusCode, res.body).toBe(200);
+      expect((res.json().data as ScheduledPost[])[0]?.collaboration_id).toBe(collab?.id);
+    }
+    // AI Materials: no collaboration needed.
+    const materials = await schedule({ mode: 'materials' });
+    expect(materials.statusCode, materials.body).toBe(200);
+    expect((materials.json().data as ScheduledPost[])[0]?.collaboration_id).toBeNull();
+    expect(await stored()).toBe(3);
+    // Cancelled, so the shared clock's later dispatches do not publish them.
+    for (const row of await t.ctx.db.select().from(socialPosts).where(eq(socialPosts.userId, creator.id))) {
+      expect((await api('DELETE', `/api/social/scheduled-posts?id=${row.id}`, creator.token)).statusCode).toBe(200);
+    }
+  });
+
   it('validates, lists, edits, reschedules and publishes at the due time (controlled clock)', async () => {
     const at = new Date(clock.now().getTime() + 60 * 60_000);
     expect(
@@ -642,6 +702,30 @@ describe('scheduled posts', () => {
         )
       ).statusCode,
     ).toBe(400);
+  });
+});
+
+describe('calendar ranges (issue 21)', () => {
+  it('says what is wrong with a malformed date, a reversed range or a range too long', async () => {
+    const user = await createTestUser(t.ctx.db, { role: 'brand' });
+    const calendarOf = (query: string) => api('GET', `/api/social/scheduled-posts/calendar?${query}`, user.token);
+    for (const [query, error] of [
+      ['start=2026-03-10&end=2026-03-01', 'The calendar range ends before it starts: end must be on or after start'],
+      ['start=2026-01-01&end=2027-12-31', 'The calendar range is too long: at most 370 days'],
+      ['start=2026-02-30&end=2026-03-01', 'start must be a calendar date as YYYY-MM-DD'],
+      ['start=2026-03-01&end=tomorrow', 'end must be a calendar date as YYYY-MM-DD'],
+      ['start=03/01/2026&end=2026-03-02', 'start must be a calendar date as YYYY-MM-DD'],
+    ] as const) {
+      const res = await calendarOf(query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().error, query).toBe(error);
+    }
+    const day = await api('POST', '/api/social/scheduled-posts/calendar', user.token, { date: '2026-13-01' });
+    expect(day.statusCode).toBe(400);
+    expect(day.json().error).toBe('date must be a calendar date as YYYY-MM-DD');
+    // One day (start = end) and a full year are fine.
+    expect((await calendarOf('start=2026-03-01&end=2026-03-01')).statusCode).toBe(200);
+    expect((await calendarOf('start=2026-01-01&end=2026-12-31')).statusCode).toBe(200);
   });
 });
 

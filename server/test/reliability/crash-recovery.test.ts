@@ -180,6 +180,7 @@ describe.each(targets)('crash recovery on $name', ({ make }) => {
         scheduled_time: new Date(Date.now() + dueInMs).toISOString(),
         timezone: 'UTC',
         platforms: PLATFORMS,
+        mode: 'materials',
       });
       expect(res.status, JSON.stringify(res.json)).toBe(200);
       scheduled.push(...res.json.data.map((p) => p.id));

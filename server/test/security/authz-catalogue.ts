@@ -105,7 +105,12 @@ const newCampaign = {
   contentTypes: ['image'],
   status: 'draft',
 };
-const scheduled = { message: 'Soon', platforms: ['instagram'], scheduled_time: '2099-01-01T10:00:00.000Z' };
+const scheduled = {
+  message: 'Soon',
+  platforms: ['instagram'],
+  mode: 'materials',
+  scheduled_time: '2099-01-01T10:00:00.000Z',
+};
 const step = (referenceImage: string) => ({
   id: 's1',
   prompt: 'Add a hat',

@@ -23,6 +23,7 @@ import {
   EDITOR_SESSION_TYPES,
   type EditorSessionType,
 } from '../../../common/rules/editor-sessions.ts';
+import { ApiError } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { cn } from '../../ui/cn.ts';
@@ -342,8 +343,19 @@ export function SessionsDialog({
         className="flex flex-col items-center gap-3 rounded-xl border border-danger/30 bg-danger-soft px-4 py-8 text-center"
       >
         <CircleAlert className="size-6 text-danger" aria-hidden />
-        <p className="text-sm font-medium text-fg">{sessionMessage(t, EDITOR_SESSION_MESSAGES.loadListFailed)}</p>
-        <p className="text-xs text-muted">{sessionErrorText(query.error, EDITOR_SESSION_MESSAGES.loadListFailed)}</p>
+        {/* Spec: unavailable storage shows 'Database setup required' (503 storage_unavailable). */}
+        {query.error instanceof ApiError && query.error.code === 'storage_unavailable' ? (
+          <p className="text-sm font-medium text-fg" data-testid="sessions-setup-required">
+            {sessionMessage(t, EDITOR_SESSION_MESSAGES.databaseSetupRequired)}
+          </p>
+        ) : (
+          <>
+            <p className="text-sm font-medium text-fg">{sessionMessage(t, EDITOR_SESSION_MESSAGES.loadListFailed)}</p>
+            <p className="text-xs text-muted">
+              {sessionErrorText(query.error, EDITOR_SESSION_MESSAGES.loadListFailed)}
+            </p>
+          </>
+        )}
         <Button variant="secondary" size="sm" onClick={() => void query.refetch()} data-testid="sessions-retry">
           <RotateCw className="size-4" aria-hidden />
           {t('editorSessions.list.retry')}

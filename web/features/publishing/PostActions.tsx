@@ -276,6 +276,7 @@ export function PostActions({ post }: { post: ScheduledPost }) {
         scheduled_time: duplicateTime(new Date(post.scheduled_time)).toISOString(),
         timezone: post.timezone,
         platforms: [post.platform],
+        mode: post.collaboration_id ? 'campaigns' : 'materials',
         collaboration_id: post.collaboration_id,
       },
       {

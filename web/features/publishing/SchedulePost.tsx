@@ -52,7 +52,14 @@ export function SchedulePost({
       { date: choice.date, time: choice.time, zone: choice.zone, platforms: draft.platforms, message: draft.message },
       new Date(),
     );
-    const found = !views.some((v) => v.account?.isConnected) ? M.noAccounts : checked.ok ? null : checked.message;
+    const forCampaign = isCreator && draft.content.source === 'collaborations';
+    const found = !views.some((v) => v.account?.isConnected)
+      ? M.noAccounts
+      : !checked.ok
+        ? checked.message
+        : forCampaign && !draft.content.collaborationId
+          ? M.selectOneCollaboration
+          : null;
     setProblem(found);
     if (found || !choice.date) return;
     const { collaborationId, media } = draftAttachments(draft, isCreator);
@@ -63,6 +70,7 @@ export function SchedulePost({
         scheduled_time: `${choice.date}T${choice.time}`,
         timezone: choice.zone,
         platforms: draft.platforms,
+        mode: forCampaign ? 'campaigns' : 'materials',
         collaboration_id: collaborationId,
       },
       {
