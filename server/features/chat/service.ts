@@ -51,7 +51,7 @@ const MERGE_MAX = 3;
 type Lang = 'en' | 'ar';
 
 /** Arabic when the question is written in Arabic script; English otherwise (the help pages' language). */
-export function languageOf(message: string): Lang {
+function languageOf(message: string): Lang {
   return /\p{Script=Arabic}/u.test(message) ? 'ar' : 'en';
 }
 
@@ -109,7 +109,7 @@ function onlyWords(message: string, core: Set<string>, filler: Set<string>): boo
   return words.some((word) => core.has(word)) && words.every((word) => core.has(word) || filler.has(word));
 }
 
-export const isGreeting = (message: string) => onlyWords(message, GREETING_CORE, GREETING_FILLER);
+const isGreeting = (message: string) => onlyWords(message, GREETING_CORE, GREETING_FILLER);
 const isThanks = (message: string) => onlyWords(message, THANKS_CORE, THANKS_FILLER);
 
 /** Questions about the asker's own account, answered from their data when signed in. */
@@ -127,7 +127,7 @@ const ASKS_TASKS = [
   /مهامي|مهمتي|آخر المهام|طلباتي/u,
 ];
 
-export interface Account {
+interface Account {
   credits: number;
   recent: Array<{ kind: string; status: string; createdAt: Date; error: { message?: string } | null }>;
 }
@@ -158,7 +158,7 @@ function accountLines(account: Account, lang: Lang, wants: { balance: boolean; t
  * one and the nearly-as-good ones, merged); adds the asker's own credits and recent tasks when signed in;
  * frames the answer in Arabic when asked in Arabic; says it does not know otherwise.
  */
-export function localAnswer(
+function localAnswer(
   index: HelpIndex,
   message: string,
   account: Account | null,
@@ -213,7 +213,7 @@ export function isLocalText(engine: TextEngine): boolean {
 }
 
 /** The asker's credits and five newest tasks. */
-export async function accountOf(ctx: AppContext, userId: string): Promise<Account> {
+async function accountOf(ctx: AppContext, userId: string): Promise<Account> {
   const [user] = await ctx.db.select({ credits: users.credits }).from(users).where(eq(users.id, userId)).limit(1);
   const recent = await ctx.db
     .select({ kind: tasks.kind, status: tasks.status, createdAt: tasks.createdAt, error: tasks.error })
