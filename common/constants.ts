@@ -524,6 +524,8 @@ export const SUBSCRIPTION_PLAN = {
   amountCents: 2900,
   interval: 'month',
   displayName: 'GenPro Pro',
+  /** Credits granted at each renewal (SUBSCRIPTION_MONTHLY_CREDITS overrides); the plan grants none by default. */
+  monthlyCredits: 0,
 } as const;
 
 export const CREDITS_HISTORY_PAGE = { defaultLimit: 50, maxLimit: 100 } as const;

@@ -182,6 +182,8 @@ const configSchema = z.object({
     .transform((v, ctx) => parseTopupPackages(v, ctx)),
   SUBSCRIPTION_PLAN_TYPE: z.string().trim().min(1).max(40).default(SUBSCRIPTION_PLAN.planType),
   SUBSCRIPTION_PRICE_CENTS: z.coerce.number().int().min(50).default(SUBSCRIPTION_PLAN.amountCents),
+  /** Credits each paid renewal of the plan grants (once per subscription and period); 0 = none. */
+  SUBSCRIPTION_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(SUBSCRIPTION_PLAN.monthlyCredits),
   // Social networks (issue 9): each platform is the local sandbox network unless its OAuth client is set.
   INSTAGRAM_CLIENT_ID: optionalString,
   INSTAGRAM_CLIENT_SECRET: optionalString,

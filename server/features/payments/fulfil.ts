@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { TRIAL_PLAN } from '../../../common/constants.ts';
+import { SUBSCRIPTION_PLAN, TRIAL_PLAN } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { paymentOrders, subscriptions } from '../../db/schema/index.ts';
-import { addCredits } from '../../platform/credits/ledger.ts';
+import { addCredits, noteInCreditHistory } from '../../platform/credits/ledger.ts';
 import { centsToEuros, creditMoney } from '../../platform/money/ledger.ts';
 import type { OrderRow, SubscriptionState } from './provider.ts';
 
@@ -12,7 +12,17 @@ type Deps = Pick<AppContext, 'db' | 'clock' | 'config'>;
 export interface FulfilOptions {
   /** Stripe subscriptions: the subscription as Stripe reports it (retrieved before this call). */
   subscription?: SubscriptionState;
+  /**
+   * A renewal order (the monthly sweep, or Stripe's `invoice.paid` subscription_cycle): the period
+   * advances instead of starting now, and the plan's monthly credits are granted (or, with none, a
+   * zero row records the payment in the credit history). Local renewals give the new period's start and
+   * the period end they renew, which must still be the row's (else nothing is written).
+   */
+  renewal?: { periodStart: Date; renews: Date } | { stripe: true };
 }
+
+/** Thrown inside fulfilment when the subscription changed since the renewal was decided: rolls back. */
+export class RenewalSuperseded extends Error {}
 
 /** One calendar month after `from` (the local checkout's billing period). */
 export function addMonth(from: Date): Date {
@@ -63,6 +73,10 @@ export async function fulfilOrder(
         referenceId: order.id,
         description: 'Wallet top-up',
       });
+    } else if (options.renewal) {
+      if ('periodStart' in options.renewal) await advanceLocalPeriod(tx, order, options.renewal, now);
+      else await activateSubscription(tx, deps, order, now, options.subscription);
+      await recordRenewal(tx, deps, order);
     } else {
       await activateSubscription(tx, deps, order, now, options.subscription);
     }
@@ -126,4 +140,45 @@ async function activateSubscription(
       target: subscriptions.userId,
       set: { planType, cancelAtPeriodEnd: stripe?.cancelAtPeriodEnd ?? false, updatedAt: sql`now()`, ...values },
     });
+}
+
+/** A local renewal: one more calendar month, from the end of the period it renews (guarded). */
+async function advanceLocalPeriod(
+  tx: Db,
+  order: OrderRow,
+  renewal: { periodStart: Date; renews: Date },
+  now: Date,
+): Promise<void> {
+  const rows = await tx
+    .update(subscriptions)
+    .set({
+      status: 'active',
+      trialEnd: null,
+      currentPeriodEnd: addMonth(renewal.periodStart),
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(subscriptions.userId, order.userId),
+        eq(subscriptions.provider, 'local'),
+        eq(subscriptions.cancelAtPeriodEnd, false),
+        eq(subscriptions.currentPeriodEnd, renewal.renews),
+      ),
+    )
+    .returning({ id: subscriptions.id });
+  if (rows.length === 0) throw new RenewalSuperseded(`subscription of order ${order.id} changed`);
+}
+
+/** What the user sees in Transactions for a renewal: the plan's monthly credits, or a zero row. */
+async function recordRenewal(tx: Db, deps: Deps, order: OrderRow): Promise<void> {
+  const credits = deps.config.SUBSCRIPTION_MONTHLY_CREDITS;
+  const paid = `${SUBSCRIPTION_PLAN.displayName} renewed (€${centsToEuros(order.amountCents).toFixed(2)})`;
+  if (credits > 0)
+    await addCredits(tx, {
+      userId: order.userId,
+      amount: credits,
+      source: 'subscription',
+      description: `${paid}: ${credits} monthly credits`,
+    });
+  else await noteInCreditHistory(tx, { userId: order.userId, source: 'subscription', description: paid });
 }

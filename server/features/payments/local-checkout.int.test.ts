@@ -7,11 +7,13 @@ import type {
   TopupPackage,
 } from '../../../common/api/payments.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { creditTransactions, paymentOrders, subscriptions } from '../../db/schema/index.ts';
+import { creditTransactions, paymentOrders, sessions, subscriptions } from '../../db/schema/index.ts';
 import { ManualClock } from '../../platform/clock.ts';
+import { MAINTENANCE_QUEUES } from '../../platform/jobs/queue.ts';
 import { authHeader, createTestUser, creditsOf, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { addMonth } from './fulfil.ts';
+import { renewDueSubscriptions } from './renewal.ts';
 
 let t: TestApp;
 let user: TestUser;
@@ -69,7 +71,7 @@ async function purchaseRows(userId: string) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ clock });
+  t = await createTestApp({ clock, env: { SUBSCRIPTION_MONTHLY_CREDITS: '40' } });
   user = await createTestUser(t.ctx.db, { credits: 5 });
   other = await createTestUser(t.ctx.db, { credits: 5, subscription: false });
 });
@@ -363,5 +365,106 @@ describe('subscription (local)', () => {
   it('has a 404 for a user with no subscription to cancel', async () => {
     const res = await api('POST', '/api/payment/subscription/cancel', other.token, { cancelType: 'immediate' });
     expect(res.statusCode).toBe(404);
+  });
+
+  async function subscriptionRow(who: TestUser) {
+    const [row] = await t.ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, who.id));
+    if (!row?.currentPeriodEnd) throw new Error('no subscription period');
+    return row;
+  }
+  async function renewalRows(who: TestUser) {
+    const credits = await t.ctx.db
+      .select()
+      .from(creditTransactions)
+      .where(and(eq(creditTransactions.userId, who.id), eq(creditTransactions.source, 'subscription')));
+    const orders = await t.ctx.db
+      .select()
+      .from(paymentOrders)
+      .where(and(eq(paymentOrders.userId, who.id), eq(paymentOrders.kind, 'subscription')));
+    return { credits, orders };
+  }
+  const HOUR = 3_600_000;
+  /** Moves the clock past a period end; the test users' sessions (a day long) move along. */
+  async function passPeriodEnd(periodEnd: Date, ...who: TestUser[]) {
+    clock.advance(periodEnd.getTime() - clock.now().getTime() + HOUR);
+    for (const u of who)
+      await t.ctx.db
+        .update(sessions)
+        .set({ expiresAt: new Date(clock.now().getTime() + DAY) })
+        .where(eq(sessions.userId, u.id));
+  }
+
+  it('schedules the renewal sweep on the job queue every 5 minutes', async () => {
+    const row = await t.ctx.database.executeSql('SELECT name, cron FROM pgboss.schedule WHERE name = $1', [
+      MAINTENANCE_QUEUES.subscriptionRenewal,
+    ]);
+    expect(row.rows[0]).toMatchObject({ name: MAINTENANCE_QUEUES.subscriptionRenewal, cron: '*/5 * * * *' });
+  });
+
+  it('renews a subscription whose period ended: one month more, one renewal row, credits once', async () => {
+    const u = await createTestUser(t.ctx.db, { credits: 5, subscription: false });
+    await subscribe(u);
+    const periodEnd = (await subscriptionRow(u)).currentPeriodEnd as Date;
+    await renewDueSubscriptions(t.ctx); // not due yet
+    expect((await subscriptionRow(u)).currentPeriodEnd).toEqual(periodEnd);
+
+    await passPeriodEnd(periodEnd, u);
+    await Promise.all([renewDueSubscriptions(t.ctx), renewDueSubscriptions(t.ctx)]);
+    await renewDueSubscriptions(t.ctx);
+
+    expect(await subscriptionRow(u)).toMatchObject({ status: 'active', currentPeriodEnd: addMonth(periodEnd) });
+    expect(await status(u)).toMatchObject({
+      isActive: true,
+      status: 'active',
+      nextBillingDate: addMonth(periodEnd).toISOString(),
+    });
+    const { credits, orders } = await renewalRows(u);
+    expect(orders.map((o) => o.status)).toEqual(['completed', 'completed']); // the first payment and one renewal
+    expect(orders.filter((o) => o.providerSessionId?.startsWith('renewal:'))).toHaveLength(1);
+    expect(credits.map((c) => c.amount)).toEqual([40]);
+    expect(await creditsOf(t.ctx.db, u.id)).toBe(5 + 40);
+    const history = await api('GET', '/api/credits/history', u.token);
+    expect((history.json() as { data: CreditHistory }).data.transactions[0]).toMatchObject({
+      source: 'subscription',
+      type: 'addition',
+      amount: 40,
+      description: 'GenPro Pro renewed (€29.00): 40 monthly credits',
+    });
+  });
+
+  it('starts the paid month when a trial with a paid plan ends', async () => {
+    const u = await withTrial(2);
+    await passPeriodEnd(clock.now(), u);
+    await subscribe(u);
+    const trialEnd = (await subscriptionRow(u)).currentPeriodEnd as Date;
+    await passPeriodEnd(trialEnd, u);
+    await renewDueSubscriptions(t.ctx);
+    expect(await status(u)).toMatchObject({ isActive: true, status: 'active', trialEnd: null });
+    expect((await subscriptionRow(u)).currentPeriodEnd).toEqual(addMonth(trialEnd));
+    expect((await renewalRows(u)).credits).toHaveLength(1);
+  });
+
+  it('expires a subscription cancelled at period end instead of renewing it; generation is refused', async () => {
+    const u = await createTestUser(t.ctx.db, { credits: 50, subscription: false });
+    await passPeriodEnd(clock.now(), u);
+    await subscribe(u);
+    const cancel = await api('POST', '/api/payment/subscription/cancel', u.token, { cancelType: 'end_of_period' });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    const periodEnd = (await subscriptionRow(u)).currentPeriodEnd as Date;
+    await passPeriodEnd(periodEnd, u);
+    await renewDueSubscriptions(t.ctx);
+
+    expect(await subscriptionRow(u)).toMatchObject({ status: 'canceled', currentPeriodEnd: periodEnd });
+    const { credits, orders } = await renewalRows(u);
+    expect(credits).toHaveLength(0);
+    expect(orders).toHaveLength(1);
+    const res = await api('POST', '/api/ai/generate/image', u.token, {
+      prompt: 'a lighthouse on a cliff at sunset',
+      size: '512x288',
+      numberOfImages: 1,
+    });
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'subscription_required', error: MESSAGES.subscription.required });
+    expect(await creditsOf(t.ctx.db, u.id)).toBe(50);
   });
 });

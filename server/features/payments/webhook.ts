@@ -7,6 +7,7 @@ import { paymentEvents, paymentOrders, subscriptions } from '../../db/schema/ind
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { fulfilOrder } from './fulfil.ts';
 import type { Payments, SubscriptionState } from './provider.ts';
+import { renewStripeSubscription } from './renewal.ts';
 import { verifyStripeSignature } from './signature.ts';
 import { subscriptionState } from './stripe.ts';
 
@@ -67,6 +68,8 @@ export async function handleStripeWebhook(
         : (object.subscription as { id?: string } | null)?.id;
     if (subId && payments.stripe) subscription = await payments.stripe.retrieve(subId);
   }
+  const renewalOf = event.type === 'invoice.paid' ? cycleInvoiceSubscription(object) : null;
+  if (renewalOf && payments.stripe) subscription = await payments.stripe.retrieve(renewalOf);
 
   return deps.db.transaction(async (tx) => {
     const inserted = await tx
@@ -84,8 +87,30 @@ export async function handleStripeWebhook(
     } else if (event.type === 'checkout.session.expired') await expireOrder(tx, deps, object);
     else if (event.type.startsWith('customer.subscription.'))
       await applySubscription(tx, deps, subscriptionState(object));
+    else if (renewalOf && subscription) {
+      const invoice = { id: String(object.id), amountPaid: Number(object.amount_paid ?? 0) };
+      const renewed = await renewStripeSubscription(tx, deps, invoice, subscription);
+      deps.log.info({ invoiceId: invoice.id, renewed, eventId: event.id }, 'stripe subscription renewed');
+    }
     return { duplicate: false };
   });
+}
+
+/**
+ * The subscription an `invoice.paid` renews, when its billing_reason is `subscription_cycle` (the
+ * first invoice, `subscription_create`, is fulfilled by the checkout completion). Newer API versions
+ * move the id to parent.subscription_details.subscription.
+ */
+function cycleInvoiceSubscription(invoice: Record<string, unknown>): string | null {
+  if (invoice.billing_reason !== 'subscription_cycle') return null;
+  const idOf = (value: unknown) =>
+    typeof value === 'string'
+      ? value
+      : typeof (value as { id?: unknown } | null)?.id === 'string'
+        ? (value as { id: string }).id
+        : null;
+  const parent = invoice.parent as { subscription_details?: { subscription?: unknown } } | null | undefined;
+  return idOf(invoice.subscription) ?? idOf(parent?.subscription_details?.subscription);
 }
 
 /** The order a paid checkout.session.completed belongs to, or null (unpaid sessions stay open). */

@@ -81,6 +81,25 @@ export async function addCredits(db: LedgerDb, change: CreditChange): Promise<Cr
 }
 
 /**
+ * A zero `addition` row at the current balance: something the user paid for that moved no credits
+ * (a subscription renewal of a plan without monthly credits) still shows in their credit history.
+ */
+export async function noteInCreditHistory(
+  db: LedgerDb,
+  note: Pick<CreditChange, 'userId' | 'source' | 'description'>,
+): Promise<CreditChangeResult> {
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .select({ credits: users.credits })
+      .from(users)
+      .where(eq(users.id, note.userId))
+      .for('update');
+    if (!user) throw notFound('User not found');
+    return recordChange(tx, 'addition', { ...note, amount: 0 }, user.credits);
+  });
+}
+
+/**
  * Spends credits (a `deduction` row) when the balance covers them; otherwise throws a 402 AppError
  * with `details: { required, balance }`. The conditional UPDATE means concurrent spends never
  * overdraw: each one re-checks the balance under the row lock. A user without subscription access

@@ -6,6 +6,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { tasks } from '../../db/schema/index.ts';
+import { renewDueSubscriptions } from '../../features/payments/renewal.ts';
 import type { Clock } from '../clock.ts';
 import { refundTask, reserveCredits } from '../credits/ledger.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -28,10 +29,12 @@ const TASK_QUEUE_PREFIX = 'task.';
 export const MAINTENANCE_QUEUES = {
   mediaCleanup: 'maintenance.media-cleanup',
   taskRecovery: 'maintenance.task-recovery',
+  subscriptionRenewal: 'maintenance.subscription-renewal',
 } as const;
 const SCHEDULES: Record<(typeof MAINTENANCE_QUEUES)[keyof typeof MAINTENANCE_QUEUES], string> = {
   [MAINTENANCE_QUEUES.mediaCleanup]: '7 * * * *',
   [MAINTENANCE_QUEUES.taskRecovery]: '* * * * *',
+  [MAINTENANCE_QUEUES.subscriptionRenewal]: '*/5 * * * *',
 };
 /**
  * How often an idle worker polls pg-boss when nothing woke it. Workers are woken at once by every send (in
@@ -233,6 +236,9 @@ export class JobQueue {
         return { deleted };
       });
       await this.work(MAINTENANCE_QUEUES.taskRecovery, 1, async () => this.recover());
+      await this.work(MAINTENANCE_QUEUES.subscriptionRenewal, 1, async () =>
+        renewDueSubscriptions(this.attachedContext()),
+      );
       for (const [queue, cron] of Object.entries(SCHEDULES)) await boss.schedule(queue, cron, {}, { retryLimit: 0 });
       if (firstOnDatabase && this.deps.database.kind === 'pglite') await this.failJobsOfDeadProcess(boss);
       await this.recover().catch((error: unknown) => this.deps.log.warn({ err: error }, 'task recovery failed'));
@@ -425,8 +431,13 @@ export class JobQueue {
   }
 
   private mediaStore(): MediaStore {
+    const ctx = this.attachedContext();
+    return new MediaStore({ db: ctx.db, storage: ctx.storage, clock: this.deps.clock });
+  }
+
+  private attachedContext(): AppContext {
     if (!this.ctx) throw new Error('the job queue has no context');
-    return new MediaStore({ db: this.ctx.db, storage: this.ctx.storage, clock: this.deps.clock });
+    return this.ctx;
   }
 
   private async send(boss: PgBoss, definition: AnyTaskDefinition, taskId: string): Promise<void> {
