@@ -135,9 +135,9 @@ async function subscriptionOf(deps: Pick<AppContext, 'db'>, userId: string): Pro
 }
 
 /**
- * Nothing renews a local subscription, so once its period (or a cancelling trial) is over it becomes
- * canceled (when it was cancelling) or past_due (the subscribe flow is offered). Stripe rows change only
- * through Stripe's webhooks.
+ * A local subscription whose period (or cancelling trial) is over, read before the renewal sweep
+ * (renewal.ts, every 5 minutes) reached it, becomes canceled (when it was cancelling) or past_due (the
+ * sweep still renews a past_due paid plan). Stripe rows change only through Stripe's webhooks.
  */
 async function settleLocal(deps: Deps, row: SubscriptionRow): Promise<SubscriptionRow> {
   const now = deps.clock.now();

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckoutReply, SubscriptionStatusDto } from '../../../common/api/payments.ts';
+import type { CheckoutReply, CreditHistory, SubscriptionStatusDto } from '../../../common/api/payments.ts';
 import { paymentEvents, paymentOrders, subscriptions } from '../../db/schema/index.ts';
 import { authHeader, createTestUser, creditsOf, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
@@ -310,5 +310,79 @@ describe('Stripe subscription', () => {
     });
     expect((await deliver(old)).statusCode).toBe(200);
     expect(await status()).toMatchObject({ status: 'active' });
+  });
+});
+
+describe('Stripe renewal (invoice.paid)', () => {
+  it('renews once per invoice with subscription_cycle, however often it is delivered', async () => {
+    const renewing = await createTestUser(t.ctx.db, { credits: 7, subscription: false });
+    const firstEnd = nowSeconds() + 3600;
+    const nextEnd = firstEnd + 30 * 86_400;
+    await t.ctx.db.insert(subscriptions).values({
+      userId: renewing.id,
+      planType: 'pro',
+      status: 'active',
+      currentPeriodEnd: new Date(firstEnd * 1000),
+      provider: 'stripe',
+      providerSubscriptionId: 'sub_renew_1',
+    });
+    // Stripe has moved the subscription to its next period when the cycle's invoice is paid.
+    stripe.subscriptions.set('sub_renew_1', {
+      id: 'sub_renew_1',
+      object: 'subscription',
+      status: 'active',
+      cancel_at_period_end: false,
+      trial_end: null,
+      items: { object: 'list', data: [{ id: 'si_r1', current_period_end: nextEnd }] },
+      metadata: { user_id: renewing.id },
+    });
+    const invoice = (billingReason: string, id = 'in_renew_1') => ({
+      id,
+      object: 'invoice',
+      billing_reason: billingReason,
+      status: 'paid',
+      amount_paid: 2900,
+      currency: 'eur',
+      parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_renew_1' } },
+    });
+    const renewalOrders = () => t.ctx.db.select().from(paymentOrders).where(eq(paymentOrders.userId, renewing.id));
+
+    // The first invoice belongs to the checkout, which fulfils it: not a renewal.
+    expect((await deliver(event('invoice.paid', invoice('subscription_create', 'in_first')))).statusCode).toBe(200);
+    expect(await renewalOrders()).toHaveLength(0);
+
+    const paid = event('invoice.paid', invoice('subscription_cycle'));
+    const first = await deliver(paid);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ received: true, duplicate: false });
+    expect((await deliver(paid)).json()).toMatchObject({ received: true, duplicate: true });
+    // Another event about the same invoice (Stripe may send invoice.paid under a new event id) changes nothing.
+    expect((await deliver(event('invoice.paid', invoice('subscription_cycle')))).statusCode).toBe(200);
+
+    const orders = await renewalOrders();
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({
+      kind: 'subscription',
+      provider: 'stripe',
+      providerSessionId: 'in_renew_1',
+      status: 'completed',
+      amountCents: 2900,
+    });
+    const [row] = await t.ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, renewing.id));
+    expect(row).toMatchObject({ status: 'active', currentPeriodEnd: new Date(nextEnd * 1000) });
+    // The plan grants no monthly credits here: the renewal still shows in Transactions, as a zero row.
+    const history = await api('GET', '/api/credits/history', renewing.token);
+    const rows = (history.json() as { data: CreditHistory }).data.transactions.filter(
+      (r) => r.source === 'subscription',
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({
+        type: 'addition',
+        amount: 0,
+        balanceAfter: 7,
+        description: 'GenPro Pro renewed (€29.00)',
+      }),
+    ]);
+    expect(await creditsOf(t.ctx.db, renewing.id)).toBe(7);
   });
 });

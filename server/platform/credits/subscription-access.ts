@@ -13,7 +13,8 @@ export type SubscriptionAccessRow = Pick<
 
 /**
  * Access-bearing: trialing (with a trial end still ahead) or active, within the paid period for local
- * rows (nothing renews a local subscription; Stripe rows change through Stripe's webhooks).
+ * rows (the renewal sweep of features/payments/renewal.ts moves it on; Stripe rows change through
+ * Stripe's webhooks).
  */
 export function hasSubscriptionAccess(row: SubscriptionAccessRow, now: Date): boolean {
   const status = row.status as SubscriptionStatus;
