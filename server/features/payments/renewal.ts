@@ -42,8 +42,10 @@ export async function renewDueSubscriptions(deps: Deps): Promise<{ renewed: numb
     try {
       if (await renewLocal(deps, row, now)) renewed += 1;
     } catch (error) {
-      if (!(error instanceof RenewalSuperseded)) throw error;
-      deps.log.info({ subscriptionId: row.id }, 'subscription changed before its renewal; skipped');
+      // One row's failure does not hold up the others; it is tried again at the next sweep.
+      if (error instanceof RenewalSuperseded)
+        deps.log.info({ subscriptionId: row.id }, 'subscription changed before its renewal; skipped');
+      else deps.log.error({ err: error, subscriptionId: row.id }, 'subscription renewal failed');
     }
   }
   if (renewed > 0 || expired.length > 0) deps.log.info({ renewed, expired: expired.length }, 'subscriptions swept');
