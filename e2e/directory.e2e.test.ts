@@ -105,6 +105,9 @@ describe('directories (issue 18)', () => {
       mkdirSync(SHOTS, { recursive: true });
       for (const width of [1440, 1024, 768, 375]) {
         await page.setViewportSize({ width, height: 900 });
+        // The grid may re-render as the width changes: measure the card once it is laid out again.
+        await nora.waitFor({ state: 'visible' });
+        await expect.poll(async () => (await nora.boundingBox())?.width ?? 0).toBeGreaterThan(0);
         const box = await nora.boundingBox();
         const list = await page.getByTestId('creator-list').boundingBox();
         // Never a sliver: at least 19rem, or the whole row where that does not fit.

@@ -163,6 +163,8 @@ const configSchema = z.object({
   FFMPEG_PATH: optionalString,
   FFPROBE_PATH: optionalString,
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** Signed-out chat questions per address per minute (help pages only; signed in it is 20 per user). */
+  RATE_LIMIT_CHAT_SIGNED_OUT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** Calls one user may make per minute across the text agents (movie, image and film agent, campaign plan). */
   RATE_LIMIT_TEXT_AGENTS_PER_MINUTE: z.coerce.number().int().min(1).default(TEXT_AGENTS.perUserPerMinute),
   /**

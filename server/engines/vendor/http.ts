@@ -29,12 +29,14 @@ export class VendorError extends AppError {
   ) {
     // 502 for the task queue means "may be retried"; a refused request (4xx) is a permanent 400. A refused key
     // (401/403) is the operator's problem, not the request's: vendor_auth, which users see as a generic failure.
-    const code = retryable
-      ? 'vendor_unavailable'
-      : vendorStatus === 401 || vendorStatus === 403
-        ? 'vendor_auth'
-        : 'vendor_rejected';
-    super(retryable ? 502 : 400, code, `${vendor}: ${message}`);
+    const auth = !retryable && (vendorStatus === 401 || vendorStatus === 403);
+    const code = retryable ? 'vendor_unavailable' : auth ? 'vendor_auth' : 'vendor_rejected';
+    // A refused key is not described in the vendor's words: some echo the key they refused, and this
+    // message reaches the logs and the task row.
+    const text = auth
+      ? `the studio's API key was refused (HTTP ${vendorStatus}); check the key in the configuration`
+      : message;
+    super(retryable ? 502 : 400, code, `${vendor}: ${text}`);
     this.name = 'VendorError';
   }
 }

@@ -11,8 +11,6 @@ import { answerChat, isLocalText, llmRequest } from './service.ts';
 const errors = errorReplies(400, 422, 429, 500, 502);
 /** Per user, so one account cannot drain the text vendor for everyone. */
 const CHAT_PER_MINUTE = 20;
-/** Signed out, per address: help-page questions only, and fewer of them. */
-const CHAT_PER_MINUTE_SIGNED_OUT = 10;
 
 /**
  * The asker, when signed in (bearer token, or session cookie sent by the studio with X-Requested-With).
@@ -37,7 +35,9 @@ export function chatRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: {
           rateLimit: {
-            max: (request: FastifyRequest) => (askerOf(request) ? CHAT_PER_MINUTE : CHAT_PER_MINUTE_SIGNED_OUT),
+            // Signed out, per address: help-page questions only, and fewer of them.
+            max: (request: FastifyRequest) =>
+              askerOf(request) ? CHAT_PER_MINUTE : ctx.config.RATE_LIMIT_CHAT_SIGNED_OUT_PER_MINUTE,
             timeWindow: 60_000,
             keyGenerator: (request: FastifyRequest) => askerOf(request) ?? `ip:${request.ip}`,
           },

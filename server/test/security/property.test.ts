@@ -110,7 +110,9 @@ async function callerFor(op: Operation): Promise<TestUser | undefined> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000000' } });
+  t = await createTestApp({
+    env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_CHAT_SIGNED_OUT_PER_MINUTE: '1000000' },
+  });
   probers = {
     creator: await createTestUser(t.ctx.db, { role: 'creator', credits: 1000 }),
     brand: await createTestUser(t.ctx.db, { role: 'brand', credits: 1000 }),
