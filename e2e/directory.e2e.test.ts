@@ -105,14 +105,19 @@ describe('directories (issue 18)', () => {
       mkdirSync(SHOTS, { recursive: true });
       for (const width of [1440, 1024, 768, 375]) {
         await page.setViewportSize({ width, height: 900 });
-        // The grid may re-render as the width changes: measure the card once it is laid out again.
-        await nora.waitFor({ state: 'visible' });
-        await expect.poll(async () => (await nora.boundingBox())?.width ?? 0).toBeGreaterThan(0);
-        const box = await nora.boundingBox();
-        const list = await page.getByTestId('creator-list').boundingBox();
+        // The grid re-renders as the width changes (and the searched list is fetched again): measure the card
+        // and the list together once both are laid out.
+        const measured = { card: 0, list: 0 };
+        await expect
+          .poll(async () => {
+            measured.card = (await nora.boundingBox())?.width ?? 0;
+            measured.list = (await page.getByTestId('creator-list').boundingBox())?.width ?? 0;
+            return measured.card > 0 && measured.list > 0;
+          })
+          .toBe(true);
         // Never a sliver: at least 19rem, or the whole row where that does not fit.
-        if ((list?.width ?? 0) >= 2 * 304 + 12) expect(box?.width, `card at ${width} px`).toBeGreaterThanOrEqual(304);
-        else expect(box?.width, `card at ${width} px`).toBeCloseTo(list?.width ?? 0, 0);
+        if (measured.list >= 2 * 304 + 12) expect(measured.card, `card at ${width} px`).toBeGreaterThanOrEqual(304);
+        else expect(measured.card, `card at ${width} px`).toBeCloseTo(measured.list, 0);
         await page.screenshot({ path: path.join(SHOTS, `directory-community-${width}.png`) });
       }
 
