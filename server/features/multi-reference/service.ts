@@ -4,7 +4,7 @@ import { MEDIA_URL_PREFIX, MULTI_REFERENCE, type PriceTable } from '../../../com
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../platform/errors.ts';
-import { prepareMediaRef } from '../../platform/media/inputs.ts';
+import { inlineOrMediaRef, prepareMediaRef } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { finishedTask, generatedMediaOf } from '../generation/service.ts';
 import { visiblePersona } from '../personas/service.ts';
@@ -13,14 +13,6 @@ import { MULTI_REFERENCE_VIDEO_KIND, type MultiReferenceVideoInput } from './vid
 
 type Body = z.infer<typeof multiReferenceBody>;
 const MB = 1024 * 1024;
-
-/** Bare base64 becomes a PNG-claimed data URI (the bytes are sniffed anyway); URIs and URLs pass as they are. */
-function asRef(value: string): string {
-  const v = value.trim();
-  // Only a media path is a path: the base64 of a JPEG starts with '/9j/'.
-  if (v.startsWith('data:') || v.startsWith('/api/') || /^https?:\/\//i.test(v)) return v;
-  return `data:application/octet-stream;base64,${v}`;
-}
 
 const unsupported = () => new AppError(400, 'unsupported_type', MESSAGES.multiReference.unsupportedType);
 
@@ -33,7 +25,7 @@ async function prepareReference(
   allowed: Array<'image' | 'video'>,
 ) {
   try {
-    return await prepareMediaRef(ctx, userId, asRef(url), { maxBytes: maxMb * MB, allowed });
+    return await prepareMediaRef(ctx, userId, inlineOrMediaRef(url), { maxBytes: maxMb * MB, allowed });
   } catch (error) {
     if (error instanceof AppError && error.code === 'unsupported_type') throw unsupported();
     throw error;
