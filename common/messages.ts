@@ -1,6 +1,7 @@
 // User-facing messages. Those quoted from the spec are verbatim; the rest fill gaps the spec leaves.
+import { keyedCatalogue, withParams } from './message-keys.ts';
 
-export const MESSAGES = {
+export const MESSAGES = keyedCatalogue({
   auth: {
     pleaseLogIn: 'Please log in to access the dashboard',
     tokenNotFound: 'Authentication token not found. Please log in.',
@@ -23,7 +24,10 @@ export const MESSAGES = {
     sendFailed: 'Failed to send verification email. Please try again.',
     expired: 'This verification code has expired. Please request a new one.',
     tooManyWrong: 'Too many wrong codes. Please request a new one.',
-    cooldown: (seconds: number) => `Please wait ${seconds} seconds before requesting a new code.`,
+    cooldown: withParams(
+      ['seconds'],
+      (seconds: number) => `Please wait ${seconds} seconds before requesting a new code.`,
+    ),
     sent: 'A new verification code has been sent to your email.',
     verified: 'Email verified successfully',
     alreadyVerified: 'Your email is already verified.',
@@ -33,8 +37,8 @@ export const MESSAGES = {
     firstNameRequired: 'First name is required',
     lastNameRequired: 'Last name is required',
     emailInvalid: 'Enter a valid email address',
-    passwordTooShort: (min: number) => `Password must be at least ${min} characters`,
-    passwordTooLong: (max: number) => `Password must be at most ${max} characters`,
+    passwordTooShort: withParams(['min'], (min: number) => `Password must be at least ${min} characters`),
+    passwordTooLong: withParams(['max'], (max: number) => `Password must be at most ${max} characters`),
     roleInvalid: 'Choose creator or brand',
     passwordRequired: 'Password is required',
   },
@@ -52,21 +56,26 @@ export const MESSAGES = {
   },
   upload: {
     failed: 'Upload failed',
-    failedStatus: (status: number) => `Upload failed (${status})`,
-    tooLarge: (mb: number) => `File size exceeds ${mb}MB limit`,
+    failedStatus: withParams(['status'], (status: number) => `Upload failed (${status})`),
+    tooLarge: withParams(['mb'], (mb: number) => `File size exceeds ${mb}MB limit`),
     unsupportedType: 'This file type is not supported',
     noFile: 'No file was uploaded',
-    tooManyFiles: (max: number) => `You can upload at most ${max} files at a time`,
+    tooManyFiles: withParams(['max'], (max: number) => `You can upload at most ${max} files at a time`),
     invalidBase64: 'The file data is not valid base64',
     malformedForm: 'The upload form data is malformed',
     /** Build it with storageFullMessage (common/rules/storage.ts), which formats the sizes. */
-    storageFull: (used: string, limit: string) =>
-      `Storage full: ${used} of ${limit} used. Delete assets to free space.`,
+    storageFull: withParams(
+      ['used', 'limit'],
+      (used: string, limit: string) => `Storage full: ${used} of ${limit} used. Delete assets to free space.`,
+    ),
   },
   credits: {
     insufficient: 'Insufficient credits',
     /** Our own balance falls short of a paid action by `count` credits (issue 18). */
-    needMore: (count: number) => `You need ${count.toLocaleString('en')} more ${count === 1 ? 'credit' : 'credits'}`,
+    needMore: withParams(
+      ['count'],
+      (count: number) => `You need ${count.toLocaleString('en')} more ${count === 1 ? 'credit' : 'credits'}`,
+    ),
   },
   media: {
     linkExpired: 'This media link has expired',
@@ -90,8 +99,8 @@ export const MESSAGES = {
     orderNotFound: 'Order not found',
     orderNotOpen: 'This order has already been completed or cancelled',
     orderTokenInvalid: 'This checkout link is no longer valid. Please start the purchase again.',
-    amountMin: (min: number) => `The amount must be at least €${min}`,
-    amountMax: (max: number) => `The amount must be at most €${max}`,
+    amountMin: withParams(['min'], (min: number) => `The amount must be at least €${min}`),
+    amountMax: withParams(['max'], (max: number) => `The amount must be at most €${max}`),
     amountDecimals: 'The amount can have at most 2 decimals',
     amountRequired: 'Enter an amount in euros',
     brandOnly: 'Only brand accounts have a campaign wallet',
@@ -111,21 +120,30 @@ export const MESSAGES = {
     internal: 'Something went wrong. Please try again.',
     validation: 'Validation failed',
     rateLimited: 'Too many requests. Please slow down.',
-    bodyTooLarge: (limit: string) => `The request is too large (at most ${limit} for this call)`,
+    bodyTooLarge: withParams(['limit'], (limit: string) => `The request is too large (at most ${limit} for this call)`),
     nulCharacter: 'Text cannot contain the NUL character (\\u0000)',
     invalidUnicode: 'Text contains an invalid character (an unpaired UTF-16 surrogate)',
-    tooDeep: (levels: number) => `The request is nested too deeply (at most ${levels} levels)`,
-    textTooLong: (what: string, max: number) => `${what} can be at most ${max.toLocaleString('en')} characters`,
-    tooManyItems: (what: string, max: number) => `At most ${max.toLocaleString('en')} ${what}`,
+    tooDeep: withParams(['levels'], (levels: number) => `The request is nested too deeply (at most ${levels} levels)`),
+    textTooLong: withParams(
+      ['what', 'max'],
+      (what: string, max: number) => `${what} can be at most ${max.toLocaleString('en')} characters`,
+    ),
+    tooManyItems: withParams(
+      ['what', 'max'],
+      (what: string, max: number) => `At most ${max.toLocaleString('en')} ${what}`,
+    ),
   },
   generation: {
-    imageLimitExceeded: (model: string, max: number, have: number, remove: number) =>
-      `Image limit exceeded: ${model} supports maximum ${max} images (you have ${have}). Please remove ${remove} image(s).`,
+    imageLimitExceeded: withParams(
+      ['model', 'max', 'have', 'remove'],
+      (model: string, max: number, have: number, remove: number) =>
+        `Image limit exceeded: ${model} supports maximum ${max} images (you have ${have}). Please remove ${remove} image(s).`,
+    ),
     authError: 'Authentication error. Please log in again.',
     videoFailed: 'Video generation failed',
     imageFailed: 'Image generation failed',
     audioFailed: 'Audio generation failed',
-    pollingFailed: (status: number | string) => `Polling failed: ${status}`,
+    pollingFailed: withParams(['status'], (status: number | string) => `Polling failed: ${status}`),
     videoTimedOut: 'Video generation timed out. Please try again.',
     timedOutAfter10: 'timed out after 10 minutes',
     contentFiltered: 'Content Filtered',
@@ -142,13 +160,19 @@ export const MESSAGES = {
     working: 'Working...',
     unexpectedResponse: 'Video generation returned unexpected response structure',
     contentPolicy: 'Your prompt was blocked by the content policy. Please rephrase it.',
-    imageSizeOutOfRange: (min: number, max: number) => `Image size must be between ${min} and ${max} pixels per side`,
-    videoInputRequired: (mode: string) => `${mode} needs a video to work from (videoUri)`,
+    imageSizeOutOfRange: withParams(
+      ['min', 'max'],
+      (min: number, max: number) => `Image size must be between ${min} and ${max} pixels per side`,
+    ),
+    videoInputRequired: withParams(['mode'], (mode: string) => `${mode} needs a video to work from (videoUri)`),
     characterImageRequired: 'ActStudio needs a character image (characterImages or inputImage)',
     generationFailed: 'Generation failed',
     /** Production without a vendor for the model and without LOCAL_ENGINES=true (issue 19). */
-    engineUnavailable: (model: string, variables: readonly string[]) =>
-      `${model} is not available on this server. Set ${[...variables, 'LOCAL_ENGINES=true'].join(' or ')}`,
+    engineUnavailable: withParams(
+      ['model', 'variables'],
+      (model: string, variables: readonly string[]) =>
+        `${model} is not available on this server. Set ${[...variables, 'LOCAL_ENGINES=true'].join(' or ')}`,
+    ),
   },
   inputs: {
     notAMediaUrl: 'The media URL is not valid',
@@ -164,8 +188,11 @@ export const MESSAGES = {
     selectModelAndOption: 'Please select a model and option',
     enhanceImageOnly: 'Image enhancement needs an image',
     enhanceVideoOnly: 'Video enhancement needs a video',
-    unknownType: (type: string) => `Unknown asset type: ${type}`,
-    typeMismatch: (type: string, contentType: string) => `A ${type} asset cannot point at ${contentType} media`,
+    unknownType: withParams(['type'], (type: string) => `Unknown asset type: ${type}`),
+    typeMismatch: withParams(
+      ['type', 'contentType'],
+      (type: string, contentType: string) => `A ${type} asset cannot point at ${contentType} media`,
+    ),
     idTaken: 'An asset with this id already exists',
   },
   remote: {
@@ -179,30 +206,33 @@ export const MESSAGES = {
   canvasImages: {
     compositionFailed: 'Composition generation failed',
     editFailed: 'Processing failed',
-    tooManyImages: (max: number) => `At most ${max} images can be composed at once`,
+    tooManyImages: withParams(['max'], (max: number) => `At most ${max} images can be composed at once`),
     imagesRequired: 'Add at least one image',
-    tooManySteps: (max: number) => `At most ${max} composition steps are allowed`,
+    tooManySteps: withParams(['max'], (max: number) => `At most ${max} composition steps are allowed`),
     stepsRequired: 'Add at least one composition step',
-    regionOutside: (id: string, width: number, height: number) =>
-      `Region of step "${id}" must lie within the base image (${width}x${height})`,
-    duplicateStep: (id: string) => `Step id "${id}" is used more than once`,
+    regionOutside: withParams(
+      ['id', 'width', 'height'],
+      (id: string, width: number, height: number) =>
+        `Region of step "${id}" must lie within the base image (${width}x${height})`,
+    ),
+    duplicateStep: withParams(['id'], (id: string) => `Step id "${id}" is used more than once`),
     imageRequired: 'An image is required',
     notAnImage: 'Only image files can be used',
     quality: 'Quality must be 1k, 2k or 4k',
   },
   multiReference: {
     promptAndReference: 'Please enter a prompt and add at least one reference image',
-    tooManyFiles: (max: number) => `At most ${max} reference files can be added`,
+    tooManyFiles: withParams(['max'], (max: number) => `At most ${max} reference files can be added`),
     unsupportedType: 'Only images (and videos in video-to-video mode: mp4, mov, webm, avi) can be used',
     videoRequired: 'Add a video (mp4, mov, webm or avi) to use video-to-video mode',
-    variationFailed: (n: number) => `Variation ${n} generation failed`,
+    variationFailed: withParams(['n'], (n: number) => `Variation ${n} generation failed`),
     failed: 'Generation failed',
   },
   magicSelector: {
     inpaintPrompt: 'Please enter a prompt for inpainting',
     replaceReference: 'Please upload a reference image for replacement',
     styleReference: 'Please upload a reference image for style transfer',
-    modePrompt: (mode: string) => `Please enter a prompt for ${mode} mode`,
+    modePrompt: withParams(['mode'], (mode: string) => `Please enter a prompt for ${mode} mode`),
     failed: 'Inpainting failed',
     baseRequired: 'Please upload a base image',
     maskRequired: 'Please paint the area to change',
@@ -213,8 +243,11 @@ export const MESSAGES = {
     oneFile: 'Please drop one image',
   },
   account: {
-    startingRateInvalid: (max: number) =>
-      `The starting rate must be an amount in euros from 0 to ${max.toLocaleString('en')} with at most 2 decimals`,
+    startingRateInvalid: withParams(
+      ['max'],
+      (max: number) =>
+        `The starting rate must be an amount in euros from 0 to ${max.toLocaleString('en')} with at most 2 decimals`,
+    ),
     avatarFailed: 'Failed to update avatar',
     avatarNotImage: 'Only JPEG, PNG, GIF or WebP images can be used as an avatar',
     avatarOneFile: 'Please upload a single image',
@@ -228,15 +261,18 @@ export const MESSAGES = {
     settingsSaved: 'Settings saved',
     holderRequired: 'Account holder name is required',
     ibanRequired: 'IBAN is required',
-    ibanTooLong: (max: number) => `IBAN must be at most ${max} characters`,
+    ibanTooLong: withParams(['max'], (max: number) => `IBAN must be at most ${max} characters`),
     ibanCountry: 'Invalid IBAN: unknown country code',
-    ibanLength: (country: string, length: number) => `Invalid IBAN: an IBAN from ${country} has ${length} characters`,
+    ibanLength: withParams(
+      ['country', 'length'],
+      (country: string, length: number) => `Invalid IBAN: an IBAN from ${country} has ${length} characters`,
+    ),
     ibanChecksum: 'Invalid IBAN: the check digits do not match',
     ibanFormat: 'Invalid IBAN: it must be a country code, two check digits and the account number',
     bicInvalid: 'Invalid BIC/SWIFT code: use 8 or 11 letters and digits (for example DEUTDEFF)',
     bankAccountNotFound: 'Bank account not found',
     bankAccountExists: 'This IBAN is already saved',
-    tooManyBankAccounts: (max: number) => `You can save at most ${max} bank accounts`,
+    tooManyBankAccounts: withParams(['max'], (max: number) => `You can save at most ${max} bank accounts`),
     bankAccountAdded: 'Bank account added',
     bankAccountDeleted: 'Bank account removed',
     primaryUpdated: 'Primary bank account updated',
@@ -264,7 +300,7 @@ export const MESSAGES = {
   },
   personas: {
     requiredFields: 'Please fill in the required fields: Name and Description',
-    createFailed: (error: string) => `Failed to create persona: ${error}`,
+    createFailed: withParams(['error'], (error: string) => `Failed to create persona: ${error}`),
     unknownError: 'Unknown error',
     createFailedRetry: 'Failed to create persona. Please try again.',
     createError: 'An error occurred while creating the persona.',
@@ -283,7 +319,7 @@ export const MESSAGES = {
     notFound: 'Persona not found',
     publicNotAllowed:
       'Only the designated admin account can create public personas. Please contact the admin to make a persona public.',
-    tooManyCharacterImages: (max: number) => `A persona can have at most ${max} character images`,
+    tooManyCharacterImages: withParams(['max'], (max: number) => `A persona can have at most ${max} character images`),
     characterImageNotOwn: 'Character images must be images you uploaded',
     imageNotOwn: 'Persona images must be images in your library',
     avatarNotOwn: 'The avatar must be an image in your library',
@@ -293,23 +329,23 @@ export const MESSAGES = {
     personalityUnknown: 'Choose a personality from the list',
     licenseTypeUnknown: 'License type must be free, premium or exclusive',
     licensePriceInvalid: 'The license price must be a positive amount in euros with at most 2 decimals',
-    tooManyTags: (max: number) => `A persona can have at most ${max} tags`,
-    tagTooLong: (max: number) => `Tags can be at most ${max} characters`,
+    tooManyTags: withParams(['max'], (max: number) => `A persona can have at most ${max} tags`),
+    tagTooLong: withParams(['max'], (max: number) => `Tags can be at most ${max} characters`),
     stillGenerating: 'The persona images are still being generated. Please wait until they are ready.',
     imageNotReady: 'This persona image is not available yet. Regenerate it first.',
     imageTypeUnknown: 'Unknown persona image type',
     selectPersonaVideo: 'Please select a persona and enter a video prompt',
     selectPersonaImage: 'Please select a persona and enter an image prompt',
     videoPromptRequired: 'Please enter a video prompt describing what you want the persona to do.',
-    videoPromptTooLong: (max: number) => `The video prompt can be at most ${max} characters`,
+    videoPromptTooLong: withParams(['max'], (max: number) => `The video prompt can be at most ${max} characters`),
     imageTypeRequired: 'Please select which persona image type to use for video generation.',
-    productPromptTooLong: (max: number) => `The product prompt can be at most ${max} characters`,
-    tooManyProductImages: (max: number) => `At most ${max} product images can be used`,
+    productPromptTooLong: withParams(['max'], (max: number) => `The product prompt can be at most ${max} characters`),
+    tooManyProductImages: withParams(['max'], (max: number) => `At most ${max} product images can be used`),
     productImageRequired: 'Please add at least one product image',
     durationInvalid: 'Duration must be 5 or 8 seconds',
     aspectRatioInvalid: 'Aspect ratio must be 16:9 or 9:16',
     ugcScriptRequired: 'Please enter the line the persona should say',
-    ugcScriptTooLong: (max: number) => `The spoken line can be at most ${max} characters`,
+    ugcScriptTooLong: withParams(['max'], (max: number) => `The spoken line can be at most ${max} characters`),
     videoFailed: 'Video Generation Failed',
     downloadFailed: 'Failed to download video.',
     emptyDirectory: 'You have not created any Personas yet',
@@ -338,8 +374,8 @@ export const MESSAGES = {
     creatorTypeUnknown: 'Choose a creator type from the list',
     approveFailed: 'Failed to approve/reject user/brand',
     deleteFailed: 'Failed to delete user',
-    actionUserFailed: (action: string) => `Failed to ${action} user. Please try again.`,
-    brandNetworkError: (action: string) => `Network error occurred while ${action} brand`,
+    actionUserFailed: withParams(['action'], (action: string) => `Failed to ${action} user. Please try again.`),
+    brandNetworkError: withParams(['action'], (action: string) => `Network error occurred while ${action} brand`),
     deleteConfirm:
       'This permanently deletes the user and removes their AI assets, campaigns and profiles. This cannot be undone.',
     creatorNotFound: 'Creator not found',
@@ -357,7 +393,7 @@ export const MESSAGES = {
   },
   campaigns: {
     // Spec 5 and 8, verbatim.
-    insufficientFunds: (need: string) => `Insufficient funds. Need $${need} more.`,
+    insufficientFunds: withParams(['need'], (need: string) => `Insufficient funds. Need $${need} more.`),
     loadFailed: 'Failed to load campaign details',
     fetchFailed: 'Failed to fetch campaign details',
     loadError: 'An error occurred while loading the campaign',
@@ -368,22 +404,31 @@ export const MESSAGES = {
     // Ours: the gaps the spec leaves.
     titleRequired: 'Please enter a campaign title',
     objectiveRequired: 'Please enter a campaign objective',
-    budgetMin: (min: number) => `The budget must be at least €${min}`,
-    budgetMax: (max: number) => `The budget can be at most €${max}`,
+    budgetMin: withParams(['min'], (min: number) => `The budget must be at least €${min}`),
+    budgetMax: withParams(['max'], (max: number) => `The budget can be at most €${max}`),
     amountDecimals: 'Amounts can have at most 2 decimals',
-    durationRange: (min: number, max: number) => `The duration must be between ${min} and ${max} days`,
-    ageRange: (min: number, max: number) => `The audience age must be between ${min} and ${max}`,
+    durationRange: withParams(
+      ['min', 'max'],
+      (min: number, max: number) => `The duration must be between ${min} and ${max} days`,
+    ),
+    ageRange: withParams(
+      ['min', 'max'],
+      (min: number, max: number) => `The audience age must be between ${min} and ${max}`,
+    ),
     ageOrder: 'The minimum age cannot be above the maximum age',
     platformsRequired: 'Select at least one platform',
     contentTypesRequired: 'Select at least one content type',
     endBeforeStart: 'The end date cannot be before the start date',
     startInPast: 'The start date cannot be in the past',
     dateInvalid: 'Enter a date as YYYY-MM-DD',
-    tooManyMaterials: (max: number) => `A campaign can have at most ${max} materials`,
+    tooManyMaterials: withParams(['max'], (max: number) => `A campaign can have at most ${max} materials`),
     materialType: 'Only images and videos can be campaign materials',
     brandOnly: 'Only brand accounts can create and manage campaigns',
     poolStatusFilter: 'The pool lists open and running campaigns',
-    invalidTransition: (from: string, to: string) => `A ${from} campaign cannot become ${to}`,
+    invalidTransition: withParams(
+      ['from', 'to'],
+      (from: string, to: string) => `A ${from} campaign cannot become ${to}`,
+    ),
     onlyDraftsEditable: 'Only draft campaigns can be edited',
     onlyDraftsDeletable: 'Only draft campaigns can be deleted',
     activeCollaborations: 'Complete the active collaborations before completing the campaign',
@@ -396,10 +441,13 @@ export const MESSAGES = {
     messageRequired: 'Please write a message to the brand',
     rateRequired: 'Enter your rate in euros',
     ratePositive: 'Your rate must be more than €0',
-    rateMax: (max: number) => `Your rate can be at most €${max}`,
+    rateMax: withParams(['max'], (max: number) => `Your rate can be at most €${max}`),
     applicationNotPending: 'This application has already been answered',
     campaignClosed: 'This campaign is completed',
-    budgetNotCovered: (available: string) => `The campaign budget left (€${available}) does not cover this rate`,
+    budgetNotCovered: withParams(
+      ['available'],
+      (available: string) => `The campaign budget left (€${available}) does not cover this rate`,
+    ),
     collaborationNotActive: 'This collaboration is no longer active',
     applied: 'Your application has been sent',
     withdrawn: 'Your application has been withdrawn',
@@ -426,11 +474,14 @@ export const MESSAGES = {
     platformsRequired: 'Select at least one platform',
     dateRequired: 'Please pick a date',
     timeRequired: 'Please pick a time',
-    calendarDateInvalid: (field: string) => `${field} must be a calendar date as YYYY-MM-DD`,
+    calendarDateInvalid: withParams(['field'], (field: string) => `${field} must be a calendar date as YYYY-MM-DD`),
     calendarRangeReversed: 'The calendar range ends before it starts: end must be on or after start',
-    calendarRangeTooLong: (days: number) => `The calendar range is too long: at most ${days} days`,
+    calendarRangeTooLong: withParams(
+      ['days'],
+      (days: number) => `The calendar range is too long: at most ${days} days`,
+    ),
     timezoneInvalid: 'Unknown time zone',
-    platformNotConnected: (platform: string) => `${platform} is not connected`,
+    platformNotConnected: withParams(['platform'], (platform: string) => `${platform} is not connected`),
     unknownPlatform: 'Unknown social platform',
     postNotFound: 'Scheduled post not found',
     onlyFutureScheduled: 'Only scheduled posts in the future can be changed',
@@ -445,11 +496,14 @@ export const MESSAGES = {
       'This connection was not started in this browser, so nothing was connected. Please start again from the studio.',
     connectOtherAccount:
       'This connection was started by another GenPro Studio account than the one signed in here, so nothing was connected. Please start again from the studio.',
-    mediaUrlInvalid: (field: string) =>
-      `${field}: each item must be one of your media or a public http(s) URL (no private or local addresses)`,
+    mediaUrlInvalid: withParams(
+      ['field'],
+      (field: string) =>
+        `${field}: each item must be one of your media or a public http(s) URL (no private or local addresses)`,
+    ),
     brandsNoCollaboration: 'Brand accounts publish materials only',
     tokenExpired: 'The connection to this account has expired. Please reconnect it.',
     publishFailed: 'The post could not be published',
     postGone: 'This post does not exist',
   },
-} as const;
+} as const);
