@@ -68,7 +68,8 @@ describe('Arabic message entries and the catalogue agree', () => {
           continue;
         }
         const used = [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]);
-        const names: string[] = typeof entry === 'function' ? ((entry as { paramNames?: string[] }).paramNames ?? []) : [];
+        const names: string[] =
+          typeof entry === 'function' ? ((entry as { paramNames?: string[] }).paramNames ?? []) : [];
         // `formatted` is the plural messages' `count`, formatted for the language.
         const known = names.includes('count') ? [...names, 'formatted'] : names;
         for (const value of used) if (!known.includes(value)) problems.push(`${group}.${name}: {{${value}}}`);
