@@ -3,7 +3,7 @@
 // with the parameters, never by reading the English back. The server sends the key and parameters with each
 // error (`messageKey`, `messageParams`); a text the browser built itself is looked up where it was made.
 
-export type MessageParams = Record<string, string | number>;
+type MessageParams = Record<string, string | number>;
 
 export interface KeyedMessage {
   key: string;
