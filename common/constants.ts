@@ -90,6 +90,7 @@ export const DASHBOARD_VIEWS = [
   'adminCreators',
   'adminBrands',
   'adminEngines',
+  'adminPayouts',
 ] as const;
 export type DashboardView = (typeof DASHBOARD_VIEWS)[number];
 export const DEFAULT_DASHBOARD_VIEW: DashboardView = 'creators';

@@ -282,7 +282,7 @@ describe('admin payouts', () => {
       action: 'payout.mark_paid',
       target_type: 'payout',
       admin_email: admin.email,
-      details: { reference: 'SEPA-2026-11', amountCents: 4_000, creatorEmail: creator.email },
+      details: { reference: 'SEPA-2026-11', amountCents: 4_000, email: creator.email },
     });
   });
 

@@ -348,7 +348,7 @@ export async function markPayout(
         targetType: 'payout',
         targetId: id,
         details: {
-          creatorEmail: dto.creator.email,
+          email: dto.creator.email,
           amountCents: row.amountCents,
           ibanLast4: row.iban.slice(-4),
           ...(decision.paid ? { reference: decision.reference } : { reason: decision.reason }),
