@@ -23,7 +23,6 @@ export const requestPayoutBody = z.object({
     { minCents: PAYOUT_LIMITS.minEuros * 100, maxCents: PAYOUT_LIMITS.maxEuros * 100 },
   ),
 });
-export type RequestPayoutBody = z.input<typeof requestPayoutBody>;
 
 /** The optional Idempotency-Key header: a retried request with the same key answers the first payout. */
 export const payoutRequestHeaders = z.object({ 'idempotency-key': z.string().trim().min(1).max(200).optional() });
@@ -36,7 +35,7 @@ const payoutDestination = z.object({
   bankName: z.string().nullable(),
 });
 
-export const payoutDto = z.object({
+const payoutDto = z.object({
   id: z.string(),
   amount: z.number(),
   amountCents: z.number().int(),
@@ -79,10 +78,9 @@ export const payoutIdParams = z.object({ id: z.uuid({ error: M.notFound }) });
 // ---- Admin ----
 
 export const adminPayoutsQuery = z.object({ status: z.enum(PAYOUT_STATUSES).optional(), ...pageParams });
-export type AdminPayoutsQuery = z.input<typeof adminPayoutsQuery>;
 
 /** What an admin needs to pay by hand: the full IBAN and BIC, and who asked. */
-export const adminPayoutDto = payoutDto.extend({
+const adminPayoutDto = payoutDto.extend({
   creator: z.object({ id: z.string(), email: z.string(), name: z.string() }),
   fullIban: z.string(),
   bicSwift: z.string().nullable(),
@@ -100,12 +98,10 @@ export const markPayoutPaidBody = z.object({
     .min(1, M.referenceRequired)
     .max(PAYOUT_LIMITS.referenceMax),
 });
-export type MarkPayoutPaidBody = z.input<typeof markPayoutPaidBody>;
 
 export const markPayoutFailedBody = z.object({
   reason: z.string({ error: M.reasonRequired }).trim().min(1, M.reasonRequired).max(PAYOUT_LIMITS.reasonMax),
 });
-export type MarkPayoutFailedBody = z.input<typeof markPayoutFailedBody>;
 
 export const adminPayoutReply = z.object({ success: z.literal(true), message: z.string(), data: adminPayoutDto });
 export type AdminPayoutReply = z.infer<typeof adminPayoutReply>;

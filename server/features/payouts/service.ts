@@ -19,7 +19,7 @@ import type { DbOrTx, Tx } from '../auth/users.ts';
 import { page } from '../directory/cards.ts';
 import type { PayoutTransfers } from './stripe-transfers.ts';
 
-export type PayoutRow = typeof payouts.$inferSelect;
+type PayoutRow = typeof payouts.$inferSelect;
 export type PayoutDeps = Pick<AppContext, 'db' | 'clock' | 'log'> & { transfers: PayoutTransfers | null };
 const m = MESSAGES.payouts;
 const OPEN = ['pending', 'processing'] as const;

@@ -3,7 +3,7 @@ import { PAYMENT_CURRENCY } from '../../../common/constants.ts';
 import type { Config } from '../../config.ts';
 import { createStripeClient } from '../payments/stripe.ts';
 
-export type TransferOutcome =
+type TransferOutcome =
   | { kind: 'sent'; transferId: string }
   /** Stripe refused it (4xx): nothing was moved. */
   | { kind: 'refused'; message: string }
