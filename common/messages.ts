@@ -350,6 +350,7 @@ export const MESSAGES = {
     referenceRequired: 'Enter the bank transfer reference',
     reasonRequired: 'Enter why the payout failed',
     transferFailed: 'The transfer to your Stripe account failed. The amount is back in your earnings.',
+    transferReversed: 'The transfer to your Stripe account was reversed. The amount is back in your earnings.',
     stripeAccountInvalid: 'A Stripe account id starts with acct_',
     stripeAccountSaved: 'Stripe account saved',
     creatorNotFound: 'Creator not found',

@@ -9,6 +9,7 @@ import { PAYOUT_LIMITS, type PayoutMethod } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { eurosToCents } from '../../../common/rules/campaigns.ts';
 import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
 import { bankAccounts, creatorStripeAccounts, payouts, users } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, conflict, notFound } from '../../platform/errors.ts';
@@ -208,7 +209,7 @@ export async function requestPayout(
 
 /** Ends an open payout without paying it: status, then the money back to earnings (once per payout). */
 async function endUnpaid(
-  tx: Tx,
+  tx: Db,
   row: PayoutRow,
   change: { status: 'failed' | 'cancelled'; reason: string | null; by: string | null },
   now: Date,
@@ -264,6 +265,30 @@ async function sendTransfer(deps: PayoutDeps, row: PayoutRow): Promise<PayoutRow
     deps.log.warn({ payoutId: row.id, detail: outcome.message }, 'payout transfer refused by Stripe');
     return endUnpaid(tx, current, { status: 'failed', reason: m.transferFailed, by: null }, now);
   });
+}
+
+/**
+ * Stripe `transfer.reversed` (a platform webhook, handled in the event's transaction): a payout whose
+ * transfer was reversed in full is failed and its amount returned to earnings, once. A partial reversal
+ * is only logged: an admin settles it by hand.
+ */
+export async function applyTransferReversal(
+  tx: Db,
+  deps: Pick<AppContext, 'clock' | 'log'>,
+  transfer: Record<string, unknown>,
+): Promise<void> {
+  const transferId = String(transfer.id ?? '');
+  const [row] = await tx.select().from(payouts).where(eq(payouts.stripeTransferId, transferId)).for('update');
+  if (!row) {
+    deps.log.warn({ transferId }, 'stripe transfer.reversed matches no payout');
+    return;
+  }
+  if (row.status !== 'paid') return;
+  if (transfer.reversed !== true) {
+    deps.log.warn({ transferId, payoutId: row.id }, 'payout transfer partly reversed; settle it by hand');
+    return;
+  }
+  await endUnpaid(tx, row, { status: 'failed', reason: m.transferReversed, by: null }, deps.clock.now());
 }
 
 async function lockedPayout(tx: Tx, id: string, userId?: string): Promise<PayoutRow> {

@@ -7,6 +7,7 @@ import { creditMoney, moneyBalance } from '../../platform/money/ledger.ts';
 import { authHeader, createTestUser, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { type FakeStripe, startFakeStripe } from '../payments/fake-stripe.ts';
+import { signStripePayload } from '../payments/signature.ts';
 
 const m = MESSAGES.payouts;
 let t: TestApp;
@@ -123,6 +124,36 @@ describe('payouts through Stripe Connect', () => {
     expect(new Set(keys)).toEqual(new Set([`genpro-payout-${data.id}`]));
     expect(await moneyBalance(t.ctx.db, user.id, 'earnings')).toBe(3_000);
     expect((await api('POST', `/api/admin/payouts/${data.id}/retry-transfer`, admin.token)).statusCode).toBe(409);
+  });
+
+  it('a transfer reversed in full (signed transfer.reversed webhook) fails the payout and returns the money once', async () => {
+    stripe.connectedAccounts.add('acct_1Reversed');
+    const user = await creator('acct_1Reversed');
+    const { data } = (await api('POST', '/api/creators/payouts', user.token, { amount: 40 })).json() as PayoutReply;
+    expect(data.status).toBe('paid');
+    const transfer = { ...stripe.transfers.get(data.reference ?? ''), amount_reversed: 4_000, reversed: true };
+    const deliver = (eventId: string, object: object) => {
+      const body = JSON.stringify({ id: eventId, object: 'event', type: 'transfer.reversed', data: { object } });
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/payment/webhook',
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'stripe-signature': signStripePayload(body, 'whsec_x', Math.floor(Date.now() / 1000)),
+        },
+        payload: body,
+      });
+    };
+    // A partial reversal changes nothing here (an admin settles it).
+    const partial = await deliver(`evt_partial_${data.id}`, { ...transfer, amount_reversed: 1_000, reversed: false });
+    expect(partial.statusCode, partial.body).toBe(200);
+    expect(await moneyBalance(t.ctx.db, user.id, 'earnings')).toBe(2_000);
+    for (const eventId of [`evt_full_${data.id}`, `evt_full_${data.id}`, `evt_again_${data.id}`]) {
+      expect((await deliver(eventId, transfer)).statusCode).toBe(200);
+    }
+    expect(await moneyBalance(t.ctx.db, user.id, 'earnings')).toBe(6_000);
+    const mine = (await api('GET', '/api/creators/payouts', user.token)).json() as PayoutsReply;
+    expect(mine.data.payouts[0]).toMatchObject({ id: data.id, status: 'failed', failureReason: m.transferReversed });
   });
 
   it('a creator without a connected account is paid by hand even with Stripe configured', async () => {
