@@ -350,6 +350,8 @@ export const MESSAGES = {
     referenceRequired: 'Enter the bank transfer reference',
     reasonRequired: 'Enter why the payout failed',
     transferFailed: 'The transfer to your Stripe account failed. The amount is back in your earnings.',
+    transferSent: 'The transfer was sent. The payout is paid.',
+    transferUnanswered: 'Stripe did not answer. The payout is still processing; try again later.',
     transferReversed: 'The transfer to your Stripe account was reversed. The amount is back in your earnings.',
     stripeAccountInvalid: 'A Stripe account id starts with acct_',
     stripeAccountSaved: 'Stripe account saved',

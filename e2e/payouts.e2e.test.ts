@@ -231,6 +231,21 @@ describe('creator payouts', () => {
       expect(await card.getByTestId('payout-request').isDisabled()).toBe(false);
       expect(await seriousViolations(page)).toEqual([]);
       await shot(card, 'creator-paid-375');
+
+      // ---- A second payout, cancelled before it is sent: the money comes back. ----
+      await page.locator('#payout-amount').fill('12.50');
+      await card.getByTestId('payout-request').click();
+      await expect.poll(() => card.getByTestId('payout-available').textContent()).toBe('€7.50');
+      const newest = row.first();
+      expect(await newest.getByTestId('payout-status').getAttribute('data-status')).toBe('pending');
+      await newest.getByTestId('payout-cancel').click();
+      await page.getByTestId('payout-cancel-dialog').waitFor();
+      await page.getByTestId('payout-cancel-confirm').click();
+      await expect.poll(() => newest.getByTestId('payout-status').getAttribute('data-status')).toBe('cancelled');
+      await expect.poll(() => card.getByTestId('payout-available').textContent()).toBe('€20.00');
+      await expect.poll(() => page.getByTestId('earnings-total').textContent()).toBe('€20.00');
+      expect(await row.count()).toBe(2);
+      await shot(card, 'creator-cancelled-375');
     } finally {
       await browser.close();
     }

@@ -175,7 +175,9 @@ export function payoutRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const data = await retryTransfer(deps, currentUser(request), request.params.id);
-        return { success: true as const, message: data.status, data };
+        const message =
+          data.status === 'paid' ? m.transferSent : data.status === 'failed' ? m.transferFailed : m.transferUnanswered;
+        return { success: true as const, message, data };
       },
     );
 

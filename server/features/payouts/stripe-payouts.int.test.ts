@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminPayoutReply, PayoutReply, PayoutsReply } from '../../../common/api/payouts.ts';
+import type { PayoutReply, PayoutsReply } from '../../../common/api/payouts.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { moneyTransactions } from '../../db/schema/index.ts';
 import { creditMoney, moneyBalance } from '../../platform/money/ledger.ts';
@@ -117,7 +117,10 @@ describe('payouts through Stripe Connect', () => {
     stripe.failNext(0);
     const retry = await api('POST', `/api/admin/payouts/${data.id}/retry-transfer`, admin.token);
     expect(retry.statusCode, retry.body).toBe(200);
-    expect((retry.json() as AdminPayoutReply).data).toMatchObject({ status: 'paid', stripeAccountId: 'acct_1Outage' });
+    expect(retry.json()).toMatchObject({
+      message: m.transferSent,
+      data: { status: 'paid', stripeAccountId: 'acct_1Outage' },
+    });
     const keys = transferRequests()
       .filter((r) => r.form['metadata[payout_id]'] === data.id)
       .map((r) => r.headers['idempotency-key']);
