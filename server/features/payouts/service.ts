@@ -150,7 +150,7 @@ export async function requestPayout(
         .from(users)
         .where(eq(users.id, userId))
         .for('update');
-      if (!me) throw notFound(MESSAGES.auth.required);
+      if (!me) throw notFound(MESSAGES.generic.notFound);
       if (idempotencyKey) {
         const [same] = await tx
           .select()
