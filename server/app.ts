@@ -39,6 +39,7 @@ import { inpaintRoutes } from './features/inpaint/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
 import { multiReferenceRoutes } from './features/multi-reference/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
+import { payoutRoutes } from './features/payouts/routes.ts';
 import { personaRoutes } from './features/personas/routes.ts';
 import { securityRoutes } from './features/security/routes.ts';
 import { sequenceRoutes } from './features/sequences/routes.ts';
@@ -146,6 +147,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(campaignRoutes(ctx));
   await app.register(directoryRoutes(ctx));
   await app.register(adminRoutes(ctx));
+  await app.register(payoutRoutes(ctx));
   await app.register(socialRoutes(ctx));
   if (ctx.config.embedded.mail && !ctx.config.production) await app.register(devMailRoutes(ctx));
 
