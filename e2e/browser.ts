@@ -16,13 +16,17 @@ export interface BrowserSession {
 }
 
 /** A fresh Chromium profile (Debian's chromium, headless) for one test; screenshots saved on failure. */
-export async function openBrowser(options: { width?: number; height?: number; locale?: string } = {}) {
+export async function openBrowser(
+  options: { width?: number; height?: number; locale?: string; userAgent?: string } = {},
+) {
   const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'genpro-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     locale: options.locale ?? 'en-US',
+    // Headless Chromium names itself HeadlessChrome, which the share pages treat as a bot (not counted).
+    userAgent: options.userAgent,
     args: CHROMIUM_ARGS,
   });
   const page = context.pages()[0] ?? (await context.newPage());

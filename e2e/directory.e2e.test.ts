@@ -78,7 +78,7 @@ describe('directories (issue 18)', () => {
       await card(full.id).waitFor();
       await card(empty.id).waitFor();
 
-      // The full profile: type, niches, platforms (primary first), rate; followers and engagement not known yet.
+      // The full profile: type, niches, platforms (primary first), rate; no connected account, so no followers.
       const nora = card(full.id);
       expect(await nora.getByTestId('creator-type').innerText()).toContain('Photographer');
       expect(await nora.getByTestId('creator-type').innerText()).toContain('Lisbon');
@@ -92,7 +92,7 @@ describe('directories (issue 18)', () => {
       expect(await nora.getByTestId('creator-rate').getAttribute('data-known')).toBe('true');
       expect(await nora.getByTestId('creator-rate').innerText()).toContain('€250.00');
       expect(await nora.getByTestId('creator-followers').getAttribute('data-known')).toBe('false');
-      expect(await nora.getByTestId('creator-followers').innerText()).toContain('Not known yet');
+      expect(await nora.getByTestId('creator-followers').innerText()).toContain('No connected accounts');
 
       // No profile at all: the card still says who it is and what is missing.
       const eli = card(empty.id);

@@ -144,7 +144,13 @@ const persona = z.object({
   license_price: z.number(),
   /** Campaigns used: how many campaign workspace entries hold this persona. */
   usage_count: z.number().int(),
-  totalReach: z.number().int(),
+  /**
+   * Views of the published posts carrying media made with the persona, as their networks report them; null
+   * while no such post reports views.
+   */
+  totalReach: z.number().int().nullable(),
+  /** Likes, comments and shares of those posts; null while none reports any. */
+  total_engagement: z.number().int().nullable(),
   status: z.enum(PERSONA_STATUSES),
   /** 0–100: 20 per image of the five. */
   generation_progress: z.number().int(),

@@ -30,7 +30,8 @@ const socialAccount = z.object({
   icon: z.string(),
   platform: socialPlatform,
   username: z.string().nullable(),
-  follower_count: z.number().int(),
+  /** Null while disconnected or when the network reports none to the studio. */
+  follower_count: z.number().int().nullable(),
   status: z.enum(SOCIAL_ACCOUNT_STATUSES),
   isConnected: z.boolean(),
   /** 'sandbox': our embedded network; 'live': the real platform (its client id is configured). */
@@ -120,8 +121,14 @@ const scheduledPost = z.object({
   created_at: z.string(),
   published_at: z.string().nullable(),
   collaboration_id: z.string().nullable(),
-  /** Views of the share page (sandbox) or as reported by the platform. */
-  views: z.number().int(),
+  /**
+   * The post's figures as its network reports them (social/metrics.ts): views (the sandbox's unique visitors a
+   * day, X impressions), likes, comments and shares; null where the network reports none.
+   */
+  views: z.number().int().nullable(),
+  likes: z.number().int().nullable(),
+  comments: z.number().int().nullable(),
+  shares: z.number().int().nullable(),
   /**
    * Previews of `media_urls`, in order, that the poster's browser can open: the studio's own files as signed URLs
    * with their WebP thumbnail when there is one; other URLs as they are.

@@ -43,7 +43,6 @@ export const personas = pgTable(
       .notNull()
       .default('free'),
     licensePriceCents: integer('license_price_cents').notNull().default(0),
-    totalReach: integer('total_reach').notNull().default(0),
     status: text('status', { enum: ['generating', 'ready', 'failed'] })
       .notNull()
       .default('generating'),

@@ -1,6 +1,17 @@
 // Publishing and scheduling tables (issue 9; accounts spec 3, 4, 5): connected social accounts (tokens sealed
 // at rest), pending OAuth flows, posts (published now or scheduled), and the embedded sandbox networks.
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { collaborations } from './marketplace.ts';
 import { timestamps, users } from './users.ts';
 
@@ -15,7 +26,13 @@ export const socialAccounts = pgTable(
     mode: text('mode', { enum: ['sandbox', 'live'] }).notNull(),
     externalId: text('external_id'),
     username: text('username'),
-    followerCount: integer('follower_count').notNull().default(0),
+    /**
+     * The followers the network reports (X users/me, LinkedIn memberFollowersCount, the sandbox's follows),
+     * refreshed by social/metrics.ts; null while the network has not reported any.
+     */
+    followerCount: integer('follower_count'),
+    /** When follower_count was last read from the network. */
+    metricsUpdatedAt: timestamp('metrics_updated_at', { withTimezone: true }),
     /** AES-GCM sealed (server/features/security/secret-box.ts). */
     accessTokenSealed: text('access_token_sealed').notNull(),
     refreshTokenSealed: text('refresh_token_sealed'),
@@ -74,8 +91,14 @@ export const socialPosts = pgTable(
     shareUrl: text('share_url'),
     externalId: text('external_id'),
     publishedAt: timestamp('published_at', { withTimezone: true }),
-    /** Views the network reports (the sandbox share page counts them); null where a network reports none. */
+    /** Views the network reports (the sandbox counts unique visitors a day); null where a network reports none. */
     views: integer('views'),
+    /** Likes, comments and shares (reposts, quotes) the network reports; null where it reports none. */
+    likes: integer('likes'),
+    comments: integer('comments'),
+    shares: integer('shares'),
+    /** When the figures above were last read from the network (social/metrics.ts). */
+    metricsUpdatedAt: timestamp('metrics_updated_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
@@ -126,4 +149,51 @@ export const sandboxPosts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('sandbox_posts_idempotency_idx').on(t.platform, t.idempotencyKey)],
+);
+
+/**
+ * Unique views of sandbox posts: one row per post, visitor and UTC day. The visitor is an HMAC of the client
+ * address and user agent under a server key (never stored in the clear); known bots are not recorded.
+ */
+export const sandboxPostViews = pgTable(
+  'sandbox_post_views',
+  {
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => sandboxPosts.id, { onDelete: 'cascade' }),
+    visitorHash: text('visitor_hash').notNull(),
+    day: date('day').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.visitorHash, t.day] })],
+);
+
+/** Likes on sandbox posts: one per post and visitor (the Like button of the share page). */
+export const sandboxPostLikes = pgTable(
+  'sandbox_post_likes',
+  {
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => sandboxPosts.id, { onDelete: 'cascade' }),
+    visitorHash: text('visitor_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.visitorHash] })],
+);
+
+/**
+ * Followers of a sandbox account (a platform and the studio user who holds it): one per visitor (the Follow
+ * button of the share page).
+ */
+export const sandboxFollows = pgTable(
+  'sandbox_follows',
+  {
+    platform: text('platform').notNull(),
+    ownerUserId: uuid('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    visitorHash: text('visitor_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.platform, t.ownerUserId, t.visitorHash] })],
 );

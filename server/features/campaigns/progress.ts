@@ -1,13 +1,14 @@
 import type { Deliverable, PerformanceMetrics } from '../../../common/api/campaigns.ts';
 import type { AppContext } from '../../context.ts';
-import { publishedPostsOf } from '../social/published.ts';
+import { engagementTotals, publishedPostsOf } from '../social/published.ts';
 
 // Deliverable progress and performance of collaborations, counted from the posts published against a
 // collaboration (POST /api/social/publish with collaboration_id). A post counts for a deliverable when its
 // platform matches (or the deliverable names none) and its media type matches the deliverable's contentType
 // ('mixed' or none matches any); each post fills one deliverable, the first matching one not yet complete.
-// total_posts counts the posts; total_views sums the views networks report (the sandbox share pages count
-// real views), null when none reports any; engagement is not reported by any connector, so it stays null.
+// total_posts counts the posts; total_views, total_engagement (likes + comments + shares) and avg_engagement_rate
+// (engagement / views, percent) follow engagementTotals (social/published.ts) over the figures the networks
+// report (social/metrics.ts), null when no post reports them.
 
 export interface CollaborationProgress {
   deliverables: Array<Deliverable & { completed: number }>;
@@ -39,14 +40,14 @@ export async function collaborationProgress(
     }
     const total = deliverables.reduce((n, d) => n + d.quantity, 0);
     const completed = deliverables.reduce((n, d) => n + Math.min(d.completed, d.quantity), 0);
-    const reported = mine.filter((p) => p.views !== null);
+    const figures = engagementTotals(mine);
     out.set(c.id, {
       deliverables,
       progress: { completed, total, percent: total > 0 ? Math.floor((completed / total) * 100) : 0 },
       performance_metrics: {
-        total_views: reported.length > 0 ? reported.reduce((n, p) => n + (p.views ?? 0), 0) : null,
-        total_engagement: null,
-        avg_engagement_rate: null,
+        total_views: figures.views,
+        total_engagement: figures.engagement,
+        avg_engagement_rate: figures.rate,
         total_posts: mine.length,
       },
     });

@@ -5,8 +5,17 @@ import type { BrandCard, CreatorCard } from '../../../common/api/directory.ts';
 import { SOCIAL_LINK_PLATFORMS, type SocialLinkPlatform } from '../../../common/constants.ts';
 import type { CommunityCategory } from '../../../common/rules/directory.ts';
 import { CATEGORY_RULES } from '../../../common/rules/directory.ts';
-import { brandProfiles, campaigns, creatorProfiles, userSettings, users } from '../../db/schema/index.ts';
+import {
+  brandProfiles,
+  campaigns,
+  creatorProfiles,
+  socialAccounts,
+  socialPosts,
+  userSettings,
+  users,
+} from '../../db/schema/index.ts';
 import type { DbOrTx } from '../auth/users.ts';
+import { engagementSql } from '../social/published.ts';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -63,11 +72,21 @@ export function brandSearch(query: string, includeEmail: boolean): SQL {
 const newest = [desc(users.createdAt), desc(users.id)];
 
 /**
- * The studio has no follower counts yet (stats are null on every card), so 'followers' orders every
- * creator as unknown and falls back to newest; once counts exist they sort first, nulls last.
+ * Followers: the sum of the follower counts the networks report for the creator's connected accounts
+ * (social_accounts.follower_count, kept by social/metrics.ts); null when no connected account reports one.
  */
+const totalFollowers = sql<
+  number | null
+>`(select sum(${socialAccounts.followerCount})::int from ${socialAccounts} where ${socialAccounts.userId} = ${users.id})`;
+
+/** Engagement rate, percent, over the creator's published posts (engagementSql's rule). */
+const engagementRate = engagementSql(sql`${socialPosts.userId} = ${users.id}`).rate;
+
+/** 'followers' sorts by totalFollowers, creators without a figure last (newest first among equals). */
 export function creatorOrder(sort: 'newest' | 'followers' | 'name' | 'credits'): SQL[] {
   switch (sort) {
+    case 'followers':
+      return [sql`${totalFollowers} desc nulls last`, ...newest];
     case 'name':
       return [asc(sql`lower(${creatorName})`), ...newest];
     case 'credits':
@@ -113,6 +132,8 @@ const creatorColumns = {
   isVerified: creatorProfiles.isVerified,
   socialLinks: creatorProfiles.socialLinks,
   startingRateCents: creatorProfiles.startingRateCents,
+  totalFollowers,
+  engagementRate,
   visibility,
 };
 
@@ -144,8 +165,8 @@ const link = (links: Record<string, string> | null, key: string) => {
 };
 
 /**
- * A creator card. `private` (email, credits) only when the viewer may see them. Follower and
- * engagement stats are null: the studio has no source for them yet, and cards never invent numbers.
+ * A creator card. `private` (email, credits) only when the viewer may see them. Follower and engagement
+ * stats come from the networks (see totalFollowers, engagementRate); null when none reported any.
  */
 export function toCreatorCard(row: CreatorRow, showPrivate: boolean): CreatorCard {
   return {
@@ -157,7 +178,10 @@ export function toCreatorCard(row: CreatorRow, showPrivate: boolean): CreatorCar
     location: row.location,
     avatar: row.avatarUrl,
     isVerified: row.isVerified ?? false,
-    stats: { totalFollowers: null, avgEngagementRate: null },
+    stats: {
+      totalFollowers: row.totalFollowers === null ? null : Number(row.totalFollowers),
+      avgEngagementRate: row.engagementRate === null ? null : Number(row.engagementRate),
+    },
     social_links: {
       youtube: link(row.socialLinks, 'youtube'),
       instagram: link(row.socialLinks, 'instagram'),

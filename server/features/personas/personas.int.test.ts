@@ -239,7 +239,8 @@ describe('the creation pipeline', () => {
       license_type: 'premium',
       license_price: 49.5,
       usage_count: 0,
-      totalReach: 0,
+      totalReach: null,
+      total_engagement: null,
       characterImages: [upload.url],
     });
     expect(reply.creditsReserved).toBe(5 * LOCAL_PREVIEW_PRICES.personaImage);

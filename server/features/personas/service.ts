@@ -41,6 +41,7 @@ import { mediaUrl } from '../../platform/media/store.ts';
 import { deleteAsset } from '../assets/service.ts';
 import { finishedTask, generatedMediaOf, startImageGeneration, startVideoGeneration } from '../generation/service.ts';
 import { taskAcceptedOf } from '../generation/status.ts';
+import { engagementTotals, postsWithPersonas } from '../social/published.ts';
 import { PERSONA_IMAGES_KIND, type PersonaImagesInput, pendingImage } from './pipeline.ts';
 
 export type PersonaRow = typeof personas.$inferSelect;
@@ -63,7 +64,7 @@ function imageDto(type: PersonaImageType, record: PersonaImageRecord): PersonaIm
 }
 
 /** The spec's Persona as the clients read it. */
-function toPersonaDto(row: PersonaRow, viewerId: string, usageCount: number): Persona {
+function toPersonaDto(row: PersonaRow, viewerId: string, stats: PersonaStats = NO_STATS): Persona {
   const ai: AiGeneratedImages = {
     portrait: row.images.portrait.url,
     full_body: row.images.full_body.url,
@@ -92,8 +93,9 @@ function toPersonaDto(row: PersonaRow, viewerId: string, usageCount: number): Pe
     images: PERSONA_IMAGE_TYPES.map((type) => imageDto(type, row.images[type])),
     license_type: row.licenseType,
     license_price: row.licensePriceCents / 100,
-    usage_count: usageCount,
-    totalReach: row.totalReach,
+    usage_count: stats.usage,
+    totalReach: stats.views,
+    total_engagement: stats.engagement,
     status: row.status,
     generation_progress: row.generationProgress,
     generation_task_id: row.generationTaskId,
@@ -103,20 +105,40 @@ function toPersonaDto(row: PersonaRow, viewerId: string, usageCount: number): Pe
   };
 }
 
-/** How many campaign workspace entries hold each persona (the spec's usage_count, shown as campaigns used). */
-async function usageCounts(ctx: AppContext, ids: readonly string[]): Promise<Map<string, number>> {
+interface PersonaStats {
+  usage: number;
+  views: number | null;
+  engagement: number | null;
+}
+const NO_STATS: PersonaStats = { usage: 0, views: null, engagement: null };
+
+/**
+ * Per persona: how many campaign workspace entries hold it (the spec's usage_count, shown as campaigns used),
+ * and its reach and engagement: the figures of the published posts carrying media made with it
+ * (social/published.ts postsWithPersonas, engagementTotals).
+ */
+async function personaStats(ctx: AppContext, ids: readonly string[]): Promise<Map<string, PersonaStats>> {
   if (ids.length === 0) return new Map();
-  const rows = await ctx.db
-    .select({ personaId: campaignWorkspaceItems.personaId, n: count() })
-    .from(campaignWorkspaceItems)
-    .where(inArray(campaignWorkspaceItems.personaId, [...ids]))
-    .groupBy(campaignWorkspaceItems.personaId);
-  return new Map(rows.map((r) => [r.personaId ?? '', Number(r.n)]));
+  const [usage, posts] = await Promise.all([
+    ctx.db
+      .select({ personaId: campaignWorkspaceItems.personaId, n: count() })
+      .from(campaignWorkspaceItems)
+      .where(inArray(campaignWorkspaceItems.personaId, [...ids]))
+      .groupBy(campaignWorkspaceItems.personaId),
+    postsWithPersonas(ctx, ids),
+  ]);
+  const used = new Map(usage.map((r) => [r.personaId ?? '', Number(r.n)]));
+  return new Map(
+    ids.map((id) => {
+      const figures = engagementTotals(posts.filter((p) => p.personaId === id));
+      return [id, { usage: used.get(id) ?? 0, views: figures.views, engagement: figures.engagement }];
+    }),
+  );
 }
 
 async function dtoOf(ctx: AppContext, row: PersonaRow, viewerId: string): Promise<Persona> {
-  const counts = await usageCounts(ctx, [row.id]);
-  return toPersonaDto(row, viewerId, counts.get(row.id) ?? 0);
+  const stats = await personaStats(ctx, [row.id]);
+  return toPersonaDto(row, viewerId, stats.get(row.id));
 }
 
 /** A persona the user may see and use: their own, or a public one. Anything else is 404. */
@@ -170,11 +192,11 @@ export async function listPersonas(
     .where(and(...filters))
     .orderBy(desc(personas.createdAt), desc(personas.id))
     .limit(500);
-  const counts = await usageCounts(
+  const stats = await personaStats(
     ctx,
     rows.map((r) => r.id),
   );
-  return rows.map((row) => toPersonaDto(row, userId, counts.get(row.id) ?? 0));
+  return rows.map((row) => toPersonaDto(row, userId, stats.get(row.id)));
 }
 
 export async function getPersona(ctx: AppContext, userId: string, id: string): Promise<Persona> {
@@ -277,7 +299,7 @@ export async function createPersona(ctx: AppContext, user: UserRow, body: Create
     const { credits } = await queueImageSet(ctx, row, taskId, PERSONA_IMAGE_TYPES);
     return {
       success: true,
-      data: toPersonaDto(row, user.id, 0),
+      data: toPersonaDto(row, user.id),
       taskId,
       statusUrl: taskStatusUrl(taskId),
       creditsReserved: credits,
@@ -596,9 +618,9 @@ export async function personaSummaries(
     .select()
     .from(personas)
     .where(and(inArray(personas.id, valid), or(eq(personas.userId, userId), eq(personas.isPublic, true))));
-  const counts = await usageCounts(
+  const stats = await personaStats(
     ctx,
     rows.map((r) => r.id),
   );
-  return new Map(rows.map((r) => [r.id, toPersonaDto(r, userId, counts.get(r.id) ?? 0)]));
+  return new Map(rows.map((r) => [r.id, toPersonaDto(r, userId, stats.get(r.id))]));
 }

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import { configuredOrStoredSecret } from '../../platform/secrets.ts';
 
@@ -16,6 +16,11 @@ function rootSecret(config: SecretConfig): Buffer {
 
 function keyFor(config: SecretConfig, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', rootSecret(config), Buffer.alloc(0), `genpro:${purpose}`, 32));
+}
+
+/** HMAC-SHA256 of a value under a key derived for `purpose`: a stable pseudonym that cannot be reversed. */
+export function keyedHash(config: SecretConfig, purpose: string, value: string): string {
+  return createHmac('sha256', keyFor(config, purpose)).update(value).digest('base64url');
 }
 
 export function seal(config: SecretConfig, purpose: string, plaintext: string): string {

@@ -14,7 +14,7 @@ function page(title: string, body: string, script = ''): string {
 <title>${escapeHtml(title)}</title><style>
 body{margin:0;font-family:system-ui,sans-serif;background:#0f1115;color:#e8e9ec;display:flex;min-height:100vh;align-items:center;justify-content:center}
 main{max-width:520px;width:calc(100% - 32px);background:#181b22;border:1px solid #2a2f3a;border-radius:12px;padding:24px}
-h1{font-size:20px;margin:0 0 12px}p{color:#a4a9b4;line-height:1.5}.row{display:flex;gap:12px;margin-top:20px}
+h1{font-size:20px;margin:0 0 12px}p{color:#a4a9b4;line-height:1.5}.row{display:flex;gap:12px;margin-top:20px}.row form{flex:1;display:flex}
 button{flex:1;padding:10px 14px;border-radius:8px;border:1px solid #2a2f3a;font-size:15px;cursor:pointer;background:#232733;color:#e8e9ec}
 button.primary{background:#7c5cff;border-color:#7c5cff;color:#fff}.badge{font-size:12px;color:#a4a9b4;text-transform:uppercase;letter-spacing:.06em}
 .msg{white-space:pre-wrap;color:#e8e9ec;font-size:16px}img,video{max-width:100%;border-radius:8px;margin-top:12px}
@@ -66,12 +66,17 @@ export function callbackPage(ok: boolean, message: string): string {
   );
 }
 
+const plural = (n: number, word: string) => (n === 1 ? word : `${word}s`);
+
 export function postPage(input: {
   platform: SocialPlatform;
+  id: string;
   username: string;
   message: string;
   mediaUrls: string[];
   views: number;
+  likes: number;
+  followers: number;
   createdAt: Date;
 }): string {
   const name = SANDBOX_NAMES[input.platform];
@@ -82,11 +87,15 @@ export function postPage(input: {
         : `<img src="${escapeHtml(url)}" alt="">`,
     )
     .join('');
+  const action = (verb: 'like' | 'follow', label: string) =>
+    `<form method="post" action="/social/sandbox/${input.platform}/posts/${escapeHtml(input.id)}/${verb}"><button type="submit" data-testid="post-${verb}">${label}</button></form>`;
   return page(
     `${input.username} on ${name}`,
     `<span class="badge">${escapeHtml(name)} sandbox</span><h1>@${escapeHtml(input.username)}</h1>
+<p><span data-testid="post-followers">${input.followers}</span> ${plural(input.followers, 'follower')}</p>
 <p class="msg" data-testid="post-message">${escapeHtml(input.message)}</p>${media}
-<p><span data-testid="post-views">${input.views}</span> views · ${escapeHtml(input.createdAt.toISOString().slice(0, 16).replace('T', ' '))} UTC</p>`,
+<p><span data-testid="post-views">${input.views}</span> ${plural(input.views, 'view')} · <span data-testid="post-likes">${input.likes}</span> ${plural(input.likes, 'like')} · ${escapeHtml(input.createdAt.toISOString().slice(0, 16).replace('T', ' '))} UTC</p>
+<div class="row">${action('like', 'Like')}${action('follow', `Follow @${escapeHtml(input.username)}`)}</div>`,
   );
 }
 

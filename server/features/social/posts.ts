@@ -60,7 +60,10 @@ function toPostDto(row: PostRow, media: ScheduledPost['media']): ScheduledPost {
     created_at: row.createdAt.toISOString(),
     published_at: row.publishedAt?.toISOString() ?? null,
     collaboration_id: row.collaborationId,
-    views: row.views ?? 0,
+    views: row.views,
+    likes: row.likes,
+    comments: row.comments,
+    shares: row.shares,
     media,
   };
 }
@@ -193,6 +196,7 @@ export const publishPostTask = defineTask({
         shareUrl: outcome.shareUrl,
         externalId: outcome.externalId,
         views: outcome.views,
+        metricsUpdatedAt: now,
         errorMessage: null,
         publishedAt: now,
         updatedAt: now,
@@ -646,12 +650,4 @@ export async function dispatchDuePosts(ctx: AppContext): Promise<number> {
     }
   }
   return sent;
-}
-
-/** The sandbox share page counted a view: the post's views follow it. */
-export async function recordViews(ctx: AppContext, platform: SocialPlatform, externalId: string, views: number) {
-  await ctx.db
-    .update(socialPosts)
-    .set({ views })
-    .where(and(eq(socialPosts.platform, platform), eq(socialPosts.externalId, externalId)));
 }

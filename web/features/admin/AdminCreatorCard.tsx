@@ -118,7 +118,7 @@ export function AdminCreatorCard({ creator }: { creator: CreatorCard }) {
         <Fact label={t('admin.joined')} value={date(creator.created_at)} />
         <Fact
           label={t('admin.followers')}
-          value={followers === null ? t('admin.unknown') : abbreviateCount(followers)}
+          value={followers === null ? t('directory.card.noAccounts') : abbreviateCount(followers)}
           testId="admin-followers"
         />
         <Fact

@@ -158,13 +158,13 @@ export function CreatorCardLink({ creator }: { creator: Creator }) {
             <Figure
               label={t('directory.card.followers')}
               value={creator.stats.totalFollowers === null ? null : compact(creator.stats.totalFollowers)}
-              missing={t('directory.card.notKnown')}
+              missing={t('directory.card.noAccounts')}
               testId="creator-followers"
             />
             <Figure
               label={t('directory.card.engagementLabel')}
               value={creator.stats.avgEngagementRate === null ? null : percent(creator.stats.avgEngagementRate)}
-              missing={t('directory.card.notKnown')}
+              missing={t('directory.card.noPostFigures')}
               testId="creator-engagement"
             />
             <Figure

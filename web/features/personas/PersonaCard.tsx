@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { Loader2, Megaphone, ScanFace, TrendingUp, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -73,11 +74,22 @@ export function PersonaCard({ persona, onOpen }: { persona: Persona; onOpen: () 
             </span>
             <span className="inline-flex items-center gap-1" data-testid="persona-card-reach">
               <TrendingUp className="size-3.5" aria-hidden />
-              {t('personas.card.reach', { value: abbreviateCount(persona.totalReach) })}
+              {reachLabel(t, persona)}
             </span>
           </div>
         </div>
       </button>
     </li>
   );
+}
+
+/** "12K reach · 340 engagement", or that no published post carries the persona yet. */
+export function reachLabel(t: TFunction, persona: Pick<Persona, 'totalReach' | 'total_engagement'>): string {
+  if (persona.totalReach === null && persona.total_engagement === null) return t('personas.card.noReach');
+  const parts: string[] = [];
+  if (persona.totalReach !== null) parts.push(t('personas.card.reach', { value: abbreviateCount(persona.totalReach) }));
+  if (persona.total_engagement !== null) {
+    parts.push(t('personas.card.engagement', { value: abbreviateCount(persona.total_engagement) }));
+  }
+  return parts.join(' · ');
 }

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { Persona } from '../../../common/api/personas.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { abbreviateCount, formatLicensePrice, PERSONA_LIMITS } from '../../../common/rules/personas.ts';
+import { formatLicensePrice, PERSONA_LIMITS } from '../../../common/rules/personas.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -18,6 +18,7 @@ import { creationOutcome, personaAvatar } from './form.ts';
 import { ImageSection, ProductSection } from './ImageSection.tsx';
 import { errorText, personaMessage } from './messages.ts';
 import { PercentBar } from './PercentBar.tsx';
+import { reachLabel } from './PersonaCard.tsx';
 import { PersonaGallery, useRegenerate } from './PersonaGallery.tsx';
 import { useImageInputs } from './uploads.ts';
 import { VideoSection } from './VideoSection.tsx';
@@ -108,8 +109,8 @@ function Header({ persona }: { persona: Persona }) {
           <span className="rounded-full bg-surface-3 px-2 py-0.5 text-muted">
             {t('personas.card.campaigns', { count: persona.usage_count })}
           </span>
-          <span className="rounded-full bg-surface-3 px-2 py-0.5 text-muted">
-            {t('personas.card.reach', { value: abbreviateCount(persona.totalReach) })}
+          <span className="rounded-full bg-surface-3 px-2 py-0.5 text-muted" data-testid="persona-detail-reach">
+            {reachLabel(t, persona)}
           </span>
           {persona.tags.map((tag) => (
             <span key={tag} className="rounded-full border border-accent/30 bg-accent-soft px-2 py-0.5 text-fg">

@@ -21,14 +21,16 @@ function CreatorProfile({ creator }: { creator: CreatorPublicProfile }) {
     ...Object.entries(creator.other_links),
   ];
   const stats = [
-    creator.stats.totalFollowers !== null && {
+    {
       label: t('profiles.creator.followers'),
-      value: abbreviateCount(creator.stats.totalFollowers),
+      value: creator.stats.totalFollowers === null ? null : abbreviateCount(creator.stats.totalFollowers),
+      missing: t('directory.card.noAccounts'),
       testId: 'profile-followers',
     },
-    creator.stats.avgEngagementRate !== null && {
+    {
       label: t('profiles.creator.engagement'),
-      value: percent(creator.stats.avgEngagementRate),
+      value: creator.stats.avgEngagementRate === null ? null : percent(creator.stats.avgEngagementRate),
+      missing: t('directory.card.noPostFigures'),
       testId: 'profile-engagement',
     },
     creator.pricing.starting_rate !== null && {

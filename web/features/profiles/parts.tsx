@@ -30,12 +30,29 @@ export function ExternalAnchor({ href, children }: { href: string; children: Rea
 }
 
 /** A figure of the profile's stats row. */
-export function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
+/** A figure, or (`missing`) an honest note in its place when there is none. */
+export function Stat({
+  label,
+  value,
+  missing,
+  testId,
+}: {
+  label: string;
+  value: string | null;
+  missing?: string;
+  testId: string;
+}) {
   return (
     <div className="min-w-0 rounded-xl border border-line bg-surface-2 px-4 py-3">
       <p className="text-[11px] text-subtle">{label}</p>
-      <p className="mt-0.5 truncate text-lg font-semibold text-fg" data-testid={testId}>
-        <bdi>{value}</bdi>
+      <p
+        className={
+          value === null ? 'mt-1 truncate text-sm text-subtle' : 'mt-0.5 truncate text-lg font-semibold text-fg'
+        }
+        data-testid={testId}
+        data-known={value !== null}
+      >
+        <bdi>{value ?? missing}</bdi>
       </p>
     </div>
   );

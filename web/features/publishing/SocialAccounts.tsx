@@ -78,7 +78,7 @@ function AccountRow({ view, layerClassName }: { view: PlatformView; layerClassNa
                 {t('publishing.accounts.connectedAs', { username: account.username })}
               </span>
             )}
-            {connected && account && account.follower_count > 0 && (
+            {connected && account && account.follower_count !== null && (
               <span className="text-xs text-subtle">
                 {t('publishing.accounts.followers', {
                   count: account.follower_count,

@@ -1,14 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishResult, SocialAccount } from '../../../../common/api/social.ts';
 import { MESSAGES } from '../../../../common/messages.ts';
-import { socialAccounts, socialOauthStates } from '../../../db/schema/index.ts';
+import { socialAccounts, socialOauthStates, socialPosts } from '../../../db/schema/index.ts';
 import { authHeader, createTestUser, solidPng, storeUpload, type TestUser } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { refreshStaleMetrics } from '../metrics.ts';
 import { linkedinConnector } from './linkedin.ts';
 import { twitterConnector } from './twitter.ts';
 import { ConnectorError } from './types.ts';
@@ -26,6 +27,11 @@ interface Fake {
   rateLimited: number;
   posts: Array<{ platform: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   tokenCalls: Array<Record<string, string>>;
+  /** What each network reports: the member's followers and, by network post id, the post's figures. */
+  followers: { twitter: number; linkedin: number };
+  metrics: Map<string, { views: number; likes: number; comments: number; reposts: number; quotes: number }>;
+  /** Query strings of GET /2/tweets lookups. */
+  lookups: string[];
 }
 
 const CLIENT = { id: 'client-123', secret: 'secret-456' };
@@ -46,6 +52,9 @@ async function startFake(): Promise<Fake> {
     rateLimited: 0,
     posts: [],
     tokenCalls: [],
+    followers: { twitter: 42, linkedin: 0 },
+    metrics: new Map(),
+    lookups: [],
   } as unknown as Fake;
   fake.server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -89,7 +98,57 @@ async function startFake(): Promise<Fake> {
     if (!platform) return send(401, { title: 'Unauthorized', detail: 'Unauthorized', status: 401 });
     if (req.method === 'GET' && url.pathname === '/2/users/me') {
       return send(200, {
-        data: { id: '2244994945', name: 'Genpro', username: 'genpro_x', public_metrics: { followers_count: 42 } },
+        data: {
+          id: '2244994945',
+          name: 'Genpro',
+          username: 'genpro_x',
+          ...(url.searchParams.get('user.fields')?.split(',').includes('public_metrics')
+            ? { public_metrics: { followers_count: fake.followers.twitter, following_count: 3, tweet_count: 9 } }
+            : {}),
+        },
+      });
+    }
+    // GET /2/tweets?ids=: found tweets under data, the others under errors; public_metrics only when asked.
+    if (req.method === 'GET' && url.pathname === '/2/tweets' && platform === 'twitter') {
+      fake.lookups.push(url.search);
+      const ids = (url.searchParams.get('ids') ?? '').split(',').filter(Boolean);
+      if (ids.length === 0 || ids.length > 100) return send(400, { title: 'Invalid Request' });
+      const withMetrics = url.searchParams.get('tweet.fields')?.split(',').includes('public_metrics');
+      const data = ids
+        .filter((id) => fake.metrics.has(id))
+        .map((id) => {
+          const m = fake.metrics.get(id) as NonNullable<ReturnType<Fake['metrics']['get']>>;
+          const public_metrics = {
+            retweet_count: m.reposts,
+            reply_count: m.comments,
+            like_count: m.likes,
+            quote_count: m.quotes,
+            bookmark_count: 0,
+            impression_count: m.views,
+          };
+          return { id, text: 'x', edit_history_tweet_ids: [id], ...(withMetrics ? { public_metrics } : {}) };
+        });
+      const errors = ids
+        .filter((id) => !fake.metrics.has(id))
+        .map((id) => ({ value: id, detail: `Could not find tweet with ids: [${id}].`, title: 'Not Found Error' }));
+      return send(200, { ...(data.length ? { data } : {}), ...(errors.length ? { errors } : {}) });
+    }
+    const versioned = req.headers['linkedin-version'] === '202405';
+    if (req.method === 'GET' && url.pathname === '/rest/memberFollowersCount' && platform === 'linkedin') {
+      if (!versioned || url.searchParams.get('q') !== 'me') return send(400, { message: 'bad request' });
+      return send(200, {
+        paging: { start: 0, count: 10, links: [] },
+        elements: [{ memberFollowersCount: fake.followers.linkedin }],
+      });
+    }
+    if (req.method === 'GET' && url.pathname.startsWith('/rest/socialActions/') && platform === 'linkedin') {
+      const urn = decodeURIComponent(url.pathname.slice('/rest/socialActions/'.length));
+      const m = fake.metrics.get(urn);
+      if (!versioned || !m) return send(404, { message: 'Not Found', status: 404 });
+      return send(200, {
+        target: urn,
+        likesSummary: { totalLikes: m.likes, likedByCurrentUser: false },
+        commentsSummary: { aggregatedTotalComments: m.comments, totalFirstLevelComments: m.comments },
       });
     }
     if (req.method === 'GET' && url.pathname === '/v2/userinfo') {
@@ -197,6 +256,36 @@ describe.each(['twitter', 'linkedin'] as const)('%s connector contract', (platfo
     const next = await c.refreshToken(tokens.refreshToken as string);
     expect(next.accessToken).not.toBe(tokens.accessToken);
     await expect(c.refreshToken(tokens.refreshToken as string)).rejects.toMatchObject({ failure: 'refresh-token' });
+  });
+});
+
+describe.each(['twitter', 'linkedin'] as const)('%s connector figures', (platform) => {
+  it("reads the member's followers and the posts' figures as the network reports them", async () => {
+    const c = (platform === 'twitter' ? twitterConnector : linkedinConnector)({
+      clientId: CLIENT.id,
+      clientSecret: CLIENT.secret,
+      apiBase: fake.base,
+      authBase: fake.base,
+    });
+    const token = issue(fake, platform).access_token;
+    fake.followers[platform] = 1234;
+    expect(await c.fetchProfile(token)).toEqual({ followerCount: 1234 });
+    const id = platform === 'twitter' ? '555001' : 'urn:li:share:555001';
+    fake.metrics.set(id, { views: 900, likes: 40, comments: 6, reposts: 3, quotes: 2 });
+    const figures = await c.fetchPostMetrics(token, [id]);
+    // LinkedIn reports no views or reshares of member posts: null, not 0.
+    expect(figures.get(id)).toEqual(
+      platform === 'twitter'
+        ? { views: 900, likes: 40, comments: 6, shares: 5 }
+        : { views: null, likes: 40, comments: 6, shares: null },
+    );
+    if (platform === 'twitter') {
+      // A deleted tweet is left out; the lookup asks for public_metrics.
+      expect((await c.fetchPostMetrics(token, [id, '999999'])).has('999999')).toBe(false);
+      expect(fake.lookups.at(-1)).toBe('?ids=555001,999999&tweet.fields=public_metrics');
+    }
+    await expect(c.fetchProfile('not-a-token')).rejects.toMatchObject({ failure: 'refresh-token' });
+    fake.followers = { twitter: 42, linkedin: 0 };
   });
 });
 
@@ -327,5 +416,48 @@ describe('live connectors through the studio', () => {
       expect(await sharp(got.rawPayload).metadata()).toMatchObject({ format: 'png', width: 20, height: 10 });
     }
     expect((await t.app.inject({ method: 'GET', url: image.url })).statusCode).toBe(401);
+  });
+
+  it('the refresh pass reads followers and post figures from X and LinkedIn into the accounts and posts', async () => {
+    const published = await t.ctx.db
+      .select()
+      .from(socialPosts)
+      .where(and(eq(socialPosts.userId, user.id), eq(socialPosts.status, 'published')));
+    const tweet = published.find((p) => p.platform === 'twitter');
+    const share = published.find((p) => p.platform === 'linkedin');
+    expect(tweet?.externalId && share?.externalId).toBeTruthy();
+    fake.followers = { twitter: 1500, linkedin: 320 };
+    fake.metrics.set(tweet?.externalId as string, { views: 2000, likes: 70, comments: 10, reposts: 15, quotes: 5 });
+    fake.metrics.set(share?.externalId as string, { views: 0, likes: 12, comments: 3, reposts: 0, quotes: 0 });
+    // Fresh figures are left alone; stale ones are read again.
+    await refreshStaleMetrics(t.ctx);
+    expect(
+      (await t.ctx.db.select().from(socialAccounts).where(eq(socialAccounts.platform, 'twitter')))[0]?.followerCount,
+    ).toBe(42);
+    await t.ctx.db
+      .update(socialAccounts)
+      .set({ metricsUpdatedAt: new Date(Date.now() - 3600_000) })
+      .where(eq(socialAccounts.userId, user.id));
+    expect(await refreshStaleMetrics(t.ctx)).toBe(2);
+    const listed = await t.app.inject({ method: 'GET', url: '/api/social/accounts', headers: authHeader(user.token) });
+    const accounts = (listed.json() as { data: { accounts: SocialAccount[] } }).data.accounts;
+    expect(accounts.find((a) => a.platform === 'twitter')?.follower_count).toBe(1500);
+    expect(accounts.find((a) => a.platform === 'linkedin')?.follower_count).toBe(320);
+    const posts = await t.ctx.db.select().from(socialPosts).where(eq(socialPosts.userId, user.id));
+    expect(posts.find((p) => p.id === tweet?.id)).toMatchObject({ views: 2000, likes: 70, comments: 10, shares: 20 });
+    expect(posts.find((p) => p.id === share?.id)).toMatchObject({ views: null, likes: 12, comments: 3, shares: null });
+    // A network that fails leaves the figures as they were and is tried again next pass.
+    await t.ctx.db
+      .update(socialAccounts)
+      .set({ metricsUpdatedAt: new Date(Date.now() - 3600_000) })
+      .where(and(eq(socialAccounts.userId, user.id), eq(socialAccounts.platform, 'linkedin')));
+    fake.followers.linkedin = -1;
+    expect(await refreshStaleMetrics(t.ctx)).toBe(0);
+    const [linkedin] = await t.ctx.db
+      .select()
+      .from(socialAccounts)
+      .where(and(eq(socialAccounts.userId, user.id), eq(socialAccounts.platform, 'linkedin')));
+    expect(linkedin?.followerCount).toBe(320);
+    expect(linkedin?.metricsUpdatedAt?.getTime()).toBeLessThan(Date.now() - 3000_000);
   });
 });

@@ -1,6 +1,13 @@
 import type { SocialPlatform } from '../../../../common/api/social.ts';
 import type { AppContext } from '../../../context.ts';
-import { createSandboxPost, exchangeCode, refreshGrant, sandboxPostUrl } from '../sandbox/network.ts';
+import {
+  createSandboxPost,
+  exchangeCode,
+  refreshGrant,
+  sandboxPostMetrics,
+  sandboxPostUrl,
+  sandboxProfile,
+} from '../sandbox/network.ts';
 import { type Connector, pkcePair } from './types.ts';
 
 /** The embedded default: the platform's sandbox network on this server (local consent and post pages). */
@@ -25,13 +32,15 @@ export function sandboxConnector(
       return { url: `${ctx.config.publicUrl}/social/sandbox/${platform}/authorize?${query}`, codeVerifier, state };
     },
     async authenticate({ code, codeVerifier }) {
-      const { tokens, grantId, username } = await exchangeCode(ctx, { platform, code, codeVerifier });
-      return { tokens, profile: { externalId: grantId, username, followerCount: 0 } };
+      const { tokens, grantId, username, followerCount } = await exchangeCode(ctx, { platform, code, codeVerifier });
+      return { tokens, profile: { externalId: grantId, username, followerCount } };
     },
     refreshToken: (refreshToken) => refreshGrant(ctx, platform, refreshToken),
     async post(accessToken, input) {
       const post = await createSandboxPost(ctx, { platform, accessToken, ...input });
       return { externalId: post.id, shareUrl: sandboxPostUrl(ctx, platform, post.id), views: post.views };
     },
+    fetchProfile: (accessToken) => sandboxProfile(ctx, platform, accessToken),
+    fetchPostMetrics: (accessToken, ids) => sandboxPostMetrics(ctx, platform, accessToken, ids),
   };
 }

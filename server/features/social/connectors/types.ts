@@ -12,7 +12,8 @@ export interface TokenSet {
 interface SocialProfile {
   externalId: string;
   username: string;
-  followerCount: number;
+  /** Null when the network does not report it to this app. */
+  followerCount: number | null;
 }
 
 interface PostInput {
@@ -22,6 +23,17 @@ interface PostInput {
   idempotencyKey: string;
   /** The account's id on the network (the author of the post). */
   authorId: string;
+}
+
+/** A post's figures as the network reports them; null where the network reports none. */
+export interface PostMetrics {
+  /** Views (X impressions, the sandbox's unique visitors a day). */
+  views: number | null;
+  likes: number | null;
+  /** Comments or replies. */
+  comments: number | null;
+  /** Shares, reposts and quotes. */
+  shares: number | null;
 }
 
 export interface PostOutcome {
@@ -42,6 +54,8 @@ export class ConnectorError extends Error {
     readonly failure: ConnectorFailure,
     message: string,
     readonly retryAfterSeconds?: number,
+    /** The HTTP status of the network's reply, when there was one. */
+    readonly status?: number,
   ) {
     super(message);
     this.name = 'ConnectorError';
@@ -64,6 +78,15 @@ export interface Connector {
   }>;
   refreshToken(refreshToken: string): Promise<TokenSet>;
   post(accessToken: string, input: PostInput, signal?: AbortSignal): Promise<PostOutcome>;
+  /** The account's follower count now (X users/me public_metrics, LinkedIn memberFollowersCount, sandbox follows). */
+  fetchProfile(accessToken: string): Promise<{ followerCount: number }>;
+  /** The figures of the account's posts by network id; a post the network no longer has is left out. */
+  fetchPostMetrics(accessToken: string, externalIds: readonly string[]): Promise<Map<string, PostMetrics>>;
+}
+
+/** A count from a network reply: a non-negative integer, else null (the network did not report it). */
+export function countOf(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
 }
 
 /** PKCE (RFC 7636) S256 pair and an unguessable state. */
@@ -116,7 +139,7 @@ export async function callApi(
     const detail = String(
       parsed.detail ?? parsed.error_description ?? parsed.message ?? parsed.error ?? res.statusText,
     );
-    throw new ConnectorError(failure, `${res.status} ${detail}`, retryAfter(res.headers));
+    throw new ConnectorError(failure, `${res.status} ${detail}`, retryAfter(res.headers), res.status);
   }
   return { status: res.status, headers: res.headers, body: parsed };
 }

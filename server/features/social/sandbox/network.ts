@@ -1,12 +1,21 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { SocialPlatform } from '../../../../common/api/social.ts';
 import type { AppContext } from '../../../context.ts';
-import { sandboxGrants, sandboxPosts, users } from '../../../db/schema/index.ts';
+import {
+  sandboxFollows,
+  sandboxGrants,
+  sandboxPostLikes,
+  sandboxPosts,
+  sandboxPostViews,
+  users,
+} from '../../../db/schema/index.ts';
 import { generateToken, sha256 } from '../../../platform/auth/crypto.ts';
-import { ConnectorError, s256, type TokenSet } from '../connectors/types.ts';
+import { ConnectorError, type PostMetrics, s256, type TokenSet } from '../connectors/types.ts';
 
 // The embedded sandbox networks: what a platform does on its side of OAuth and publishing, kept in our
-// database. Codes and tokens are stored hashed; posts are public pages that count their views.
+// database. Codes and tokens are stored hashed; posts are public pages that count unique views (one per visitor
+// and UTC day), and let visitors like the post and follow its author. A visitor is a keyed hash of the client
+// address and user agent (sandbox/routes.ts); known bots see the page but are never counted.
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'config'>;
 
@@ -73,7 +82,7 @@ function issue(ctx: Ctx): { tokens: TokenSet; hashes: { access: string; refresh:
 export async function exchangeCode(
   ctx: Ctx,
   input: { platform: SocialPlatform; code: string; codeVerifier: string },
-): Promise<{ tokens: TokenSet; grantId: string; username: string }> {
+): Promise<{ tokens: TokenSet; grantId: string; username: string; followerCount: number }> {
   const now = ctx.clock.now();
   const { tokens, hashes } = issue(ctx);
   const [grant] = await ctx.db
@@ -95,7 +104,8 @@ export async function exchangeCode(
     )
     .returning();
   if (!grant) throw new ConnectorError('bad-body', 'invalid_grant');
-  return { tokens, grantId: grant.id, username: grant.username };
+  const followerCount = await followersOf(ctx, input.platform, grant.userId);
+  return { tokens, grantId: grant.id, username: grant.username, followerCount };
 }
 
 /** Token endpoint, grant_type=refresh_token: rotates both tokens. */
@@ -129,17 +139,7 @@ export async function createSandboxPost(
     idempotencyKey: string;
   },
 ): Promise<{ id: string; views: number }> {
-  const [grant] = await ctx.db
-    .select()
-    .from(sandboxGrants)
-    .where(
-      and(
-        eq(sandboxGrants.accessTokenHash, sha256(input.accessToken)),
-        eq(sandboxGrants.platform, input.platform),
-        gt(sandboxGrants.accessExpiresAt, ctx.clock.now()),
-      ),
-    );
-  if (!grant) throw new ConnectorError('refresh-token', 'invalid_token');
+  const grant = await grantOf(ctx, input.platform, input.accessToken);
   await ctx.db
     .insert(sandboxPosts)
     .values({
@@ -160,12 +160,144 @@ export async function createSandboxPost(
   return post;
 }
 
-/** A public view of a post page: counts it and returns the post (null if there is none). */
-export async function viewSandboxPost(ctx: Ctx, platform: SocialPlatform, id: string) {
+/** The grant an unexpired access token belongs to; an expired or unknown token is refused (401). */
+async function grantOf(ctx: Ctx, platform: SocialPlatform, accessToken: string) {
+  const [grant] = await ctx.db
+    .select()
+    .from(sandboxGrants)
+    .where(
+      and(
+        eq(sandboxGrants.accessTokenHash, sha256(accessToken)),
+        eq(sandboxGrants.platform, platform),
+        gt(sandboxGrants.accessExpiresAt, ctx.clock.now()),
+      ),
+    );
+  if (!grant) throw new ConnectorError('refresh-token', 'invalid_token');
+  return grant;
+}
+
+async function followersOf(ctx: Ctx, platform: SocialPlatform, ownerUserId: string): Promise<number> {
+  const [row] = await ctx.db
+    .select({ n: count() })
+    .from(sandboxFollows)
+    .where(and(eq(sandboxFollows.platform, platform), eq(sandboxFollows.ownerUserId, ownerUserId)));
+  return Number(row?.n ?? 0);
+}
+
+/** Profile API: the followers of the token's account (visitors who pressed Follow on its posts). */
+export async function sandboxProfile(ctx: Ctx, platform: SocialPlatform, accessToken: string) {
+  const grant = await grantOf(ctx, platform, accessToken);
+  return { followerCount: await followersOf(ctx, platform, grant.userId) };
+}
+
+/** What the sandbox reports for a post: views and likes; it has no comments or shares. */
+export const sandboxFigures = (post: { views: number; likes: number }): PostMetrics => ({
+  views: post.views,
+  likes: post.likes,
+  comments: null,
+  shares: null,
+});
+
+/** Metrics API: unique views and likes of the account's posts; the sandbox has no comments or shares. */
+export async function sandboxPostMetrics(
+  ctx: Ctx,
+  platform: SocialPlatform,
+  accessToken: string,
+  ids: readonly string[],
+): Promise<Map<string, PostMetrics>> {
+  const grant = await grantOf(ctx, platform, accessToken);
+  const out = new Map<string, PostMetrics>();
+  const valid = ids.filter((id) => UUID.test(id));
+  if (valid.length === 0) return out;
+  const rows = await ctx.db
+    .select({ id: sandboxPosts.id, views: sandboxPosts.views, likes: likesCount })
+    .from(sandboxPosts)
+    .where(
+      and(
+        inArray(sandboxPosts.id, valid),
+        eq(sandboxPosts.platform, platform),
+        // The account's posts under any of its grants (a reconnect makes a new grant).
+        inArray(
+          sandboxPosts.grantId,
+          ctx.db
+            .select({ id: sandboxGrants.id })
+            .from(sandboxGrants)
+            .where(and(eq(sandboxGrants.userId, grant.userId), eq(sandboxGrants.platform, platform))),
+        ),
+      ),
+    );
+  for (const r of rows) out.set(r.id, sandboxFigures({ views: r.views, likes: Number(r.likes) }));
+  return out;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const likesCount = sql<number>`(select count(*)::int from ${sandboxPostLikes} where ${sandboxPostLikes.postId} = ${sandboxPosts.id})`;
+
+/** A post of the sandbox with its figures (null if there is none). */
+export async function findSandboxPost(ctx: Ctx, platform: SocialPlatform, id: string) {
+  if (!UUID.test(id)) return null;
   const [post] = await ctx.db
-    .update(sandboxPosts)
-    .set({ views: sql`${sandboxPosts.views} + 1` })
-    .where(and(eq(sandboxPosts.id, id), eq(sandboxPosts.platform, platform)))
-    .returning();
-  return post ?? null;
+    .select({
+      id: sandboxPosts.id,
+      username: sandboxPosts.username,
+      message: sandboxPosts.message,
+      mediaUrls: sandboxPosts.mediaUrls,
+      createdAt: sandboxPosts.createdAt,
+      views: sandboxPosts.views,
+      likes: likesCount,
+      ownerUserId: sandboxGrants.userId,
+    })
+    .from(sandboxPosts)
+    .leftJoin(sandboxGrants, eq(sandboxGrants.id, sandboxPosts.grantId))
+    .where(and(eq(sandboxPosts.id, id), eq(sandboxPosts.platform, platform)));
+  if (!post) return null;
+  const followers = post.ownerUserId ? await followersOf(ctx, platform, post.ownerUserId) : 0;
+  return { ...post, likes: Number(post.likes), followers };
+}
+
+/**
+ * A visitor's view of a post page: counted once per visitor and UTC day (`visitor` null: a known bot, never
+ * counted). Returns the post's views after a counted view, or null when this view did not count.
+ */
+export async function recordSandboxView(ctx: Ctx, postId: string, visitor: string | null): Promise<number | null> {
+  if (!visitor) return null;
+  const day = ctx.clock.now().toISOString().slice(0, 10);
+  return ctx.db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(sandboxPostViews)
+      .values({ postId, visitorHash: visitor, day, createdAt: ctx.clock.now() })
+      .onConflictDoNothing()
+      .returning({ postId: sandboxPostViews.postId });
+    if (inserted.length === 0) return null;
+    const [post] = await tx
+      .update(sandboxPosts)
+      .set({ views: sql`${sandboxPosts.views} + 1` })
+      .where(eq(sandboxPosts.id, postId))
+      .returning({ views: sandboxPosts.views });
+    return post?.views ?? null;
+  });
+}
+
+/** The Like button: one like per visitor and post (pressing it again keeps the one like); the likes after it. */
+export async function likeSandboxPost(ctx: Ctx, postId: string, visitor: string): Promise<number> {
+  await ctx.db
+    .insert(sandboxPostLikes)
+    .values({ postId, visitorHash: visitor, createdAt: ctx.clock.now() })
+    .onConflictDoNothing();
+  const [row] = await ctx.db.select({ n: count() }).from(sandboxPostLikes).where(eq(sandboxPostLikes.postId, postId));
+  return Number(row?.n ?? 0);
+}
+
+/** The Follow button: one follow per visitor and account; the account's follower count after it. */
+export async function followSandboxAccount(
+  ctx: Ctx,
+  platform: SocialPlatform,
+  ownerUserId: string,
+  visitor: string,
+): Promise<number> {
+  await ctx.db
+    .insert(sandboxFollows)
+    .values({ platform, ownerUserId, visitorHash: visitor, createdAt: ctx.clock.now() })
+    .onConflictDoNothing();
+  return followersOf(ctx, platform, ownerUserId);
 }

@@ -1,13 +1,23 @@
 import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { isbot } from 'isbot';
 import { z } from 'zod';
 import { socialPlatform } from '../../../../common/api/social.ts';
 import { MESSAGES } from '../../../../common/messages.ts';
 import type { AppContext } from '../../../context.ts';
+import { keyedHash } from '../../security/secret-box.ts';
 import { redirectUriFor } from '../accounts.ts';
+import { storePostMetrics, storeSandboxFollowers } from '../metrics.ts';
 import { consentPage, notFoundPage, postPage } from '../pages.ts';
-import { recordViews } from '../posts.ts';
-import { approveConsent, viewSandboxPost } from './network.ts';
+import {
+  approveConsent,
+  findSandboxPost,
+  followSandboxAccount,
+  likeSandboxPost,
+  recordSandboxView,
+  sandboxFigures,
+} from './network.ts';
 
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -31,7 +41,20 @@ function consentToken(sessionTokenHash: string, state: string): string {
   return createHash('sha256').update(`sandbox-consent:${sessionTokenHash}:${state}`).digest('base64url');
 }
 
-/** The sandbox networks' pages: consent (Approve/Deny) and public post pages that count their views. */
+/**
+ * Who is looking at a sandbox page: a keyed hash of the client address and user agent (the address is never
+ * stored), or null for a known bot (isbot's maintained list, which also names headless browsers) or a request
+ * without a user agent.
+ */
+function visitorOf(ctx: AppContext, request: FastifyRequest): string | null {
+  const agent = request.headers['user-agent'] ?? '';
+  if (!agent || isbot(agent)) return null;
+  return keyedHash(ctx.config, 'sandbox-visitor', `${request.ip}\n${agent}`);
+}
+
+const postParams = z.object({ platform: socialPlatform, id: z.string().max(64) });
+
+/** The sandbox networks' pages: consent (Approve/Deny) and public post pages that count unique views. */
 export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.addContentTypeParser(
@@ -113,25 +136,40 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/social/sandbox/:platform/posts/:id',
-      { schema: { hide: true, params: z.object({ platform: socialPlatform, id: z.string().max(64) }) } },
+      { schema: { hide: true, params: postParams } },
       async (request, reply) => {
         const { platform, id } = request.params;
-        const post = /^[0-9a-f-]{36}$/i.test(id) ? await viewSandboxPost(ctx, platform, id) : null;
-        if (!post) return reply.code(404).headers(PAGE_HEADERS).send(notFoundPage(MESSAGES.social.postGone));
-        await recordViews(ctx, platform, post.id, post.views);
+        const found = await findSandboxPost(ctx, platform, id);
+        if (!found) return reply.code(404).headers(PAGE_HEADERS).send(notFoundPage(MESSAGES.social.postGone));
+        const counted = await recordSandboxView(ctx, found.id, visitorOf(ctx, request));
+        const post = counted === null ? found : { ...found, views: counted };
+        if (counted !== null) await storePostMetrics(ctx, platform, post.id, sandboxFigures(post));
         return reply
           .code(200)
           .headers(PAGE_HEADERS)
-          .send(
-            postPage({
-              platform,
-              username: post.username,
-              message: post.message,
-              mediaUrls: post.mediaUrls,
-              views: post.views,
-              createdAt: post.createdAt,
-            }),
-          );
+          .send(postPage({ platform, ...post }));
+      },
+    );
+
+    // Like and Follow: plain forms on the share page (no script), one per visitor; a bot's press is ignored.
+    app.post(
+      '/social/sandbox/:platform/posts/:id/:action',
+      { schema: { hide: true, params: postParams.extend({ action: z.enum(['like', 'follow']) }) } },
+      async (request, reply) => {
+        const { platform, id, action } = request.params;
+        const post = await findSandboxPost(ctx, platform, id);
+        if (!post) return reply.code(404).headers(PAGE_HEADERS).send(notFoundPage(MESSAGES.social.postGone));
+        const visitor = visitorOf(ctx, request);
+        if (visitor && action === 'like') {
+          const likes = await likeSandboxPost(ctx, post.id, visitor);
+          await storePostMetrics(ctx, platform, post.id, sandboxFigures({ ...post, likes }));
+        }
+        // A post whose author disconnected (grant gone) has no account left to follow.
+        if (visitor && action === 'follow' && post.ownerUserId) {
+          const followers = await followSandboxAccount(ctx, platform, post.ownerUserId, visitor);
+          await storeSandboxFollowers(ctx, platform, post.ownerUserId, followers);
+        }
+        return reply.redirect(`/social/sandbox/${platform}/posts/${post.id}`, 303);
       },
     );
   };

@@ -1,0 +1,140 @@
+import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { FastifyPluginAsync } from 'fastify';
+import type { SocialPlatform } from '../../../common/api/social.ts';
+import type { AppContext } from '../../context.ts';
+import { socialAccounts, socialPosts } from '../../db/schema/index.ts';
+import { type AccountRow, freshAccessToken } from './accounts.ts';
+import { connectorFor } from './connectors/registry.ts';
+import type { PostMetrics } from './connectors/types.ts';
+
+// Reach and engagement as the networks report them. Follower counts land in social_accounts.follower_count
+// and post figures in social_posts.views/likes/comments/shares, each with metrics_updated_at:
+// - the sandbox networks write them at once (a counted view, a like, a follow on the share page);
+// - every METRICS_REFRESH_MS each API process reads them from the networks (Connector.fetchProfile and
+//   fetchPostMetrics) for the accounts whose figures are older than METRICS_STALE_MS.
+// The roll-ups (directory cards, personas, campaign progress) are computed from these columns when read.
+
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'log'>;
+
+const METRICS_REFRESH_MS = 15 * 60_000;
+const METRICS_STALE_MS = 30 * 60_000;
+/** Posts older than this are no longer read back from the networks (their figures stay as last read). */
+const POST_METRICS_WINDOW_MS = 90 * 24 * 3600_000;
+
+/** A post's figures as the network reported them, stored on our post (matched by network and network id). */
+export async function storePostMetrics(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  platform: SocialPlatform,
+  externalId: string,
+  m: PostMetrics,
+): Promise<void> {
+  await ctx.db
+    .update(socialPosts)
+    .set({ ...m, metricsUpdatedAt: ctx.clock.now() })
+    .where(and(eq(socialPosts.platform, platform), eq(socialPosts.externalId, externalId)));
+}
+
+/** A sandbox account gained a follower: the studio account connected to it follows. */
+export async function storeSandboxFollowers(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  platform: SocialPlatform,
+  ownerUserId: string,
+  followerCount: number,
+): Promise<void> {
+  await ctx.db
+    .update(socialAccounts)
+    .set({ followerCount, metricsUpdatedAt: ctx.clock.now() })
+    .where(
+      and(
+        eq(socialAccounts.userId, ownerUserId),
+        eq(socialAccounts.platform, platform),
+        eq(socialAccounts.mode, 'sandbox'),
+      ),
+    );
+}
+
+/**
+ * Reads one account's follower count and its recent published posts' figures from its network. An account whose
+ * connector changed mode since it was connected (live keys added or removed) is left alone.
+ */
+async function refreshAccountMetrics(ctx: Ctx, account: AccountRow): Promise<void> {
+  const platform = account.platform as SocialPlatform;
+  const connector = connectorFor(ctx, platform);
+  if (connector.mode !== account.mode) return;
+  const token = await freshAccessToken(ctx, account, connector);
+  const now = ctx.clock.now();
+  const { followerCount } = await connector.fetchProfile(token);
+  await ctx.db
+    .update(socialAccounts)
+    .set({ followerCount, metricsUpdatedAt: now })
+    .where(eq(socialAccounts.id, account.id));
+  const posts = await ctx.db
+    .select({ externalId: socialPosts.externalId })
+    .from(socialPosts)
+    .where(
+      and(
+        eq(socialPosts.userId, account.userId),
+        eq(socialPosts.platform, platform),
+        eq(socialPosts.status, 'published'),
+        isNotNull(socialPosts.externalId),
+        sql`${socialPosts.publishedAt} > ${new Date(now.getTime() - POST_METRICS_WINDOW_MS)}`,
+      ),
+    );
+  const ids = posts.map((p) => p.externalId as string);
+  if (ids.length === 0) return;
+  const figures = await connector.fetchPostMetrics(token, ids);
+  for (const [externalId, m] of figures) await storePostMetrics(ctx, platform, externalId, m);
+}
+
+/**
+ * The scheduled pass: every connected account whose figures are older than `staleMs` (or never read). A failing
+ * network is logged and tried again next pass; the figures it had keep their metrics_updated_at.
+ */
+export async function refreshStaleMetrics(ctx: Ctx, staleMs = METRICS_STALE_MS): Promise<number> {
+  const before = new Date(ctx.clock.now().getTime() - staleMs);
+  const accounts = await ctx.db
+    .select()
+    .from(socialAccounts)
+    .where(
+      and(
+        eq(socialAccounts.status, 'connected'),
+        or(isNull(socialAccounts.metricsUpdatedAt), lt(socialAccounts.metricsUpdatedAt, before)),
+      ),
+    );
+  let refreshed = 0;
+  for (const account of accounts) {
+    try {
+      await refreshAccountMetrics(ctx, account);
+      refreshed++;
+    } catch (error) {
+      ctx.log.warn({ err: error, platform: account.platform, accountId: account.id }, 'social metrics refresh failed');
+    }
+  }
+  return refreshed;
+}
+
+/** Runs refreshStaleMetrics every METRICS_REFRESH_MS while the server is up (several processes: harmless). */
+export function metricsRefresher(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    let timer: NodeJS.Timeout | null = null;
+    let running = false;
+    const tick = async () => {
+      if (running) return;
+      running = true;
+      try {
+        await refreshStaleMetrics(ctx);
+      } catch (error) {
+        ctx.log.error({ err: error }, 'social metrics pass failed');
+      } finally {
+        running = false;
+      }
+    };
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => void tick(), METRICS_REFRESH_MS);
+      timer.unref();
+    });
+    app.addHook('onClose', async () => {
+      if (timer) clearInterval(timer);
+    });
+  };
+}
