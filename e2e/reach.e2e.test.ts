@@ -100,6 +100,9 @@ describe('reach and engagement (issue 21)', () => {
       await expect.poll(() => figure(v, 'post-likes')).toBe(1);
       await v.getByTestId('post-follow').click();
       await expect.poll(() => figure(v, 'post-followers')).toBe(1);
+      // The visitor sees what they pressed.
+      expect(await v.getByTestId('post-like').getAttribute('aria-pressed')).toBe('true');
+      expect(await v.getByTestId('post-follow').innerText()).toMatch(/^✓ Following @/);
       expect(await seriousViolations(v)).toEqual([]);
       mkdirSync(SHOTS, { recursive: true });
       await v.screenshot({ path: path.join(SHOTS, 'reach-share-page-375.png'), fullPage: true });

@@ -111,11 +111,16 @@ describe('sandbox share page figures', () => {
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe(new URL(share).pathname);
     }
-    expect(shownFigure((await alice.view()).body, 'post-likes')).toBe(1);
+    const aliceSees = (await alice.view()).body;
+    expect(shownFigure(aliceSees, 'post-likes')).toBe(1);
+    // The visitor who liked sees the button pressed; another visitor does not.
+    expect(aliceSees).toMatch(/data-testid="post-like" aria-pressed="true"[^>]*>✓ Liked</);
+    expect((await bob.view()).body).toMatch(/data-testid="post-like" aria-pressed="false"[^>]*>Like</);
     for (const v of [alice, bob, alice, bot]) await v.press('follow');
     const page = await bob.view();
     expect(shownFigure(page.body, 'post-followers')).toBe(2);
     expect(shownFigure(page.body, 'post-views')).toBe(4);
+    expect(page.body).toMatch(/data-testid="post-follow" aria-pressed="true"[^>]*>✓ Following @/);
 
     expect(await postRow(share)).toMatchObject({ views: 4, likes: 1 });
     expect((await accountOf(creator, 'instagram'))?.follower_count).toBe(2);

@@ -16,7 +16,7 @@ body{margin:0;font-family:system-ui,sans-serif;background:#0f1115;color:#e8e9ec;
 main{max-width:520px;width:calc(100% - 32px);background:#181b22;border:1px solid #2a2f3a;border-radius:12px;padding:24px}
 h1{font-size:20px;margin:0 0 12px}p{color:#a4a9b4;line-height:1.5}.row{display:flex;gap:12px;margin-top:20px}.row form{flex:1;display:flex}
 button{flex:1;padding:10px 14px;border-radius:8px;border:1px solid #2a2f3a;font-size:15px;cursor:pointer;background:#232733;color:#e8e9ec}
-button.primary{background:#7c5cff;border-color:#7c5cff;color:#fff}.badge{font-size:12px;color:#a4a9b4;text-transform:uppercase;letter-spacing:.06em}
+button.pressed{border-color:#7c5cff;color:#c9bcff}button.primary{background:#7c5cff;border-color:#7c5cff;color:#fff}.badge{font-size:12px;color:#a4a9b4;text-transform:uppercase;letter-spacing:.06em}
 .msg{white-space:pre-wrap;color:#e8e9ec;font-size:16px}img,video{max-width:100%;border-radius:8px;margin-top:12px}
 </style></head><body><main>${body}</main>${script}</body></html>`;
 }
@@ -78,6 +78,9 @@ export function postPage(input: {
   likes: number;
   followers: number;
   createdAt: Date;
+  /** This visitor has pressed Like / Follow already: the button shows it pressed. */
+  liked: boolean;
+  following: boolean;
 }): string {
   const name = SANDBOX_NAMES[input.platform];
   const media = input.mediaUrls
@@ -87,15 +90,16 @@ export function postPage(input: {
         : `<img src="${escapeHtml(url)}" alt="">`,
     )
     .join('');
-  const action = (verb: 'like' | 'follow', label: string) =>
-    `<form method="post" action="/social/sandbox/${input.platform}/posts/${escapeHtml(input.id)}/${verb}"><button type="submit" data-testid="post-${verb}">${label}</button></form>`;
+  const action = (verb: 'like' | 'follow', label: string, pressed: boolean) =>
+    `<form method="post" action="/social/sandbox/${input.platform}/posts/${escapeHtml(input.id)}/${verb}"><button type="submit" data-testid="post-${verb}" aria-pressed="${pressed}"${pressed ? ' class="pressed"' : ''}>${label}</button></form>`;
+  const handle = `@${escapeHtml(input.username)}`;
   return page(
     `${input.username} on ${name}`,
     `<span class="badge">${escapeHtml(name)} sandbox</span><h1>@${escapeHtml(input.username)}</h1>
 <p><span data-testid="post-followers">${input.followers}</span> ${plural(input.followers, 'follower')}</p>
 <p class="msg" data-testid="post-message">${escapeHtml(input.message)}</p>${media}
 <p><span data-testid="post-views">${input.views}</span> ${plural(input.views, 'view')} · <span data-testid="post-likes">${input.likes}</span> ${plural(input.likes, 'like')} · ${escapeHtml(input.createdAt.toISOString().slice(0, 16).replace('T', ' '))} UTC</p>
-<div class="row">${action('like', 'Like')}${action('follow', `Follow @${escapeHtml(input.username)}`)}</div>`,
+<div class="row">${action('like', input.liked ? '✓ Liked' : 'Like', input.liked)}${action('follow', input.following ? `✓ Following ${handle}` : `Follow ${handle}`, input.following)}</div>`,
   );
 }
 

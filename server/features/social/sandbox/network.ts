@@ -288,6 +288,33 @@ export async function likeSandboxPost(ctx: Ctx, postId: string, visitor: string)
   return Number(row?.n ?? 0);
 }
 
+/** Whether this visitor has liked the post and follows its account (the share page shows its buttons pressed). */
+export async function sandboxVisitorState(
+  ctx: Ctx,
+  post: { id: string; platform: SocialPlatform; ownerUserId: string | null },
+  visitor: string | null,
+): Promise<{ liked: boolean; following: boolean }> {
+  if (!visitor) return { liked: false, following: false };
+  const [liked] = await ctx.db
+    .select({ postId: sandboxPostLikes.postId })
+    .from(sandboxPostLikes)
+    .where(and(eq(sandboxPostLikes.postId, post.id), eq(sandboxPostLikes.visitorHash, visitor)));
+  const owner = post.ownerUserId;
+  const [following] = owner
+    ? await ctx.db
+        .select({ owner: sandboxFollows.ownerUserId })
+        .from(sandboxFollows)
+        .where(
+          and(
+            eq(sandboxFollows.platform, post.platform),
+            eq(sandboxFollows.ownerUserId, owner),
+            eq(sandboxFollows.visitorHash, visitor),
+          ),
+        )
+    : [];
+  return { liked: Boolean(liked), following: Boolean(following) };
+}
+
 /** The Follow button: one follow per visitor and account; the account's follower count after it. */
 export async function followSandboxAccount(
   ctx: Ctx,

@@ -17,6 +17,7 @@ import {
   likeSandboxPost,
   recordSandboxView,
   sandboxFigures,
+  sandboxVisitorState,
 } from './network.ts';
 
 const PAGE_HEADERS = {
@@ -141,13 +142,15 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { platform, id } = request.params;
         const found = await findSandboxPost(ctx, platform, id);
         if (!found) return reply.code(404).headers(PAGE_HEADERS).send(notFoundPage(MESSAGES.social.postGone));
-        const counted = await recordSandboxView(ctx, found.id, visitorOf(ctx, request));
+        const visitor = visitorOf(ctx, request);
+        const counted = await recordSandboxView(ctx, found.id, visitor);
         const post = counted === null ? found : { ...found, views: counted };
         if (counted !== null) await storePostMetrics(ctx, platform, post.id, sandboxFigures(post));
+        const state = await sandboxVisitorState(ctx, { ...post, platform }, visitor);
         return reply
           .code(200)
           .headers(PAGE_HEADERS)
-          .send(postPage({ platform, ...post }));
+          .send(postPage({ platform, ...post, ...state }));
       },
     );
 
