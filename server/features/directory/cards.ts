@@ -5,8 +5,8 @@ import type { BrandCard, CreatorCard } from '../../../common/api/directory.ts';
 import { SOCIAL_LINK_PLATFORMS, type SocialLinkPlatform } from '../../../common/constants.ts';
 import type { CommunityCategory } from '../../../common/rules/directory.ts';
 import { CATEGORY_RULES } from '../../../common/rules/directory.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { brandProfiles, campaigns, creatorProfiles, userSettings, users } from '../../db/schema/index.ts';
-import type { DbOrTx } from '../auth/users.ts';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
