@@ -451,6 +451,17 @@ describe('scheduled posts', () => {
     await connect(user, 'linkedin');
   });
 
+  /** Schedules `message` on Instagram `inMinutes` from the test clock's now; the post's id. */
+  async function scheduleInstagramPost(message: string, inMinutes: number): Promise<string> {
+    const created = await api('POST', '/api/social/scheduled-posts', user.token, {
+      message,
+      scheduled_time: new Date(clock.now().getTime() + inMinutes * 60_000).toISOString(),
+      platforms: ['instagram'],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    return (created.json() as { data: ScheduledPost[] }).data[0]?.id as string;
+  }
+
   /** The job queues of `count` other processes with workers (all task kinds and sweeps) on this database. */
   async function startWorkerProcesses(count: number): Promise<JobQueue[]> {
     const queues = Array.from({ length: count }, () => {
@@ -639,13 +650,7 @@ describe('scheduled posts', () => {
   });
 
   it('workers that start after the due time publish on start, once', async () => {
-    const at = new Date(clock.now().getTime() + 10 * 60_000).toISOString();
-    const created = await api('POST', '/api/social/scheduled-posts', user.token, {
-      message: 'While down',
-      scheduled_time: at,
-      platforms: ['instagram'],
-    });
-    const id = (created.json() as { data: ScheduledPost[] }).data[0]?.id as string;
+    const id = await scheduleInstagramPost('While down', 10);
     clock.advance(3 * 60 * 60_000);
     // Another process's workers start (the next sweep of this one is an hour away).
     const [restarted] = await startWorkerProcesses(1);
@@ -657,13 +662,7 @@ describe('scheduled posts', () => {
   });
 
   it('two more processes with workers on the same database: a due post is handed over and published once', async () => {
-    const at = new Date(clock.now().getTime() + 10 * 60_000).toISOString();
-    const created = await api('POST', '/api/social/scheduled-posts', user.token, {
-      message: 'Two schedulers',
-      scheduled_time: at,
-      platforms: ['instagram'],
-    });
-    const id = (created.json() as { data: ScheduledPost[] }).data[0]?.id as string;
+    const id = await scheduleInstagramPost('Two schedulers', 10);
     clock.advance(11 * 60_000);
     // Each process's workers sweep at once on start; the scheduler queue runs one sweep at a time.
     const processes = await startWorkerProcesses(2);

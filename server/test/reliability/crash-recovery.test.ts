@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { inArray } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { creditTransactions, sandboxPosts, socialPosts, tasks, users } from '../../db/schema/index.ts';
-import { StudioClient, type StudioRun, startStudioProcess, studioPort, targets } from './crash-studio.ts';
+import { prepareStudio, StudioClient, type StudioRun, startStudioProcess, targets } from './crash-studio.ts';
 
 // SIGKILL the real studio process while tasks run and scheduled posts are due, restart it on the same data,
 // and check what users would notice: every task ends, its credits are settled or refunded once, every due
@@ -72,15 +69,8 @@ describe.each(targets)('crash recovery on $name', ({ make }) => {
   it('SIGKILL mid-task and with posts due: after restart every task ends, credits settle once, posts publish once', {
     timeout: 600_000,
   }, async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'genpro-crash-'));
-    const target = await make(dataDir);
     let run: StudioRun | null = null;
-    cleanups.push(async () => {
-      await run?.kill();
-      await target.dispose();
-      await rm(dataDir, { recursive: true, force: true });
-    });
-    const port = await studioPort();
+    const { dataDir, target, port } = await prepareStudio(make, 'genpro-crash-', cleanups, () => run);
     const start = (env: Record<string, string>) =>
       startStudioProcess({ dataDir, port, databaseUrl: target.databaseUrl, env });
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -232,3 +233,23 @@ export const targets: Array<{ name: string; make: (dataDir: string) => Promise<T
 ];
 const adminUrl = process.env.DATABASE_URL;
 if (adminUrl) targets.push({ name: 'PostgreSQL', make: () => postgresTarget(adminUrl) });
+
+/**
+ * A fresh data dir and database (from `make`) for one test's studio processes; the cleanup pushed onto `cleanups`
+ * kills the test's current run (`runOf()`) and removes both.
+ */
+export async function prepareStudio(
+  make: (dataDir: string) => Promise<Target>,
+  prefix: string,
+  cleanups: Array<() => Promise<void>>,
+  runOf: () => StudioRun | null,
+): Promise<{ dataDir: string; target: Target; port: number }> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  const target = await make(dataDir);
+  cleanups.push(async () => {
+    await runOf()?.kill();
+    await target.dispose();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  return { dataDir, target, port: await studioPort() };
+}

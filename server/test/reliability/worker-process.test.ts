@@ -1,15 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxPosts, socialPosts } from '../../db/schema/index.ts';
 import {
+  prepareStudio,
   StudioClient,
   type StudioRun,
   startStudioProcess,
   startWorkerProcess,
-  studioPort,
   targets,
 } from './crash-studio.ts';
 
@@ -33,15 +30,8 @@ afterAll(async () => {
 
 describe.each(targets)('npm run worker on $name', ({ make }) => {
   it('publishes a due scheduled post with no API process running', { timeout: 600_000 }, async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'genpro-worker-'));
-    const target = await make(dataDir);
     let run: StudioRun | null = null;
-    cleanups.push(async () => {
-      await run?.kill();
-      await target.dispose();
-      await rm(dataDir, { recursive: true, force: true });
-    });
-    const port = await studioPort();
+    const { dataDir, target, port } = await prepareStudio(make, 'genpro-worker-', cleanups, () => run);
 
     // An API process without workers: the user connects a network and schedules a post, which falls due.
     run = await startStudioProcess({
