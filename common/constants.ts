@@ -90,6 +90,7 @@ export const DASHBOARD_VIEWS = [
   'adminCreators',
   'adminBrands',
   'adminEngines',
+  'adminPayouts',
 ] as const;
 export type DashboardView = (typeof DASHBOARD_VIEWS)[number];
 export const DEFAULT_DASHBOARD_VIEW: DashboardView = 'creators';
@@ -530,6 +531,13 @@ export const SUBSCRIPTION_PLAN = {
 
 export const CREDITS_HISTORY_PAGE = { defaultLimit: 50, maxLimit: 100 } as const;
 export const MONEY_HISTORY_LIMIT = 100;
+
+/** Creator payouts (docs/payments.md): the smallest payout, in euros, and the statuses a payout goes through. */
+export const PAYOUT_LIMITS = { minEuros: 10, maxEuros: 100_000, referenceMax: 200, reasonMax: 500 } as const;
+export const PAYOUT_STATUSES = ['pending', 'processing', 'paid', 'failed', 'cancelled'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+export const PAYOUT_METHODS = ['manual', 'stripe'] as const;
+export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
 
 /** Where the top-up, wallet and subscribe flows return to (spec 2.5: /dashboard?topup=success|cancelled). */
 export const PAYMENT_RETURN_URLS = {

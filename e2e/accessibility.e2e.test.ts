@@ -133,6 +133,7 @@ const ADMIN_VIEWS: View[] = [
   { name: 'admin: creators', open: dashboard('adminCreators') },
   { name: 'admin: brands', open: dashboard('adminBrands') },
   { name: 'admin: engines', open: at('/dashboard?view=adminEngines', 'admin-engines-table') },
+  { name: 'admin: payouts', open: at('/dashboard?view=adminPayouts', 'admin-payouts-view') },
 ];
 
 function report(found: Array<{ view: string } & AxeFinding>): string[] {

@@ -17,6 +17,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
+import { messageKeyOf } from '../common/message-keys.ts';
 import { MESSAGES } from '../common/messages.ts';
 import type { AppContext } from './context.ts';
 import { accountRoutes } from './features/account/routes.ts';
@@ -38,6 +39,7 @@ import { inpaintRoutes } from './features/inpaint/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
 import { multiReferenceRoutes } from './features/multi-reference/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
+import { payoutRoutes } from './features/payouts/routes.ts';
 import { personaRoutes } from './features/personas/routes.ts';
 import { securityRoutes } from './features/security/routes.ts';
 import { sequenceRoutes } from './features/sequences/routes.ts';
@@ -145,6 +147,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(campaignRoutes(ctx));
   await app.register(directoryRoutes(ctx));
   await app.register(adminRoutes(ctx));
+  await app.register(payoutRoutes(ctx));
   await app.register(socialRoutes(ctx));
   if (ctx.config.embedded.mail && !ctx.config.production) await app.register(devMailRoutes(ctx));
 
@@ -183,7 +186,7 @@ export async function registerWeb(app: FastifyInstance, web: { root: string; htm
   app.setNotFoundHandler((request, reply) => {
     const serverOwned = request.url === '/api' || SERVER_PREFIXES.some((prefix) => request.url.startsWith(prefix));
     if (serverOwned || request.method !== 'GET') {
-      return reply.code(404).send({ success: false, error: MESSAGES.generic.notFound, code: 'not_found' });
+      return reply.code(404).send(errorBody(MESSAGES.generic.notFound, 'not_found'));
     }
     if (!hasWeb) {
       return reply
@@ -195,10 +198,25 @@ export async function registerWeb(app: FastifyInstance, web: { root: string; htm
   });
 }
 
+/**
+ * The studio's error envelope. A catalogue message also carries its key and values (`messageKey`,
+ * `messageParams`), so the web translates it by code rather than by its English text.
+ */
+function errorBody(error: string, code: string, details?: unknown) {
+  const keyed = messageKeyOf(error);
+  return {
+    success: false as const,
+    error,
+    code,
+    ...(details === undefined ? {} : { details }),
+    ...(keyed ? { messageKey: keyed.key, ...(keyed.params ? { messageParams: keyed.params } : {}) } : {}),
+  };
+}
+
 /** Undecodable URLs and over-long path params answer in the studio's envelope like every other error. */
 function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
   const code = error.code === 'FST_ERR_BAD_URL' ? 'bad_url' : 'bad_request';
-  return reply.code(error.statusCode ?? 400).send({ success: false, error: MESSAGES.generic.validation, code });
+  return reply.code(error.statusCode ?? 400).send(errorBody(MESSAGES.generic.validation, code));
 }
 
 function errorHandler(
@@ -212,12 +230,7 @@ function errorHandler(
       const retry = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
       if (retry) reply.header('retry-after', String(retry));
     }
-    return reply.code(error.status).send({
-      success: false,
-      error: error.message,
-      code: error.code,
-      ...(error.details === undefined ? {} : { details: error.details }),
-    });
+    return reply.code(error.status).send(errorBody(error.message, error.code, error.details));
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const fieldErrors: Record<string, string[]> = {};
@@ -227,12 +240,7 @@ function errorHandler(
       fieldErrors[field].push(issue.message ?? 'Invalid value');
     }
     const first = Object.values(fieldErrors)[0]?.[0];
-    return reply.code(400).send({
-      success: false,
-      error: first ?? MESSAGES.generic.validation,
-      code: 'validation',
-      details: { fieldErrors },
-    });
+    return reply.code(400).send(errorBody(first ?? MESSAGES.generic.validation, 'validation', { fieldErrors }));
   }
   // A service re-parsing user input with a stricter schema (a canvas call made into a generation request):
   // the input is what is wrong, so it is a 400 naming the field, not a 500.
@@ -240,34 +248,28 @@ function errorHandler(
     const first = error.issues[0];
     const field = first?.path.join('.') || '_';
     request.log.warn({ field, issue: first?.code }, 'input refused by a service schema');
-    return reply.code(400).send({
-      success: false,
-      error: first?.message ?? MESSAGES.generic.validation,
-      code: 'validation',
-      details: { fieldErrors: { [field]: [first?.message ?? MESSAGES.generic.validation] } },
-    });
+    const message = first?.message ?? MESSAGES.generic.validation;
+    return reply.code(400).send(errorBody(message, 'validation', { fieldErrors: { [field]: [message] } }));
   }
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
-    return reply.code(500).send({ success: false, error: MESSAGES.generic.internal, code: 'internal' });
+    return reply.code(500).send(errorBody(MESSAGES.generic.internal, 'internal'));
   }
   // busboy's parse errors (no boundary, a body cut short) carry no status: the form is broken, not the server.
   if (error.statusCode === undefined && /multipart/i.test(error.message)) {
-    return reply.code(400).send({ success: false, error: MESSAGES.upload.malformedForm, code: 'bad_multipart' });
+    return reply.code(400).send(errorBody(MESSAGES.upload.malformedForm, 'bad_multipart'));
   }
   const status = error.statusCode ?? 500;
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ success: false, error: MESSAGES.generic.internal, code: 'internal' });
+    return reply.code(500).send(errorBody(MESSAGES.generic.internal, 'internal'));
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     const limit = formatBodyLimit(request.routeOptions.bodyLimit ?? BODY_LIMITS.default);
-    return reply
-      .code(413)
-      .send({ success: false, error: MESSAGES.generic.bodyTooLarge(limit), code: 'body_too_large' });
+    return reply.code(413).send(errorBody(MESSAGES.generic.bodyTooLarge(limit), 'body_too_large'));
   }
   if (error.code === 'FST_REQ_FILE_TOO_LARGE' || status === 413) {
-    return reply.code(413).send({ success: false, error: error.message, code: 'too_large' });
+    return reply.code(413).send(errorBody(error.message, 'too_large'));
   }
-  return reply.code(status).send({ success: false, error: error.message, code: error.code ?? 'bad_request' });
+  return reply.code(status).send(errorBody(error.message, error.code ?? 'bad_request'));
 }

@@ -116,7 +116,17 @@ export const auditLogQuery = z.object({ ...pageParams });
 export type AuditLogQuery = z.input<typeof auditLogQuery>;
 
 /** Actions written to the log. */
-const ADMIN_ACTIONS = ['creator.approve', 'creator.reject', 'brand.verify', 'brand.reject', 'user.delete'] as const;
+const ADMIN_ACTIONS = [
+  'creator.approve',
+  'creator.reject',
+  'brand.verify',
+  'brand.reject',
+  'user.delete',
+  'payout.mark_paid',
+  'payout.mark_failed',
+  'payout.retry_transfer',
+  'payout.stripe_account',
+] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 const auditEntry = z.object({
@@ -125,7 +135,7 @@ const auditEntry = z.object({
   admin_user_id: z.string().nullable(),
   admin_email: z.string(),
   action: z.string(),
-  /** 'user' or 'brand'. */
+  /** 'user', 'brand' or 'payout'. */
   target_type: z.string(),
   target_id: z.string(),
   details: z.record(z.string(), z.unknown()),

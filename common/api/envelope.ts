@@ -8,6 +8,9 @@ export const errorReply = z.object({
   error: z.string(),
   code: z.string().optional(),
   details: z.unknown().optional(),
+  /** The catalogue key of `error` and its values (common/message-keys.ts): the web translates by these. */
+  messageKey: z.string().optional(),
+  messageParams: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 
 /** `errorReply` under each status code given, for a route's `response` map. */

@@ -21,8 +21,16 @@ const withoutViews = (...hidden: DashboardView[]) => ALL_VIEWS.filter((v) => !hi
 /** Expected visible views for every role × status combination, written out from spec 2.1 and 6. */
 const EXPECTED_VISIBLE: Record<(typeof ROLES)[number], Record<string, DashboardView[]>> = {
   creator: {
-    pending: withoutViews('campaignsPool', 'brands', 'myCampaigns', 'adminCreators', 'adminBrands', 'adminEngines'),
-    approved_creator: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
+    pending: withoutViews(
+      'campaignsPool',
+      'brands',
+      'myCampaigns',
+      'adminCreators',
+      'adminBrands',
+      'adminEngines',
+      'adminPayouts',
+    ),
+    approved_creator: withoutViews('adminCreators', 'adminBrands', 'adminEngines', 'adminPayouts'),
     regular_user: withoutViews(
       'campaignsPool',
       'brands',
@@ -30,16 +38,17 @@ const EXPECTED_VISIBLE: Record<(typeof ROLES)[number], Record<string, DashboardV
       'adminCreators',
       'adminBrands',
       'adminEngines',
+      'adminPayouts',
     ),
-    null: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
-    something_else: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
+    null: withoutViews('adminCreators', 'adminBrands', 'adminEngines', 'adminPayouts'),
+    something_else: withoutViews('adminCreators', 'adminBrands', 'adminEngines', 'adminPayouts'),
   },
   brand: {
-    pending: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
-    approved_creator: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
-    regular_user: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
-    null: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
-    something_else: withoutViews('adminCreators', 'adminBrands', 'adminEngines'),
+    pending: withoutViews('adminCreators', 'adminBrands', 'adminEngines', 'adminPayouts'),
+    approved_creator: withoutViews('adminCreators', 'adminBrands', 'adminEngines', 'adminPayouts'),
+    regular_user: withoutViews('adminCreators', 'adminBrands', 'adminEngines', 'adminPayouts'),
+    null: withoutViews('adminCreators', 'adminBrands', 'adminEngines', 'adminPayouts'),
+    something_else: withoutViews('adminCreators', 'adminBrands', 'adminEngines', 'adminPayouts'),
   },
   admin: {
     pending: ALL_VIEWS,

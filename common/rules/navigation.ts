@@ -19,7 +19,7 @@ export interface SubscriptionSubject extends NavigationSubject {
   subscription: { isActive: boolean } | null;
 }
 
-const ADMIN_ONLY_VIEWS: readonly DashboardView[] = ['adminCreators', 'adminBrands', 'adminEngines'];
+const ADMIN_ONLY_VIEWS: readonly DashboardView[] = ['adminCreators', 'adminBrands', 'adminEngines', 'adminPayouts'];
 
 const isPendingOrRegular = (status: NavigationSubject['user_status']): boolean =>
   status === 'pending' || status === 'regular_user';
@@ -46,6 +46,7 @@ export function isViewVisible(user: NavigationSubject, view: DashboardView): boo
     case 'adminCreators':
     case 'adminBrands':
     case 'adminEngines':
+    case 'adminPayouts':
       return user.role === 'admin';
     default:
       return true;

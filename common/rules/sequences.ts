@@ -1,6 +1,7 @@
 // Pure rules for the canvas's cinema sequences (canvas spec 3, 4, 5, 8 and 9): the status-poll back-off,
 // the mapping from a status-call reply to an item's videoStatus, pinning, the timeline handle maths and
 // the master-video helpers. No Node and no DOM imports: shared by web, server and tests.
+import { keyedCatalogue, withParams } from '../message-keys.ts';
 
 /** Spec 3 "Sequence item" videoStatus values (spec 4). */
 export const SEQUENCE_VIDEO_STATUSES = ['pending', 'generating', 'completed', 'failed', 'enhanced'] as const;
@@ -51,36 +52,45 @@ export type SequenceVideoMode = keyof typeof SEQUENCE_VIDEO_MODES;
 /** The video mode the panel shows first (spec 4: default shown dream). */
 export const DEFAULT_SEQUENCE_VIDEO_MODE: SequenceVideoMode = 'dream';
 
-export const SEQUENCE_MESSAGES = {
-  pinned: (name: string) => `Manually pinned: ${name}`,
-  alreadyPinned: (name: string) => `"${name}" is already in the sequence!`,
-  dreamFailed: 'Dream mode generation failed',
-  dreamApiError: (status: number) => `Dream mode API error: ${status}`,
-  unexpectedResponse: 'Video generation returned unexpected response structure',
-  generationFailed: 'Generation failed',
-  safetyBlocked: 'Content blocked by safety filters',
-  pollTimedOut: 'Video generation timed out. Please try again.',
-  unexpectedStatus: (status: string) => `Unexpected status: ${status}`,
-  timingUpdated: 'Timeline timing updated!',
-  reordered: 'Sequence reordered successfully!',
-  playbackCompleted: 'Timeline playback completed!',
-  noVideosToPlay: 'No completed videos to play',
-  noVideosToCompile: 'No completed videos available to compile.',
-  compilationFailed: (error: string) => `Compilation failed: ${error}`,
-  compileApiError: (status: number, statusText: string) => `API Error: ${status} - ${statusText}`,
-  compileNetworkError: 'A network or unexpected error occurred during compilation.',
-  /** A compile item whose trim window starts at or past the end of its clip: nothing of it would play. */
-  startBeyondClip: (itemId: string, startTime: number, clipSeconds: number) =>
-    `Sequence item "${itemId}" starts at ${startTime} s, but its video is only ${clipSeconds} s long`,
-  movieAgentEnhanceFailed: 'Failed to enhance sequences with Movie Agent',
-  movieAgentRequestFailed: 'Movie Agent request failed',
-  movieAgentTimedOut: 'Movie Agent timed out. Try with fewer sequences or a shorter script.',
-  movieAgentAnalysisFailed: 'Movie Agent analysis failed. Please try again.',
-  movieAgentEnhanced: (n: number) => `Enhanced ${n} sequences with cinematic prompts!`,
-  movieScriptRequired: 'Please enter a movie script',
-  videoSaved: 'Sequence video saved to campaign assets',
-  videoSaveFailed: 'Failed to save sequence video to campaign assets',
-} as const;
+// Keyed as group 'sequences' (common/message-keys.ts); the web translates them under sequences.messages.*.
+export const SEQUENCE_MESSAGES = keyedCatalogue({
+  sequences: {
+    pinned: withParams(['name'], (name: string) => `Manually pinned: ${name}`),
+    alreadyPinned: withParams(['name'], (name: string) => `"${name}" is already in the sequence!`),
+    dreamFailed: 'Dream mode generation failed',
+    dreamApiError: withParams(['status'], (status: number) => `Dream mode API error: ${status}`),
+    unexpectedResponse: 'Video generation returned unexpected response structure',
+    generationFailed: 'Generation failed',
+    safetyBlocked: 'Content blocked by safety filters',
+    pollTimedOut: 'Video generation timed out. Please try again.',
+    unexpectedStatus: withParams(['status'], (status: string) => `Unexpected status: ${status}`),
+    timingUpdated: 'Timeline timing updated!',
+    reordered: 'Sequence reordered successfully!',
+    playbackCompleted: 'Timeline playback completed!',
+    noVideosToPlay: 'No completed videos to play',
+    noVideosToCompile: 'No completed videos available to compile.',
+    compilationFailed: withParams(['error'], (error: string) => `Compilation failed: ${error}`),
+    compileApiError: withParams(
+      ['status', 'statusText'],
+      (status: number, statusText: string) => `API Error: ${status} - ${statusText}`,
+    ),
+    compileNetworkError: 'A network or unexpected error occurred during compilation.',
+    /** A compile item whose trim window starts at or past the end of its clip: nothing of it would play. */
+    startBeyondClip: withParams(
+      ['itemId', 'startTime', 'clipSeconds'],
+      (itemId: string, startTime: number, clipSeconds: number) =>
+        `Sequence item "${itemId}" starts at ${startTime} s, but its video is only ${clipSeconds} s long`,
+    ),
+    movieAgentEnhanceFailed: 'Failed to enhance sequences with Movie Agent',
+    movieAgentRequestFailed: 'Movie Agent request failed',
+    movieAgentTimedOut: 'Movie Agent timed out. Try with fewer sequences or a shorter script.',
+    movieAgentAnalysisFailed: 'Movie Agent analysis failed. Please try again.',
+    movieAgentEnhanced: withParams(['n'], (n: number) => `Enhanced ${n} sequences with cinematic prompts!`),
+    movieScriptRequired: 'Please enter a movie script',
+    videoSaved: 'Sequence video saved to campaign assets',
+    videoSaveFailed: 'Failed to save sequence video to campaign assets',
+  } as const,
+}).sequences;
 
 // ---- status poll back-off (spec 8) ----
 

@@ -1,4 +1,5 @@
 // fetch wrapper: JSON in and out, bearer token, X-Requested-With, and ApiError for every failure.
+import { rememberMessageKey } from '../../common/message-keys.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { getToken } from './session.ts';
 
@@ -35,6 +36,23 @@ interface ErrorBody {
   message?: unknown;
   code?: unknown;
   details?: unknown;
+  messageKey?: unknown;
+  messageParams?: unknown;
+}
+
+/** The server's key for an error text (see common/message-keys.ts), kept so the page translates it by code. */
+function rememberKey(message: string, payload: ErrorBody): void {
+  if (typeof payload.messageKey !== 'string') return;
+  const params = payload.messageParams;
+  const valid =
+    params && typeof params === 'object'
+      ? Object.fromEntries(
+          Object.entries(params).filter(
+            (entry): entry is [string, string | number] => typeof entry[1] === 'string' || typeof entry[1] === 'number',
+          ),
+        )
+      : undefined;
+  rememberMessageKey(message, { key: payload.messageKey, ...(valid ? { params: valid } : {}) });
 }
 
 export async function apiRequest<T>(
@@ -77,6 +95,7 @@ export async function apiRequest<T>(
           : response.status === 429
             ? MESSAGES.generic.rateLimited
             : MESSAGES.generic.internal;
+    rememberKey(message, payload);
     throw new ApiError(
       response.status,
       message,

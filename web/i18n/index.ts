@@ -1,7 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../common/constants.ts';
-import { MESSAGES } from '../../common/messages.ts';
+import { messageKeyOf } from '../../common/message-keys.ts';
 import { usePreferences } from '../app/preferences.ts';
 import en from './en.json';
 
@@ -28,31 +27,16 @@ export async function loadLanguage(language: string): Promise<void> {
   i18next.addResourceBundle('ar', 'translation', arabicStrings);
 }
 
-// Spec messages (common/messages.ts) are shown verbatim in English. In other languages a message that the
-// server or a validator sends is looked up by its English text under "messages.<group>.<name>".
-let messageKeys: Map<string, string> | undefined;
+// Spec messages (common/messages.ts) are shown verbatim in English. In other languages a catalogue message is
+// translated by its key, "messages.<key>", with its values (common/message-keys.ts): the key of a text built on
+// this page is known where it was built, and the server sends the key with each error it answers.
 
-function buildMessageKeys(): Map<string, string> {
-  const keys = new Map<string, string>();
-  for (const [group, entries] of Object.entries(MESSAGES)) {
-    for (const [name, value] of Object.entries(entries)) {
-      if (typeof value === 'string') keys.set(value, `messages.${group}.${name}`);
-    }
-  }
-  const v = MESSAGES.validation;
-  keys.set(v.passwordTooShort(PASSWORD_MIN_LENGTH), 'messages.validation.passwordTooShort');
-  keys.set(v.passwordTooLong(PASSWORD_MAX_LENGTH), 'messages.validation.passwordTooLong');
-  return keys;
-}
-
-/** Translate a user-facing message that may come from the spec's catalogue; unknown text is shown as is. */
+/** Translate a user-facing message that may come from the catalogue; any other text is shown as is. */
 export function translateMessage(message: string): string {
-  messageKeys ??= buildMessageKeys();
-  const key = messageKeys.get(message);
-  if (!key) return message;
-  return i18next.t(key, {
-    defaultValue: message,
-    min: PASSWORD_MIN_LENGTH,
-    max: PASSWORD_MAX_LENGTH,
-  });
+  const keyed = messageKeyOf(message);
+  if (!keyed) return message;
+  const params: Record<string, unknown> = { ...keyed.params };
+  // Plural messages read their number as `count` and show it formatted for the language.
+  if (typeof params.count === 'number') params.formatted = params.count.toLocaleString(i18next.language);
+  return i18next.t(`messages.${keyed.key}`, { ...params, defaultValue: message });
 }

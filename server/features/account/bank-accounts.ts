@@ -27,7 +27,7 @@ function assertValidBic(bic: string): void {
 }
 
 /** Country code and last four kept, the rest masked, in print groups of four: DE** **** **** **** **30 00. */
-function maskIban(iban: string): string {
+export function maskIban(iban: string): string {
   const visibleTail = 4;
   const masked = [...iban].map((ch, i) => (i < 2 || i >= iban.length - visibleTail ? ch : '*')).join('');
   return masked.replace(/(.{4})(?=.)/g, '$1 ');

@@ -41,10 +41,16 @@ import { brandDecisionMail, creatorDecisionMail } from './mail.ts';
 type Deps = Pick<AppContext, 'db' | 'clock' | 'log'>;
 const m = MESSAGES.admin;
 
-async function audit(
+/** Writes one audit row; call it inside the transaction of the action it records. */
+export async function audit(
   tx: Tx,
   admin: UserRow,
-  entry: { action: AdminAction; targetType: 'user' | 'brand'; targetId: string; details: Record<string, unknown> },
+  entry: {
+    action: AdminAction;
+    targetType: 'user' | 'brand' | 'payout';
+    targetId: string;
+    details: Record<string, unknown>;
+  },
   now: Date,
 ): Promise<void> {
   await tx.insert(adminAuditLog).values({

@@ -179,6 +179,22 @@ describe('validation', () => {
     expect(body.details.fieldErrors[field]).toContain(message);
   });
 
+  it('errors carry their catalogue key and values, so the web translates them by code', async () => {
+    const short = await post('/api/auth/register', registrationBody({ password: 'short' }));
+    expect(short.json()).toMatchObject({
+      code: 'validation',
+      messageKey: 'validation.passwordTooShort',
+      messageParams: { min: PASSWORD_MIN_LENGTH },
+    });
+    const wrong = await post('/api/auth/login', { email: 'nobody@example.com', password: 'wrong-password-1' });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toMatchObject({ messageKey: 'auth.invalidCredentials' });
+    expect(wrong.json()).not.toHaveProperty('messageParams');
+    // A text that is not a catalogue message carries no key.
+    const unknown = await t.app.inject({ method: 'GET', url: '/api/no-such-route' });
+    expect(unknown.json()).toMatchObject({ code: 'not_found', messageKey: 'generic.notFound' });
+  });
+
   it('login validates too', async () => {
     const res = await post('/api/auth/login', { email: 'nope', password: '' });
     expect(res.statusCode).toBe(400);

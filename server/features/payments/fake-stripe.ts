@@ -1,5 +1,5 @@
-// A local fake of the parts of the Stripe API the studio calls (tests only): Checkout Sessions and
-// subscriptions, form-encoded requests in, JSON out, every request recorded.
+// A local fake of the parts of the Stripe API the studio calls (tests only): Checkout Sessions,
+// subscriptions and Connect transfers, form-encoded requests in, JSON out, every request recorded.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -16,6 +16,10 @@ export interface FakeStripe {
   requests: RecordedRequest[];
   /** Subscriptions by id, as Stripe would return them. */
   subscriptions: Map<string, Record<string, unknown>>;
+  /** Connected accounts (acct_…) that transfers may go to; others answer Stripe's "No such destination". */
+  connectedAccounts: Set<string>;
+  /** Transfers created, by id, as Stripe returns them. */
+  transfers: Map<string, Record<string, unknown>>;
   /** Makes the next `times` calls answer 500 (a provider outage; the SDK retries). */
   failNext(times?: number): void;
   close(): Promise<void>;
@@ -30,9 +34,43 @@ function nested(form: Record<string, string>, prefix: string): Record<string, st
   return out;
 }
 
+const TRANSFER_PARAMS =
+  /^(amount|currency|description|destination|source_transaction|source_type|transfer_group|metadata\[[^\]]+\]|expand\[\d*\])$/;
+
+/** POST /v1/transfers as Stripe validates it: the error Stripe would answer, or null. */
+function transferError(form: Record<string, string>, accounts: Set<string>): StripeError | null {
+  const unknown = Object.keys(form).find((key) => !TRANSFER_PARAMS.test(key));
+  if (unknown) return invalid(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown');
+  for (const key of ['amount', 'currency', 'destination'] as const) {
+    if (form[key] === undefined) return invalid(`Missing required param: ${key}.`, key, 'parameter_missing');
+  }
+  if (!/^[1-9]\d*$/.test(form.amount ?? ''))
+    return invalid('Invalid positive integer', 'amount', 'parameter_invalid_integer');
+  if (!/^[a-z]{3}$/.test(form.currency ?? ''))
+    return invalid(`Invalid currency: ${form.currency}.`, 'currency', 'parameter_invalid_string_empty');
+  if (!accounts.has(form.destination ?? ''))
+    return invalid(`No such destination: '${form.destination}'`, 'destination', 'resource_missing');
+  if (form.source_type !== undefined && !['bank_account', 'card', 'fpx'].includes(form.source_type))
+    return invalid('Invalid source_type', 'source_type', 'parameter_invalid_string_empty');
+  return null;
+}
+
+interface StripeError {
+  status: number;
+  body: { error: { type: string; message: string; param?: string; code?: string } };
+}
+
+function invalid(message: string, param: string, code: string): StripeError {
+  return { status: 400, body: { error: { type: 'invalid_request_error', message, param, code } } };
+}
+
 export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: RecordedRequest[] = [];
   const subscriptions = new Map<string, Record<string, unknown>>();
+  const connectedAccounts = new Set<string>();
+  const transfers = new Map<string, Record<string, unknown>>();
+  /** Idempotency-Key → the body it was first sent with and the answer, as Stripe keeps them for 24 hours. */
+  const idempotent = new Map<string, { body: string; status: number; reply: unknown }>();
   let sessionCount = 0;
   let failures = 0;
 
@@ -70,6 +108,56 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           currency: 'eur',
         });
       }
+      if (req.method === 'POST' && url.pathname === '/v1/transfers') {
+        const key = req.headers['idempotency-key'];
+        const body = JSON.stringify(form);
+        const seen = typeof key === 'string' ? idempotent.get(key) : undefined;
+        if (seen) {
+          if (seen.body !== body) {
+            return send(400, {
+              error: {
+                type: 'idempotency_error',
+                message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+              },
+            });
+          }
+          return send(seen.status, seen.reply);
+        }
+        const refused = transferError(form, connectedAccounts);
+        const id = `tr_test_${transfers.size + 1}`;
+        const transfer = refused
+          ? null
+          : {
+              id,
+              object: 'transfer',
+              amount: Number(form.amount),
+              amount_reversed: 0,
+              balance_transaction: `txn_test_${transfers.size + 1}`,
+              created: Math.floor(Date.now() / 1000),
+              currency: form.currency,
+              description: form.description ?? null,
+              destination: form.destination,
+              destination_payment: `py_test_${transfers.size + 1}`,
+              livemode: false,
+              metadata: nested(form, 'metadata'),
+              reversals: {
+                object: 'list',
+                data: [],
+                has_more: false,
+                total_count: 0,
+                url: `/v1/transfers/${id}/reversals`,
+              },
+              reversed: false,
+              source_transaction: form.source_transaction ?? null,
+              source_type: form.source_type ?? 'card',
+              transfer_group: form.transfer_group ?? null,
+            };
+        if (transfer) transfers.set(id, transfer);
+        const status = refused ? refused.status : 200;
+        const reply = refused ? refused.body : transfer;
+        if (typeof key === 'string') idempotent.set(key, { body, status, reply });
+        return send(status, reply);
+      }
       const sub = url.pathname.match(/^\/v1\/subscriptions\/([^/]+)$/);
       if (sub?.[1]) {
         const found = subscriptions.get(sub[1]);
@@ -94,6 +182,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     subscriptions,
+    connectedAccounts,
+    transfers,
     failNext: (times = 10) => {
       failures = times;
     },

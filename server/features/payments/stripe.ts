@@ -40,17 +40,22 @@ export function subscriptionState(object: Record<string, unknown>): Subscription
   };
 }
 
-/** Stripe Checkout Sessions (form-encoded by the SDK, with an Idempotency-Key per order). */
-export function createStripeProvider(
-  config: Config,
-  secretKey: string,
-): { provider: PaymentProvider; subscriptions: StripeSubscriptions } {
-  const stripe = new Stripe(secretKey, {
+/** The official SDK, pointed at STRIPE_API_BASE when set (the local fake in tests). */
+export function createStripeClient(config: Pick<Config, 'STRIPE_API_BASE'>, secretKey: string): Stripe {
+  return new Stripe(secretKey, {
     ...endpoint(config.STRIPE_API_BASE),
     maxNetworkRetries: 2,
     timeout: 20_000,
     appInfo: { name: 'GenPro Studio' },
   });
+}
+
+/** Stripe Checkout Sessions (form-encoded by the SDK, with an Idempotency-Key per order). */
+export function createStripeProvider(
+  config: Config,
+  secretKey: string,
+): { provider: PaymentProvider; subscriptions: StripeSubscriptions } {
+  const stripe = createStripeClient(config, secretKey);
 
   async function createCheckout(request: CheckoutRequest): Promise<{ url: string; sessionId: string | null }> {
     const { order } = request;

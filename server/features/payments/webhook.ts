@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { paymentEvents, paymentOrders, subscriptions } from '../../db/schema/index.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
+import { applyTransferReversal } from '../payouts/service.ts';
 import { fulfilOrder } from './fulfil.ts';
 import type { Payments, SubscriptionState } from './provider.ts';
 import { renewStripeSubscription } from './renewal.ts';
@@ -85,6 +86,7 @@ export async function handleStripeWebhook(
         deps.log.info({ orderId, fulfilled: result.fulfilled, eventId: event.id }, 'stripe checkout completed');
       }
     } else if (event.type === 'checkout.session.expired') await expireOrder(tx, deps, object);
+    else if (event.type === 'transfer.reversed') await applyTransferReversal(tx, deps, object);
     else if (event.type.startsWith('customer.subscription.'))
       await applySubscription(tx, deps, subscriptionState(object));
     else if (renewalOf && subscription) {

@@ -13,7 +13,7 @@ import { getEarnings, getWallet } from './service.ts';
 const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply, 502: errorReply };
 
 /** A signed-in user of one role; 403 with the role's own message otherwise. */
-function requireRole(role: UserRow['role'], message: string) {
+export function requireRole(role: UserRow['role'], message: string) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     assertSignedIn(request);
     if (currentUser(request).role !== role) throw forbidden(message);

@@ -30,6 +30,8 @@ export interface Fixture {
   creatorBankAccount: string;
   brandBankAccount: string;
   socialPost: string;
+  /** Creator A's pending manual payout. */
+  payout: string;
   creatorUserId: string;
   brandUserId: string;
 }
@@ -277,6 +279,9 @@ export const ROUTE_CATALOGUE: Record<string, RouteRule> = {
   'GET /api/brands/wallet': only('brand'),
   'POST /api/brands/wallet/topup': only('brand'),
   'GET /api/creators/earnings': only('creator'),
+  'GET /api/creators/payouts': only('creator'),
+  'POST /api/creators/payouts': { ...only('creator'), request: () => ({ body: { amount: 10 } }) },
+  'POST /api/creators/payouts/{id}/cancel': byId('payout', undefined, { access: ['creator'] }),
   'POST /api/payment/webhook': pub('called by the payment provider; authorised by its signature header'),
   'GET /api/personas': signedIn,
   'POST /api/personas': refs(
@@ -350,6 +355,14 @@ export const ROUTE_CATALOGUE: Record<string, RouteRule> = {
   'DELETE /api/admin/users/delete': only('admin'),
   'GET /api/admin/audit-log': only('admin'),
   'GET /api/admin/engines': only('admin'),
+  'GET /api/admin/payouts': only('admin'),
+  'POST /api/admin/payouts/{id}/mark-paid': { ...only('admin'), request: () => ({ body: { reference: 'SEPA-1' } }) },
+  'POST /api/admin/payouts/{id}/mark-failed': { ...only('admin'), request: () => ({ body: { reason: 'Bounced' } }) },
+  'POST /api/admin/payouts/{id}/retry-transfer': only('admin'),
+  'PUT /api/admin/creators/{id}/stripe-account': {
+    ...only('admin'),
+    request: () => ({ body: { stripeAccountId: 'acct_1Test' } }),
+  },
   'GET /api/social/accounts': signedIn,
   'DELETE /api/social/accounts': signedIn,
   'POST /api/social/connect/{platformId}': { ...signedIn, request: () => ({ params: { platformId: 'instagram' } }) },

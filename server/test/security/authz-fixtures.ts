@@ -11,6 +11,7 @@ import {
   characters,
   collaborations,
   editorSessions,
+  payouts,
   personas,
   sessions,
   socialAccounts,
@@ -135,6 +136,17 @@ export async function createFixture(ctx: AppContext, cast: Cast): Promise<Fixtur
       { userId: cast.brandA.id, accountHolderName: 'A', iban: 'DE89370400440532013000', isPrimary: false },
     ])
     .returning();
+  const [payout] = await db
+    .insert(payouts)
+    .values({
+      userId: a,
+      amountCents: 1_000,
+      method: 'manual',
+      accountHolderName: 'A',
+      iban: 'DE89370400440532013000',
+      bankAccountId: creatorBankAccount.id,
+    })
+    .returning();
   const [socialPost] = await db
     .insert(socialPosts)
     .values({ userId: a, platform: 'instagram', message: 'Soon', scheduledTime: new Date(Date.now() + 86_400_000) })
@@ -157,6 +169,7 @@ export async function createFixture(ctx: AppContext, cast: Cast): Promise<Fixtur
     creatorBankAccount: creatorBankAccount.id,
     brandBankAccount: brandBankAccount.id,
     socialPost: socialPost.id,
+    payout: payout.id,
     creatorUserId: a,
     brandUserId: cast.brandA.id,
   };
@@ -207,6 +220,7 @@ export async function snapshot(ctx: AppContext, fx: Fixture): Promise<Record<str
       .select({ id: bankAccounts.id, p: bankAccounts.isPrimary })
       .from(bankAccounts)
       .orderBy(bankAccounts.id),
+    payout: await one(db.select({ s: payouts.status }).from(payouts).where(eq(payouts.id, fx.payout))),
     socialPost: await one(
       db
         .select({ m: socialPosts.message, s: socialPosts.status })

@@ -15,6 +15,7 @@ import { CreditBadge } from '../billing/CreditBadge.tsx';
 import { purchaseErrorMessage } from '../billing/errors.ts';
 import { numberLocale, useFormatDate, useFormatEuros } from '../billing/format.ts';
 import { TopUpDialog } from '../billing/TopUpDialog.tsx';
+import { PayoutsCard } from '../payouts/PayoutsCard.tsx';
 import { useStorageUsage } from './api.ts';
 import { BankAccounts } from './BankAccounts.tsx';
 import { SubscriptionCard } from './SubscriptionCard.tsx';
@@ -293,6 +294,7 @@ export function BillingTab({ user, credits }: { user: User; credits: number }) {
       <StorageCard />
       {user.role === 'brand' && <WalletCard />}
       {user.role === 'creator' && <EarningsCard />}
+      {user.role === 'creator' && <PayoutsCard />}
       <SubscriptionCard />
       {payoutRole && <BankAccounts role={payoutRole} />}
     </div>

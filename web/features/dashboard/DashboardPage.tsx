@@ -33,6 +33,7 @@ const BrandsView = lazy(() => import('../directory/BrandsView.tsx'));
 const AdminCreatorsView = lazy(() => import('../admin/AdminCreatorsView.tsx'));
 const AdminBrandsView = lazy(() => import('../admin/AdminBrandsView.tsx'));
 const AdminEnginesView = lazy(() => import('../admin/AdminEnginesView.tsx'));
+const AdminPayoutsView = lazy(() => import('../payouts/AdminPayoutsView.tsx'));
 // The campaigns pool and My Campaigns views are their own chunks too.
 const CampaignsPoolView = lazy(() => import('../campaigns/CampaignsPoolView.tsx'));
 const MyCampaignsView = lazy(() => import('../campaigns/MyCampaignsView.tsx'));
@@ -202,7 +203,8 @@ export default function DashboardPage() {
             (view === 'brands' && !gated) ||
             view === 'adminCreators' ||
             view === 'adminBrands' ||
-            view === 'adminEngines') && (
+            view === 'adminEngines' ||
+            view === 'adminPayouts') && (
             <Suspense
               fallback={
                 <div className="mt-6 flex justify-center py-16" data-testid="directory-view-loading">
@@ -215,6 +217,7 @@ export default function DashboardPage() {
               {view === 'adminCreators' && <AdminCreatorsView />}
               {view === 'adminBrands' && <AdminBrandsView />}
               {view === 'adminEngines' && <AdminEnginesView />}
+              {view === 'adminPayouts' && <AdminPayoutsView />}
             </Suspense>
           )}
         </main>

@@ -1,5 +1,6 @@
 import {
   BadgeCheck,
+  Banknote,
   Building2,
   Cpu,
   FolderKanban,
@@ -26,6 +27,7 @@ export const VIEW_ICONS: Record<DashboardView, LucideIcon> = {
   adminCreators: UserCheck,
   adminBrands: BadgeCheck,
   adminEngines: Cpu,
+  adminPayouts: Banknote,
 };
 
 /** Sidebar sections, in order. Views a user may not see are filtered out by common/rules/navigation.ts. */
@@ -33,7 +35,7 @@ export const NAV_SECTIONS: ReadonlyArray<{ id: 'create' | 'marketplace' | 'admin
   [
     { id: 'create', views: ['creators', 'aiPersonas', 'genproStudio', 'chatWithGenPro'] },
     { id: 'marketplace', views: ['campaignsPool', 'community', 'brands', 'myCampaigns'] },
-    { id: 'admin', views: ['adminCreators', 'adminBrands', 'adminEngines'] },
+    { id: 'admin', views: ['adminCreators', 'adminBrands', 'adminEngines', 'adminPayouts'] },
   ];
 
 export function viewHref(view: DashboardView): string {

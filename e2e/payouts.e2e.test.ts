@@ -1,0 +1,253 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { describe, it } from 'vitest';
+import { CREATOR_TYPES } from '../common/rules/directory.ts';
+import { seriousViolations } from './axe.ts';
+import { baseUrl, expect, latestCode, logIn, openBrowser, uniqueEmail } from './browser.ts';
+
+const SHOTS = path.resolve('test-results', 'screenshots');
+const HEADERS = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+const PASSWORD = 'journey-pass-1';
+
+interface Account {
+  id: string;
+  email: string;
+  token: string;
+}
+
+async function api(pathname: string, token: string, init: { method?: string; body?: unknown } = {}) {
+  const res = await fetch(`${baseUrl()}${pathname}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      'x-requested-with': 'XMLHttpRequest',
+      authorization: `Bearer ${token}`,
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const body = (await res.json()) as { data?: Record<string, unknown> } & Record<string, unknown>;
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${pathname}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function registerVerified(role: 'creator' | 'brand', first: string): Promise<Account> {
+  const email = uniqueEmail(`payout-${role}`);
+  const reg = await fetch(`${baseUrl()}/api/auth/register`, {
+    method: 'POST',
+    headers: HEADERS,
+    body: JSON.stringify({ first_name: first, last_name: 'Payout', email, password: PASSWORD, role }),
+  });
+  expect(reg.status).toBe(201);
+  const { data } = (await reg.json()) as { data: { token: string; user: { id: string } } };
+  const verified = await fetch(`${baseUrl()}/api/auth/verify-code`, {
+    method: 'POST',
+    headers: { ...HEADERS, authorization: `Bearer ${data.token}` },
+    body: JSON.stringify({ code: await latestCode(email) }),
+  });
+  const { token } = (await verified.json()) as { token: string };
+  return { id: data.user.id, email, token };
+}
+
+/** Pays a wallet top-up through the local checkout page, as its form does. */
+async function payLocalCheckout(checkoutUrl: string, token: string) {
+  const cookie = `genpro_session=${token}`;
+  const html = await (await fetch(`${baseUrl()}${checkoutUrl}`, { headers: { cookie } })).text();
+  const formToken = html.match(/name="token" value="([0-9a-f]+)"/)?.[1];
+  const action = html.match(/action="(\/api\/payment\/local\/[^"]+\/complete)"/)?.[1];
+  if (!formToken || !action) throw new Error('local checkout page without its Pay form');
+  const paid = await fetch(`${baseUrl()}${action}`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: formToken }).toString(),
+    redirect: 'manual',
+  });
+  expect(paid.status).toBeLessThan(400);
+}
+
+/** A creator earns €50: a brand funds its wallet, runs a campaign, accepts the creator and completes the work. */
+async function creatorWithEarnings(adminToken: string): Promise<Account> {
+  const brand = await registerVerified('brand', 'Bianca');
+  const creator = await registerVerified('creator', 'Cyrus');
+  await api('/api/admin/users/approve', adminToken, {
+    method: 'POST',
+    body: { userId: creator.id, action: 'approve', creatorType: CREATOR_TYPES[0] },
+  });
+  const topup = await api('/api/brands/wallet/topup', brand.token, { method: 'POST', body: { amount: 100 } });
+  await payLocalCheckout(topup.checkout_url as string, brand.token);
+  const campaign = await api('/api/campaigns', brand.token, {
+    method: 'POST',
+    body: {
+      title: 'Autumn payout test',
+      objective: 'Awareness',
+      budget: 80,
+      platforms: ['instagram'],
+      contentTypes: ['image'],
+      status: 'draft',
+    },
+  });
+  const campaignId = (campaign.data as { id: string }).id;
+  await api(`/api/campaigns/${campaignId}`, brand.token, { method: 'PATCH', body: { status: 'open' } });
+  const applied = await api(`/api/campaigns/${campaignId}/applications`, creator.token, {
+    method: 'POST',
+    body: { message: 'I shoot autumn looks', rate: 50 },
+  });
+  const applicationId = (applied.data as { id: string }).id;
+  const accepted = await api(`/api/applications/${applicationId}/accept`, brand.token, { method: 'POST' });
+  const collaborationId = (accepted.data as { collaboration_id: string }).collaboration_id;
+  await api(`/api/collaborations/${collaborationId}/complete`, brand.token, { method: 'POST' });
+  const earnings = await api('/api/creators/earnings', creator.token);
+  expect((earnings.data as { totalEarnings: number }).totalEarnings).toBe(50);
+  return creator;
+}
+
+/** The element itself (the account dialog scrolls inside a fixed layer, which a full-page shot cuts badly). */
+async function shot(target: Page | Locator, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  await target.screenshot({ path: path.join(SHOTS, `payouts-${name}.png`) });
+}
+
+/** The Billing tab of the account dialog, scrolled to the payouts card. */
+async function openBilling(page: Page) {
+  await page.goto(`${baseUrl()}/dashboard?account=billing`);
+  await page.getByTestId('creator-payouts').getByTestId('payout-form').waitFor({ timeout: 20_000 });
+  await page.getByTestId('creator-payouts').scrollIntoViewIfNeeded();
+}
+
+describe('creator payouts', () => {
+  it('a creator with earnings asks for a payout, sees it pending, an admin pays it, the creator sees it paid', {
+    timeout: 300_000,
+  }, async () => {
+    const login = await fetch(`${baseUrl()}/api/auth/login`, {
+      method: 'POST',
+      headers: HEADERS,
+      body: JSON.stringify({ email: 'admin@genpro.local', password: 'genpro-admin' }),
+    });
+    const adminToken = ((await login.json()) as { data: { token: string } }).data.token;
+    const creator = await creatorWithEarnings(adminToken);
+
+    const browser = await openBrowser({ width: 375, height: 812 });
+    const { page } = browser;
+    try {
+      await logIn(page, creator.email, PASSWORD);
+      await openBilling(page);
+      const card = page.getByTestId('creator-payouts');
+
+      // ---- Without a bank account the request is disabled, with the reason. ----
+      expect(await card.getByTestId('payout-available').textContent()).toBe('€50.00');
+      expect(await card.getByTestId('payout-blocked').textContent()).toBe(
+        'Add a bank account in Billing before requesting a payout',
+      );
+      expect(await card.getByTestId('payout-request').isDisabled()).toBe(true);
+      expect(await card.getByTestId('payouts-empty').isVisible()).toBe(true);
+
+      await api('/api/creators/bank-accounts', creator.token, {
+        method: 'POST',
+        body: { accountHolderName: 'Cyrus Payout', iban: 'DE89 3704 0044 0532 0130 00', bankName: 'Commerzbank' },
+      });
+      await openBilling(page);
+      expect(await card.getByTestId('payout-destination').textContent()).toContain('DE** **** **** **** **30 00');
+      expect(await card.getByTestId('payout-request').isDisabled()).toBe(false);
+
+      // ---- Amounts the earnings cannot cover are refused before any request. ----
+      await page.locator('#payout-amount').fill('60');
+      await card.getByTestId('payout-request').click();
+      expect(await page.locator('#payout-amount-error').textContent()).toBe(
+        'The amount is more than your available earnings',
+      );
+      await page.locator('#payout-amount').fill('5');
+      await card.getByTestId('payout-request').click();
+      expect(await page.locator('#payout-amount-error').textContent()).toBe('The amount must be at least €10');
+
+      // ---- €30 requested: pending, €20 left, no second request. ----
+      await page.locator('#payout-amount').fill('30');
+      await card.getByTestId('payout-request').click();
+      const row = card.getByTestId('payout-row');
+      await row.waitFor({ timeout: 15_000 });
+      expect(await row.getByTestId('payout-amount').textContent()).toBe('€30.00');
+      expect(await row.getByTestId('payout-status').getAttribute('data-status')).toBe('pending');
+      await expect.poll(() => card.getByTestId('payout-available').textContent()).toBe('€20.00');
+      await expect.poll(() => page.getByTestId('earnings-total').textContent()).toBe('€20.00');
+      expect(await card.getByTestId('payout-blocked').textContent()).toBe(
+        'You already have a payout in progress. Payouts are made one at a time.',
+      );
+      expect(await card.getByTestId('payout-request').isDisabled()).toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(card, 'creator-pending-375');
+
+      // ---- Arabic, right to left, at 375 px. ----
+      await page.evaluate(() => localStorage.setItem('language', 'ar'));
+      await openBilling(page);
+      expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
+      expect(await card.getByTestId('payout-status').textContent()).toBe('معلّق');
+      expect(await card.getByTestId('payout-blocked').textContent()).toBe(
+        'لديك طلب سحب قيد التنفيذ. تُنفَّذ طلبات السحب واحدًا تلو الآخر.',
+      );
+      await shot(card, 'creator-pending-375-ar');
+      await page.evaluate(() => localStorage.setItem('language', 'en'));
+
+      // ---- The admin pays it by hand and records the reference. ----
+      const adminBrowser = await openBrowser({ width: 375, height: 812 });
+      try {
+        const admin = adminBrowser.page;
+        await logIn(admin, 'admin@genpro.local', 'genpro-admin');
+        await admin.goto(`${baseUrl()}/dashboard?view=adminPayouts`);
+        const mine = admin.locator(`[data-testid="admin-payout-card"][data-status="pending"]`, {
+          hasText: creator.email,
+        });
+        await mine.waitFor({ timeout: 20_000 });
+        expect(await mine.getByTestId('admin-payout-iban').textContent()).toBe('DE89370400440532013000');
+        expect(await mine.getByTestId('admin-payout-amount').textContent()).toBe('€30.00');
+        // The card fits the 375 px screen (a long email is truncated, not widening the list).
+        const box = await mine.boundingBox();
+        expect(box && box.x + box.width).toBeLessThanOrEqual(375);
+        await mine.getByTestId('admin-payout-paid').click();
+        await mine.getByTestId('admin-payout-confirm').click();
+        expect(await admin.locator(`[id$="-paid-error"]`).first().textContent()).toBe(
+          'Enter the bank transfer reference',
+        );
+        await mine.getByLabel('Bank transfer reference').fill('SEPA-2026-1126');
+        expect(await seriousViolations(admin)).toEqual([]);
+        await shot(mine, 'admin-confirm-375');
+        await mine.getByTestId('admin-payout-confirm').click();
+        // Paid payouts leave the pending list; the Paid filter shows it with its reference.
+        await expect.poll(() => mine.count(), { timeout: 15_000 }).toBe(0);
+        await admin.getByTestId('admin-payouts-status').selectOption('paid');
+        const paid = admin.locator('[data-testid="admin-payout-card"][data-status="paid"]', { hasText: creator.email });
+        await paid.waitFor({ timeout: 15_000 });
+        expect(await paid.getByTestId('admin-payout-reference').textContent()).toBe('SEPA-2026-1126');
+        await shot(admin, 'admin-paid-375');
+        await admin.setViewportSize({ width: 1280, height: 800 });
+        await shot(admin, 'admin-paid-1280');
+      } finally {
+        await adminBrowser.close();
+      }
+
+      // ---- The creator sees it paid, the balance unchanged, and can ask again. ----
+      await openBilling(page);
+      expect(await row.getByTestId('payout-status').getAttribute('data-status')).toBe('paid');
+      expect(await row.getByTestId('payout-paid').textContent()).toContain('SEPA-2026-1126');
+      expect(await card.getByTestId('payout-available').textContent()).toBe('€20.00');
+      expect(await card.getByTestId('payout-request').isDisabled()).toBe(false);
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(card, 'creator-paid-375');
+
+      // ---- A second payout, cancelled before it is sent: the money comes back. ----
+      await page.locator('#payout-amount').fill('12.50');
+      await card.getByTestId('payout-request').click();
+      await expect.poll(() => card.getByTestId('payout-available').textContent()).toBe('€7.50');
+      const newest = row.first();
+      expect(await newest.getByTestId('payout-status').getAttribute('data-status')).toBe('pending');
+      await newest.getByTestId('payout-cancel').click();
+      await page.getByTestId('payout-cancel-dialog').waitFor();
+      await page.getByTestId('payout-cancel-confirm').click();
+      await expect.poll(() => newest.getByTestId('payout-status').getAttribute('data-status')).toBe('cancelled');
+      await expect.poll(() => card.getByTestId('payout-available').textContent()).toBe('€20.00');
+      await expect.poll(() => page.getByTestId('earnings-total').textContent()).toBe('€20.00');
+      expect(await row.count()).toBe(2);
+      await shot(card, 'creator-cancelled-375');
+    } finally {
+      await browser.close();
+    }
+  });
+});

@@ -1,0 +1,69 @@
+// TanStack Query hooks of creator payouts and their admin side (common/api/payouts.ts).
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminPayoutReply, AdminPayoutsReply, PayoutReply, PayoutsReply } from '../../../common/api/payouts.ts';
+import type { PayoutStatus } from '../../../common/constants.ts';
+import { apiRequest, getData } from '../../api/client.ts';
+
+const payoutsKey = ['creators', 'payouts'] as const;
+const earningsKey = ['creators', 'earnings'] as const;
+const adminKey = ['admin', 'payouts'] as const;
+
+export function usePayouts() {
+  return useQuery({ queryKey: payoutsKey, queryFn: getData<PayoutsReply>('/api/creators/payouts') });
+}
+
+/** After a payout changes, the payouts and the earnings (balance and ledger rows) are read again. */
+function useRefreshCreator() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: payoutsKey }),
+      queryClient.invalidateQueries({ queryKey: earningsKey }),
+    ]);
+}
+
+export function useRequestPayout() {
+  const refresh = useRefreshCreator();
+  return useMutation({
+    mutationFn: (amount: number) =>
+      apiRequest<PayoutReply>('/api/creators/payouts', { method: 'POST', body: { amount } }),
+    onSettled: refresh,
+  });
+}
+
+export function useCancelPayout() {
+  const refresh = useRefreshCreator();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<PayoutReply>(`/api/creators/payouts/${id}/cancel`, { method: 'POST' }),
+    onSettled: refresh,
+  });
+}
+
+export function useAdminPayouts(status: PayoutStatus | 'all') {
+  return useQuery({
+    queryKey: [...adminKey, status],
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) =>
+      apiRequest<AdminPayoutsReply>(`/api/admin/payouts?limit=100${status === 'all' ? '' : `&status=${status}`}`, {
+        signal,
+      }),
+  });
+}
+
+export type PayoutDecision = { id: string } & ({ paid: true; reference: string } | { paid: false; reason: string });
+
+export function useDecidePayout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (decision: PayoutDecision) =>
+      apiRequest<AdminPayoutReply>(`/api/admin/payouts/${decision.id}/${decision.paid ? 'mark-paid' : 'mark-failed'}`, {
+        method: 'POST',
+        body: decision.paid ? { reference: decision.reference } : { reason: decision.reason },
+      }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminKey }),
+        queryClient.invalidateQueries({ queryKey: ['admin', 'audit-log'] }),
+      ]),
+  });
+}
