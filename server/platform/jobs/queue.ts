@@ -231,7 +231,7 @@ export class JobQueue implements Jobs {
     this.boss = boss;
     for (const definition of this.definitions.values()) await this.activate(definition);
     if (this.runWorkers) await this.listenForWakeUps();
-    for (const queue of Object.values(MAINTENANCE_QUEUES)) await boss.createQueue(queue);
+    for (const queue of Object.values(MAINTENANCE_QUEUES)) await createQueue(boss, queue);
     for (const job of this.scheduled) await createScheduledQueue(boss, job);
     if (this.runWorkers) {
       await this.work(MAINTENANCE_QUEUES.mediaCleanup, 1, async () => {
@@ -553,7 +553,7 @@ export class JobQueue implements Jobs {
   private async activate(definition: AnyTaskDefinition): Promise<void> {
     const boss = this.requireBoss();
     const queue = taskQueueName(definition.kind);
-    await boss.createQueue(queue);
+    await createQueue(boss, queue);
     if (!this.runWorkers) return;
     const concurrency = this.deps.concurrency ?? this.ctx?.config.WORKER_CONCURRENCY ?? 1;
     await this.work(queue, concurrency, (job) => this.runJob(definition, job));
@@ -798,9 +798,24 @@ function toTaskError(error: unknown): TaskError {
   return { code: 'task_failed', message: MESSAGES.generic.internal };
 }
 
+/**
+ * pg-boss 10 creates a queue (a row and a partition of its job table) without a lock: processes starting at
+ * once on a database that lacks the queue may deadlock on PostgreSQL. PostgreSQL aborts one of them; trying
+ * again finds the queue made by the other.
+ */
+async function createQueue(boss: PgBoss, name: string, options?: PgBoss.Queue): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await boss.createQueue(name, options);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+    }
+  }
+}
+
 /** An `everySeconds` job's queue is stately: at most one run waiting and one running, across processes. */
 function createScheduledQueue(boss: PgBoss, job: ScheduledJob): Promise<void> {
-  return boss.createQueue(job.name, 'cron' in job ? undefined : { name: job.name, policy: 'stately' });
+  return createQueue(boss, job.name, 'cron' in job ? undefined : { name: job.name, policy: 'stately' });
 }
 
 /**
