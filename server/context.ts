@@ -6,6 +6,7 @@ import { createEngineRegistry, type EngineRegistry } from './engines/registry.ts
 import { vendorEnablers, vendorOverrides } from './engines/vendor/index.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
+import type { JobKinds, Jobs } from './platform/jobs/types.ts';
 import { createMailer } from './platform/mail/index.ts';
 import type { Mailer } from './platform/mail/types.ts';
 import { createStorage } from './platform/storage/index.ts';
@@ -17,11 +18,16 @@ export interface AppContext {
   database: Database;
   db: Database['db'];
   storage: ObjectStorage;
-  jobs: JobQueue;
+  jobs: Jobs;
   engines: EngineRegistry;
   mail: Mailer;
   clock: Clock;
   log: FastifyBaseLogger;
+}
+
+declare module './platform/jobs/types.ts' {
+  /** Task handlers and scheduled jobs receive the whole AppContext. */
+  interface JobContext extends AppContext {}
 }
 
 /** Paths of secrets the logger must never print. */
@@ -92,15 +98,22 @@ export interface ContextOverrides {
   engines?: EngineRegistry;
 }
 
-/** Opens the database (migrating it), storage, mail and the job queue; workers start only when asked. */
-export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
+/**
+ * Opens the database (migrating it), storage, mail and the job queue with the app's task kinds and scheduled
+ * jobs (server/jobs.ts); workers start only when asked.
+ */
+export async function createContext(
+  config: Config,
+  kinds: JobKinds,
+  overrides: ContextOverrides = {},
+): Promise<AppContext> {
   const log = overrides.log ?? createLogger(config.LOG_LEVEL);
   const database = overrides.database ?? (await openDatabase(config));
   await database.migrate();
   const clock = overrides.clock ?? systemClock;
   const storage = overrides.storage ?? createStorage(config);
   const mail = createMailer({ config, db: database.db, log, clock });
-  const jobs = new JobQueue({ database, log, clock });
+  const jobs = new JobQueue({ database, log, clock, kinds });
   const engines =
     overrides.engines ??
     createEngineRegistry(config, {

@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { closeContext, createContext } from './context.ts';
 import { formatDemoAccounts, presentDemoAccounts, seedDemoIfEmpty } from './features/auth/seed.ts';
+import { STUDIO_JOBS } from './jobs.ts';
 import { sweepDeadWorkDirs } from './platform/media/work-dir.ts';
 import { isLoopbackHost, startupWarnings } from './startup.ts';
 
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const ctx = await createContext(config);
+  const ctx = await createContext(config, STUDIO_JOBS);
   const swept = await sweepDeadWorkDirs();
   if (swept > 0) ctx.log.info({ swept }, 'scratch folders of stopped processes removed');
   const demo = config.SEED_DEMO ? await seedDemoIfEmpty(ctx) : null;

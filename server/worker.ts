@@ -2,11 +2,12 @@
 // Start as many as needed on any machine that reaches the database and media storage.
 import { ConfigError, loadConfig } from './config.ts';
 import { closeContext, createContext } from './context.ts';
+import { STUDIO_JOBS } from './jobs.ts';
 import { sweepDeadWorkDirs } from './platform/media/work-dir.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, RUN_WORKERS: 'true' });
-  const ctx = await createContext(config);
+  const ctx = await createContext(config, STUDIO_JOBS);
   const swept = await sweepDeadWorkDirs();
   if (swept > 0) ctx.log.info({ swept }, 'scratch folders of stopped processes removed');
   ctx.log.info(

@@ -12,6 +12,10 @@ import pg from 'pg';
 import * as schema from './schema/index.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** An open transaction of `Db`. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** A database handle or an open transaction. */
+export type DbOrTx = Db | Tx;
 
 /** Raw SQL runner with pg's reply shape; pg-boss and the health check use it. */
 type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;

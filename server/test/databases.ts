@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { type Database, openPglite, openPostgres } from '../db/client.ts';
+import { STUDIO_JOBS } from '../jobs.ts';
 import { installJobSchema } from '../platform/jobs/queue.ts';
 
 /** Test databases: one migrated template per run, copied for every test file. */
@@ -37,7 +38,7 @@ async function adminQuery(sql: string): Promise<void> {
 
 async function prepare(database: Database): Promise<void> {
   await database.migrate();
-  await installJobSchema(database);
+  await installJobSchema(database, STUDIO_JOBS);
 }
 
 /** Run by vitest's globalSetup: builds the template with migrations and the job queue schema. */

@@ -9,6 +9,7 @@ import { type App, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type AppContext, closeContext, createContext, createLogger } from '../context.ts';
 import type { EngineRegistry } from '../engines/registry.ts';
+import { STUDIO_JOBS } from '../jobs.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ObjectStorage } from '../platform/storage/types.ts';
 import { openTestDatabase } from './databases.ts';
@@ -70,7 +71,7 @@ export async function createTestApp(
     ...options.env,
   });
   const database = await openTestDatabase(inject('dbTemplate'));
-  const ctx = await createContext(config, {
+  const ctx = await createContext(config, STUDIO_JOBS, {
     database,
     // A test that sets LOG_LEVEL itself gets the ordinary logger.
     log: options.logTo

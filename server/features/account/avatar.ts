@@ -10,10 +10,10 @@ import { users } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, badRequest, tooLarge } from '../../platform/errors.ts';
 import { storedKeyOf } from '../../platform/media/inputs.ts';
+import { assertCleanMedia } from '../../platform/media/integrity.ts';
 import { storageLimitBytes } from '../../platform/media/quota.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { loadUserDto } from '../auth/users.ts';
-import { assertCleanMedia } from '../uploads/integrity.ts';
 import { MB, sniffBuffer } from '../uploads/sniff.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'storage' | 'config' | 'log'>;

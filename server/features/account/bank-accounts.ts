@@ -5,9 +5,9 @@ import { BANK_ACCOUNT_LIMITS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { bicError, ibanError, normalizeBic, normalizeIban } from '../../../common/rules/bank-accounts.ts';
 import type { AppContext } from '../../context.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { bankAccounts } from '../../db/schema/index.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import type { DbOrTx } from '../auth/users.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock'>;
 type BankAccountRow = typeof bankAccounts.$inferSelect;

@@ -1,10 +1,10 @@
 import { count, eq } from 'drizzle-orm';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import { mediaObjects, users } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { conflict } from '../../platform/errors.ts';
-import type { Tx } from '../auth/users.ts';
 import { confirmPassword } from '../security/service.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'storage' | 'log'>;

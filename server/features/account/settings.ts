@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import type { UpdateUserSettingsBody, UserSettings } from '../../../common/api/account.ts';
 import { DEFAULT_TIMEZONE, NOTIFICATION_FREQUENCIES, SETTINGS_DEFAULTS } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { userSettings, users } from '../../db/schema/index.ts';
 import { notFound } from '../../platform/errors.ts';
-import type { DbOrTx } from '../auth/users.ts';
 import { isTwoFactorEnabled } from '../security/two-factor.ts';
 
 type SettingsRow = typeof userSettings.$inferSelect;

@@ -17,11 +17,11 @@ import type {
 import type { BrandCard, CreatorCard } from '../../../common/api/directory.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import { adminAuditLog, brandProfiles, users } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { purgeUser } from '../account/delete-account.ts';
-import type { DbOrTx, Tx } from '../auth/users.ts';
 import {
   brandOrder,
   brandSearch,

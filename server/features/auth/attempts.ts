@@ -2,9 +2,9 @@ import { and, count, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import ipaddr from 'ipaddr.js';
 import { AUTH_LOCKOUT } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { authAttempts } from '../../db/schema/index.ts';
 import { tooManyRequests } from '../../platform/errors.ts';
-import type { DbOrTx } from './users.ts';
 
 type AttemptKind = (typeof authAttempts.$inferInsert)['kind'];
 

@@ -9,6 +9,7 @@ import { SUSPICIOUS_LOGIN_FAILURES } from '../../../common/constants.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { closeContext, createContext, createLogger } from '../../context.ts';
+import { STUDIO_JOBS } from '../../jobs.ts';
 import type { MailMessage } from '../../platform/mail/types.ts';
 import { openTestDatabase } from '../../test/databases.ts';
 import { latestCode } from './testing.ts';
@@ -26,7 +27,7 @@ async function openLoggedStudio() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'genpro-log-'));
   const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'trace', DATA_DIR: dataDir, SEED_DEMO: 'false' });
   const database = await openTestDatabase(inject('dbTemplate'));
-  const ctx = await createContext(config, { database, log });
+  const ctx = await createContext(config, STUDIO_JOBS, { database, log });
   const app = await buildApp(ctx);
   await app.ready();
   const close = async () => {

@@ -3,6 +3,7 @@ import type { LoginBody, RegisterBody, User } from '../../../common/api/auth.ts'
 import { type Role, TRIAL_DAYS, TRIAL_PLAN, type UserStatus } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import { subscriptions, users } from '../../db/schema/index.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../platform/auth/crypto.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
@@ -13,7 +14,7 @@ import { mailFailureForLog, sendLoginAlerts } from '../security/alerts.ts';
 import { completeLoginChallenge, createLoginChallenge, isTwoFactorEnabled } from '../security/two-factor.ts';
 import { assertLoginAllowed, clearLoginFailures, countLoginFailures, recordLoginFailure } from './attempts.ts';
 import { createSession, isKnownDevice, type RequestMeta, revokeAllSessions } from './sessions.ts';
-import { findUserByEmail, loadUserDto, type SubscriptionRow, type Tx, toUserDto } from './users.ts';
+import { findUserByEmail, loadUserDto, type SubscriptionRow, toUserDto } from './users.ts';
 import { issueVerificationCode, sendVerificationMail } from './verification.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log' | 'config'>;

@@ -2,9 +2,9 @@ import { BlockList, isIP } from 'node:net';
 import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { SessionInfo } from '../../../common/api/auth.ts';
 import { type DeviceType, SESSION_TTL_DAYS } from '../../../common/constants.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { sessions } from '../../db/schema/index.ts';
 import { generateToken, sha256 } from '../../platform/auth/crypto.ts';
-import type { DbOrTx } from './users.ts';
 
 /** Where a request came from, as recorded on its session. */
 export interface RequestMeta {

@@ -2,16 +2,13 @@ import { eq, sql } from 'drizzle-orm';
 import type { User } from '../../../common/api/auth.ts';
 import type { SubscriptionStatus } from '../../../common/constants.ts';
 import { SUBSCRIPTION_STATUSES } from '../../../common/constants.ts';
-import type { Db } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { subscriptions, users } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { hasSubscriptionAccess } from '../../platform/credits/subscription-access.ts';
 import { notFound } from '../../platform/errors.ts';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
-/** A database handle or an open transaction. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type DbOrTx = Db | Tx;
 
 function toStatus(value: string): SubscriptionStatus {
   return (SUBSCRIPTION_STATUSES as readonly string[]).includes(value) ? (value as SubscriptionStatus) : 'incomplete';

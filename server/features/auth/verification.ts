@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { EMAIL_CODE } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { emailVerificationCodes, users } from '../../db/schema/index.ts';
 import { generateNumericCode, safeEqualHex, sha256 } from '../../platform/auth/crypto.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
@@ -10,7 +11,6 @@ import { AppError, tooManyRequests } from '../../platform/errors.ts';
 import { verificationCodeMail } from '../../platform/mail/templates.ts';
 import { assertCodeChecksAllowed, recordCodeFailure, recordResend, resendWaitSeconds } from './attempts.ts';
 import { createSession, type RequestMeta, revokeSession } from './sessions.ts';
-import type { DbOrTx } from './users.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log'>;
 const codes = emailVerificationCodes;

@@ -5,6 +5,7 @@ import type { BrandCard, CreatorCard } from '../../../common/api/directory.ts';
 import { SOCIAL_LINK_PLATFORMS, type SocialLinkPlatform } from '../../../common/constants.ts';
 import type { CommunityCategory } from '../../../common/rules/directory.ts';
 import { CATEGORY_RULES } from '../../../common/rules/directory.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import {
   brandProfiles,
   campaigns,
@@ -14,7 +15,6 @@ import {
   userSettings,
   users,
 } from '../../db/schema/index.ts';
-import type { DbOrTx } from '../auth/users.ts';
 import { engagementSql } from '../social/published.ts';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -9,11 +9,10 @@ import type {
 import { MESSAGES } from '../../../common/messages.ts';
 import { creditTransactions, paymentOrders, sessions, subscriptions } from '../../db/schema/index.ts';
 import { ManualClock } from '../../platform/clock.ts';
-import { MAINTENANCE_QUEUES } from '../../platform/jobs/queue.ts';
 import { authHeader, createTestUser, creditsOf, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { addMonth } from './fulfil.ts';
-import { renewDueSubscriptions } from './renewal.ts';
+import { renewDueSubscriptions, subscriptionRenewalJob } from './renewal.ts';
 
 let t: TestApp;
 let user: TestUser;
@@ -396,9 +395,9 @@ describe('subscription (local)', () => {
 
   it('schedules the renewal sweep on the job queue every 5 minutes', async () => {
     const row = await t.ctx.database.executeSql('SELECT name, cron FROM pgboss.schedule WHERE name = $1', [
-      MAINTENANCE_QUEUES.subscriptionRenewal,
+      subscriptionRenewalJob.name,
     ]);
-    expect(row.rows[0]).toMatchObject({ name: MAINTENANCE_QUEUES.subscriptionRenewal, cron: '*/5 * * * *' });
+    expect(row.rows[0]).toMatchObject({ name: subscriptionRenewalJob.name, cron: '*/5 * * * *' });
   });
 
   it('renews a subscription whose period ended: one month more, one renewal row, credits once', async () => {

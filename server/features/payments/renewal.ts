@@ -3,6 +3,7 @@ import { PAYMENT_RETURN_URLS, TRIAL_PLAN } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { paymentOrders, subscriptions } from '../../db/schema/index.ts';
+import type { ScheduledJob } from '../../platform/jobs/types.ts';
 import { addMonth, fulfilOrder, RenewalSuperseded } from './fulfil.ts';
 import type { SubscriptionState } from './provider.ts';
 
@@ -12,8 +13,15 @@ type SubscriptionRow = typeof subscriptions.$inferSelect;
 /** Local rows that still hold (or held until their period ended) a paid or trial subscription. */
 const RUNNING = ['active', 'trialing', 'past_due'];
 
+/** The renewal sweep every 5 minutes on the job queue (handed to it by server/jobs.ts). */
+export const subscriptionRenewalJob: ScheduledJob = {
+  name: 'maintenance.subscription-renewal',
+  cron: '*/5 * * * *',
+  run: (ctx) => renewDueSubscriptions(ctx),
+};
+
 /**
- * The renewal sweep of the local checkout (scheduled on the job queue, see MAINTENANCE_QUEUES): every
+ * The renewal sweep of the local checkout (scheduled on the job queue as subscriptionRenewalJob): every
  * local subscription whose period has ended is either expired (cancelled at period end: status canceled,
  * access ends) or renewed through `fulfilOrder` — a completed `subscription` order of the plan's price,
  * the period one calendar month further and the renewal in the credit history. Each renewal is keyed

@@ -20,10 +20,11 @@ import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { AppError } from '../../platform/errors.ts';
 import { walletRoutes } from '../wallet/routes.ts';
+import { createPayments } from './create-payments.ts';
 import { fulfilOrder } from './fulfil.ts';
 import { checkoutPage, checkoutToken, checkToken, messagePage, PAGE_HEADERS } from './local-checkout.ts';
 import { listPackages } from './packages.ts';
-import { createPayments, type Payments } from './provider.ts';
+import type { Payments } from './provider.ts';
 import {
   cancelOpenOrder,
   cancelSubscription,

@@ -9,14 +9,13 @@ import { PAYOUT_LIMITS, type PayoutMethod } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { eurosToCents } from '../../../common/rules/campaigns.ts';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { bankAccounts, creatorStripeAccounts, payouts, users } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, conflict, notFound } from '../../platform/errors.ts';
 import { centsToEuros, creditMoney, debitMoney, moneyBalance } from '../../platform/money/ledger.ts';
 import { maskIban } from '../account/bank-accounts.ts';
 import { audit } from '../admin/service.ts';
-import type { DbOrTx, Tx } from '../auth/users.ts';
 import { page } from '../directory/cards.ts';
 import type { PayoutTransfers } from './stripe-transfers.ts';
 

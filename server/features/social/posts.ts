@@ -202,6 +202,7 @@ export const publishPostTask = defineTask({
         updatedAt: now,
       })
       .where(and(eq(socialPosts.id, post.id), eq(socialPosts.status, 'scheduled')));
+    ctx.log.info({ postId: post.id, platform: post.platform }, 'post published');
     return { shareUrl: outcome.shareUrl };
   },
   async onFailed({ task, tx, error }) {

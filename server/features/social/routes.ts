@@ -31,16 +31,7 @@ import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { CONNECT_TTL_MS, completeConnect, disconnect, listAccounts, redirectUriFor, startConnect } from './accounts.ts';
 import { metricsRefresher } from './metrics.ts';
 import { CALLBACK_PAGE_CSP, callbackPage } from './pages.ts';
-import {
-  calendar,
-  cancelPost,
-  dayPosts,
-  dispatchDuePosts,
-  listPosts,
-  publish,
-  scheduleFor,
-  updatePost,
-} from './posts.ts';
+import { calendar, cancelPost, dayPosts, listPosts, publish, scheduleFor, updatePost } from './posts.ts';
 import { sandboxRoutes } from './sandbox/routes.ts';
 
 const M = MESSAGES.social;
@@ -66,8 +57,6 @@ export function socialRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const connectCookieOptions = (platform: SocialPlatform) =>
     ({ path: new URL(redirectUriFor(ctx, platform)).pathname, httpOnly: true, sameSite: 'lax', secure }) as const;
   return async (app) => {
-    startScheduler(ctx, app);
-
     app.get(
       '/api/social/accounts',
       {
@@ -273,33 +262,4 @@ export function socialRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(sandboxRoutes(ctx));
     await app.register(metricsRefresher(ctx));
   };
-}
-
-/**
- * Every API process hands due scheduled posts to the queue (workers anywhere publish them): once when the
- * server is ready (posts that fell due while it was down) and then every SOCIAL_SCHEDULER_INTERVAL_SECONDS.
- * The claim is atomic, so several API processes never hand a post over twice.
- */
-function startScheduler(ctx: AppContext, app: Parameters<FastifyPluginAsyncZod>[0]): void {
-  let timer: NodeJS.Timeout | null = null;
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await dispatchDuePosts(ctx);
-    } catch (error) {
-      ctx.log.warn({ err: error }, 'scheduled posts dispatch failed');
-    } finally {
-      running = false;
-    }
-  };
-  app.addHook('onReady', async () => {
-    await tick();
-    timer = setInterval(() => void tick(), ctx.config.SOCIAL_SCHEDULER_INTERVAL_SECONDS * 1000);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-  });
 }

@@ -3,7 +3,6 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CalendarDay, PublishResult, ScheduledPost, SocialAccount } from '../../../common/api/social.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { buildApp } from '../../app.ts';
 import {
   campaignMaterials,
   campaigns,
@@ -13,9 +12,12 @@ import {
   socialAccounts,
   socialOauthStates,
   socialPosts,
+  tasks,
 } from '../../db/schema/index.ts';
+import { STUDIO_JOBS } from '../../jobs.ts';
 import { sha256 } from '../../platform/auth/crypto.ts';
 import { ManualClock } from '../../platform/clock.ts';
+import { JobQueue } from '../../platform/jobs/queue.ts';
 import { signMediaUrl, signPostMediaUrl } from '../../platform/media/signing.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { authHeader, createTestUser, eventually, solidPng, storeUpload, type TestUser } from '../../test/fixtures.ts';
@@ -438,6 +440,28 @@ describe('scheduled posts', () => {
     await connect(user, 'linkedin');
   });
 
+  /** Schedules `message` on Instagram `inMinutes` from the test clock's now; the post's id. */
+  async function scheduleInstagramPost(message: string, inMinutes: number): Promise<string> {
+    const created = await api('POST', '/api/social/scheduled-posts', user.token, {
+      message,
+      scheduled_time: new Date(clock.now().getTime() + inMinutes * 60_000).toISOString(),
+      platforms: ['instagram'],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    return (created.json() as { data: ScheduledPost[] }).data[0]?.id as string;
+  }
+
+  /** The job queues of `count` other processes with workers (all task kinds and sweeps) on this database. */
+  async function startWorkerProcesses(count: number): Promise<JobQueue[]> {
+    const queues = Array.from({ length: count }, () => {
+      const queue = new JobQueue({ database: t.ctx.database, log: t.ctx.log, clock, kinds: STUDIO_JOBS });
+      queue.attach({ ...t.ctx, config: { ...t.ctx.config, RUN_WORKERS: true }, jobs: queue });
+      return queue;
+    });
+    await Promise.all(queues.map((queue) => queue.start()));
+    return queues;
+  }
+
   const published = (id: string) =>
     eventually(
       async () => {
@@ -614,21 +638,27 @@ describe('scheduled posts', () => {
     expect(await dispatchDuePosts(t.ctx)).toBe(0);
   });
 
-  it('a server that was down at the due time publishes on start, once', async () => {
-    const at = new Date(clock.now().getTime() + 10 * 60_000).toISOString();
-    const created = await api('POST', '/api/social/scheduled-posts', user.token, {
-      message: 'While down',
-      scheduled_time: at,
-      platforms: ['instagram'],
-    });
-    const id = (created.json() as { data: ScheduledPost[] }).data[0]?.id as string;
+  it('workers that start after the due time publish on start, once', async () => {
+    const id = await scheduleInstagramPost('While down', 10);
     clock.advance(3 * 60 * 60_000);
-    const restarted = await buildApp(t.ctx);
-    await restarted.ready();
+    // Another process's workers start (the next sweep of this one is an hour away).
+    const [restarted] = await startWorkerProcesses(1);
     const row = await published(id);
     expect(row.taskId).toBeTruthy();
-    await restarted.close();
+    await restarted?.stop();
     expect(await dispatchDuePosts(t.ctx)).toBe(0);
+    expect(await t.ctx.db.select().from(sandboxPosts).where(eq(sandboxPosts.idempotencyKey, id))).toHaveLength(1);
+  });
+
+  it('two more processes with workers on the same database: a due post is handed over and published once', async () => {
+    const id = await scheduleInstagramPost('Two schedulers', 10);
+    clock.advance(11 * 60_000);
+    // Each process's workers sweep at once on start; the scheduler queue runs one sweep at a time.
+    const processes = await startWorkerProcesses(2);
+    const row = await published(id);
+    await Promise.all(processes.map((p) => p.stop()));
+    const publishTasks = await t.ctx.db.select().from(tasks).where(eq(tasks.kind, 'social.publish'));
+    expect(publishTasks.filter((task) => task.input.postId === id).map((task) => task.id)).toEqual([row.taskId]);
     expect(await t.ctx.db.select().from(sandboxPosts).where(eq(sandboxPosts.idempotencyKey, id))).toHaveLength(1);
   });
 

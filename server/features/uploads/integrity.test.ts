@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors.ts';
+import { assertCleanMedia } from '../../platform/media/integrity.ts';
 import { hostileImages, samsungJpeg } from '../../test/security/attack-files.ts';
-import { assertCleanMedia } from './integrity.ts';
 import { sniffBuffer } from './sniff.ts';
 
 const image = (format: 'jpeg' | 'png' | 'gif' | 'webp') =>

@@ -4,11 +4,11 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError, tooLarge } from '../../platform/errors.ts';
 import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
+import { assertCleanMedia } from '../../platform/media/integrity.ts';
 import { storageLimitBytes } from '../../platform/media/quota.ts';
 import { signMediaUrl } from '../../platform/media/signing.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { parseHttpUrl, type SafeFetchOptions, safeFetch } from '../../platform/net/safe-fetch.ts';
-import { assertCleanMedia } from './integrity.ts';
 import { largestUploadLimitMb, MB, type Sniffed, sniffBuffer, uploadLimitMb } from './sniff.ts';
 
 const unsupportedMime = () => new AppError(400, 'unsupported_type', MESSAGES.remote.unsupportedMime);

@@ -12,10 +12,10 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { uploadedMedia } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound, tooLarge } from '../../platform/errors.ts';
+import { assertCleanMedia } from '../../platform/media/integrity.ts';
 import { assertStorageRoom, storageLimitBytes } from '../../platform/media/quota.ts';
 import { MediaStore, mediaUrl } from '../../platform/media/store.ts';
 import { MEDIA_EXTRACT_KIND } from './extract-task.ts';
-import { assertCleanMedia } from './integrity.ts';
 import {
   largestUploadLimitMb,
   MB,

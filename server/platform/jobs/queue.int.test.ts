@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { grantWelcomeCredits } from '../credits/ledger.ts';
 import { AppError } from '../errors.ts';
 import { JobQueue, taskQueueName } from './queue.ts';
-import { defineTask, PermanentTaskError, type TaskRow } from './types.ts';
+import { defineTask, PermanentTaskError, type ScheduledJob, type TaskRow } from './types.ts';
 
 const input = z.object({ n: z.number().optional() });
 
@@ -201,6 +201,45 @@ describe('job queue with workers in the API process', () => {
 
   it('reports healthy', async () => {
     expect(await t.ctx.jobs.health()).toBe(true);
+  });
+
+  it('runs an every-n-seconds job at start and again each interval, one run at a time across two processes', async () => {
+    let runs = 0;
+    let running = 0;
+    let mostAtOnce = 0;
+    const sweep: ScheduledJob = {
+      name: 'test.sweep',
+      everySeconds: () => 1,
+      async run() {
+        running++;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        // Long enough for a second process's run to overlap this one, were it let through.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        running--;
+        runs++;
+        return {};
+      },
+    };
+    const processQueue = () => {
+      const queue = new JobQueue({
+        database: t.ctx.database,
+        log: t.ctx.log,
+        clock: t.ctx.clock,
+        kinds: { tasks: [], scheduled: [sweep] },
+      });
+      queue.attach({ ...t.ctx, config: { ...t.ctx.config, RUN_WORKERS: true }, jobs: queue });
+      return queue;
+    };
+    const first = processQueue();
+    const second = processQueue();
+    try {
+      // Both start at once, each sending the job for its start-up run.
+      await Promise.all([first.start(), second.start()]);
+      await eventually(async () => runs >= 4, { what: 'four runs of the sweep' });
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+    }
+    expect(mostAtOnce).toBe(1);
   });
 });
 

@@ -3,19 +3,23 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import { MESSAGES } from '../../../common/messages.ts';
-import type { AppContext } from '../../context.ts';
-import type { Database } from '../../db/client.ts';
+import type { Config } from '../../config.ts';
+import type { Database, Db } from '../../db/client.ts';
 import { tasks } from '../../db/schema/index.ts';
-import { renewDueSubscriptions } from '../../features/payments/renewal.ts';
 import type { Clock } from '../clock.ts';
 import { refundTask, reserveCredits } from '../credits/ledger.ts';
 import { AppError, notFound } from '../errors.ts';
 import { assertStorageRoom } from '../media/quota.ts';
 import { MediaStore } from '../media/store.ts';
-import { TASK_KINDS } from './kinds.ts';
+import type { ObjectStorage } from '../storage/types.ts';
 import {
   type AnyTaskDefinition,
+  type CreateTaskInput,
+  type JobContext,
+  type JobKinds,
+  type Jobs,
   PermanentTaskError,
+  type ScheduledJob,
   type TaskDefinition,
   type TaskError,
   type TaskProgress,
@@ -25,17 +29,20 @@ import {
 /** pg-boss lives in its own schema of the studio's database. */
 const BOSS_SCHEMA = 'pgboss';
 const TASK_QUEUE_PREFIX = 'task.';
-/** Internal queues driven by pg-boss schedules. */
+/** The platform's own queues driven by pg-boss schedules (features bring theirs as ScheduledJob). */
 export const MAINTENANCE_QUEUES = {
   mediaCleanup: 'maintenance.media-cleanup',
   taskRecovery: 'maintenance.task-recovery',
-  subscriptionRenewal: 'maintenance.subscription-renewal',
 } as const;
 const SCHEDULES: Record<(typeof MAINTENANCE_QUEUES)[keyof typeof MAINTENANCE_QUEUES], string> = {
   [MAINTENANCE_QUEUES.mediaCleanup]: '7 * * * *',
   [MAINTENANCE_QUEUES.taskRecovery]: '* * * * *',
-  [MAINTENANCE_QUEUES.subscriptionRenewal]: '*/5 * * * *',
 };
+/**
+ * A run of an `everySeconds` job left active by a process that died blocks the next runs (its queue is
+ * stately: one run at a time) until pg-boss expires it; runs take well under this.
+ */
+const INTERVAL_RUN_EXPIRE_SECONDS = 60;
 /**
  * How often an idle worker polls pg-boss when nothing woke it. Workers are woken at once by every send (in
  * this process, or via JOB_WAKE_CHANNEL), by a timer when a failed attempt's retry delay runs out, and after
@@ -69,23 +76,13 @@ interface TaskJobData {
   taskId: string;
 }
 
-export interface CreateTaskInput {
-  userId: string;
-  kind: string;
-  input: Record<string, unknown>;
-  /** Credits reserved now and refunded if the task fails. Default 0. */
-  credits?: number;
-  /** Initial estimate shown before the worker reports. */
-  estimatedSeconds?: number;
-  /** Ledger row description for the reservation. */
-  description?: string;
-  /** Ledger `generation_type` of the reservation (and its refund). */
-  generationType?: string;
-  /** Ledger `source` of the reservation. Default 'generation'. */
-  creditSource?: string;
-  /** Use a pre-generated task id (e.g. to reference it from a row written before the task). */
-  id?: string;
-}
+/** What the queue itself reads from the context it hands to handlers. */
+type QueueContext = JobContext & {
+  config: Pick<Config, 'RUN_WORKERS' | 'WORKER_CONCURRENCY' | 'STORAGE_QUOTA_MB'>;
+  db: Db;
+  storage: ObjectStorage;
+  clock: Clock;
+};
 
 /** What status calls return for a task. */
 interface TaskView {
@@ -124,6 +121,8 @@ export interface JobQueueDeps {
   maintenanceIntervalSeconds?: number;
   /** How often idle workers poll when nothing woke them; default 30 s. */
   pollingIntervalSeconds?: number;
+  /** The app's task kinds and scheduled jobs, handed over by the process wiring (server/jobs.ts). */
+  kinds?: JobKinds;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -163,10 +162,12 @@ export function taskQueueName(kind: string): string {
  * and retries; a scheduled recovery sweep re-sends lost jobs and fails tasks whose job failed without
  * a worker to record it.
  */
-export class JobQueue {
+export class JobQueue implements Jobs {
   private boss: PgBoss | null = null;
-  private ctx: AppContext | null = null;
+  private ctx: QueueContext | null = null;
   private readonly definitions = new Map<string, AnyTaskDefinition>();
+  private readonly scheduled: readonly ScheduledJob[];
+  private readonly intervalTicks = new Set<NodeJS.Timeout>();
   private readonly workerIds = new Map<string, string[]>();
   private readonly running = new Set<AbortController>();
   private runWorkers = false;
@@ -176,12 +177,14 @@ export class JobQueue {
   private stopping = false;
   private detached = false;
 
-  constructor(private readonly deps: JobQueueDeps) {}
+  constructor(private readonly deps: JobQueueDeps) {
+    this.scheduled = deps.kinds?.scheduled ?? [];
+  }
 
-  /** Binds the context handlers receive and registers every task kind of the studio. */
-  attach(ctx: AppContext): void {
+  /** Binds the context handlers receive and registers the task kinds the queue was made with. */
+  attach(ctx: QueueContext): void {
     this.ctx = ctx;
-    for (const definition of TASK_KINDS) void this.register(definition);
+    for (const definition of this.deps.kinds?.tasks ?? []) void this.register(definition);
   }
 
   /** Adds a task kind. Before start() it only records it; after, it creates the queue (and workers). */
@@ -228,7 +231,8 @@ export class JobQueue {
     this.boss = boss;
     for (const definition of this.definitions.values()) await this.activate(definition);
     if (this.runWorkers) await this.listenForWakeUps();
-    for (const queue of Object.values(MAINTENANCE_QUEUES)) await boss.createQueue(queue);
+    for (const queue of Object.values(MAINTENANCE_QUEUES)) await createQueue(boss, queue);
+    for (const job of this.scheduled) await createScheduledQueue(boss, job);
     if (this.runWorkers) {
       await this.work(MAINTENANCE_QUEUES.mediaCleanup, 1, async () => {
         const deleted = await this.mediaStore().deleteExpired();
@@ -236,13 +240,41 @@ export class JobQueue {
         return { deleted };
       });
       await this.work(MAINTENANCE_QUEUES.taskRecovery, 1, async () => this.recover());
-      await this.work(MAINTENANCE_QUEUES.subscriptionRenewal, 1, async () =>
-        renewDueSubscriptions(this.attachedContext()),
-      );
       for (const [queue, cron] of Object.entries(SCHEDULES)) await boss.schedule(queue, cron, {}, { retryLimit: 0 });
       if (firstOnDatabase && this.deps.database.kind === 'pglite') await this.failJobsOfDeadProcess(boss);
       await this.recover().catch((error: unknown) => this.deps.log.warn({ err: error }, 'task recovery failed'));
+      for (const job of this.scheduled) await this.startScheduled(boss, job);
     }
+  }
+
+  /**
+   * One worker per process for the job; cron jobs are pg-boss schedules (pg-boss sends one job per minute
+   * across every process). An `everySeconds` job is sent once now (a process that starts runs it at once:
+   * whatever fell due while no worker ran), then by every process every interval, throttled to one job per
+   * interval of the clock across processes (pg-boss singletonSeconds); its stately queue runs one at a time.
+   */
+  private async startScheduled(boss: PgBoss, job: ScheduledJob): Promise<void> {
+    const ctx = this.attachedContext();
+    await this.work(job.name, 1, () => job.run(ctx));
+    if ('cron' in job) {
+      await boss.schedule(job.name, job.cron, {}, { retryLimit: 0 });
+      return;
+    }
+    const seconds = job.everySeconds(ctx);
+    const options = { retryLimit: 0, expireInSeconds: INTERVAL_RUN_EXPIRE_SECONDS };
+    await boss.send(job.name, {}, options);
+    this.notify(job.name);
+    const timer = setInterval(() => {
+      if (!this.boss || this.stopping) return;
+      boss
+        .sendThrottled(job.name, {}, options, seconds)
+        .then(() => this.notify(job.name))
+        .catch((error: unknown) => {
+          if (!this.stopping) this.deps.log.warn({ err: error, queue: job.name }, 'scheduled job not sent');
+        });
+    }, seconds * 1000);
+    timer.unref();
+    this.intervalTicks.add(timer);
   }
 
   /** Lets running attempts finish (up to 15 s), then stops. Unfinished attempts are retried later. */
@@ -252,6 +284,8 @@ export class JobQueue {
     this.stopping = true;
     for (const timer of this.retryWakes) clearTimeout(timer);
     this.retryWakes.clear();
+    for (const timer of this.intervalTicks) clearInterval(timer);
+    this.intervalTicks.clear();
     try {
       await this.stopListening?.();
       this.stopListening = null;
@@ -339,8 +373,8 @@ export class JobQueue {
     return task;
   }
 
-  /** Runs a maintenance job now (instead of waiting for its schedule) and wakes its worker. */
-  async runMaintenance(queue: (typeof MAINTENANCE_QUEUES)[keyof typeof MAINTENANCE_QUEUES]): Promise<string | null> {
+  /** Runs a maintenance or scheduled job now (instead of waiting for its schedule) and wakes its worker. */
+  async runMaintenance(queue: string): Promise<string | null> {
     const boss = this.requireBoss();
     const id = await boss.send(queue, {}, { retryLimit: 0 });
     this.notify(queue);
@@ -435,7 +469,7 @@ export class JobQueue {
     return new MediaStore({ db: ctx.db, storage: ctx.storage, clock: this.deps.clock });
   }
 
-  private attachedContext(): AppContext {
+  private attachedContext(): QueueContext {
     if (!this.ctx) throw new Error('the job queue has no context');
     return this.ctx;
   }
@@ -519,7 +553,7 @@ export class JobQueue {
   private async activate(definition: AnyTaskDefinition): Promise<void> {
     const boss = this.requireBoss();
     const queue = taskQueueName(definition.kind);
-    await boss.createQueue(queue);
+    await createQueue(boss, queue);
     if (!this.runWorkers) return;
     const concurrency = this.deps.concurrency ?? this.ctx?.config.WORKER_CONCURRENCY ?? 1;
     await this.work(queue, concurrency, (job) => this.runJob(definition, job));
@@ -765,10 +799,30 @@ function toTaskError(error: unknown): TaskError {
 }
 
 /**
+ * pg-boss 10 creates a queue (a row and a partition of its job table) without a lock: processes starting at
+ * once on a database that lacks the queue may deadlock on PostgreSQL. PostgreSQL aborts one of them; trying
+ * again finds the queue made by the other.
+ */
+async function createQueue(boss: PgBoss, name: string, options?: PgBoss.Queue): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await boss.createQueue(name, options);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+    }
+  }
+}
+
+/** An `everySeconds` job's queue is stately: at most one run waiting and one running, across processes. */
+function createScheduledQueue(boss: PgBoss, job: ScheduledJob): Promise<void> {
+  return createQueue(boss, job.name, 'cron' in job ? undefined : { name: job.name, policy: 'stately' });
+}
+
+/**
  * Installs pg-boss's schema (and the queues of every known kind) into a database. Used by the test
  * template so per-test copies start without migrating pg-boss; start() does the same when needed.
  */
-export async function installJobSchema(database: Database): Promise<void> {
+export async function installJobSchema(database: Database, kinds?: JobKinds): Promise<void> {
   const boss = new PgBoss({
     db: bossDb(database),
     schema: BOSS_SCHEMA,
@@ -779,8 +833,9 @@ export async function installJobSchema(database: Database): Promise<void> {
   boss.on('error', () => undefined);
   await boss.start();
   try {
-    for (const definition of TASK_KINDS) await boss.createQueue(taskQueueName(definition.kind));
+    for (const definition of kinds?.tasks ?? []) await boss.createQueue(taskQueueName(definition.kind));
     for (const queue of Object.values(MAINTENANCE_QUEUES)) await boss.createQueue(queue);
+    for (const job of kinds?.scheduled ?? []) await createScheduledQueue(boss, job);
   } finally {
     await boss.stop({ graceful: false, wait: true, close: false });
   }

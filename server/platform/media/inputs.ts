@@ -5,13 +5,13 @@ import { MEDIA_URL_PREFIX, UPLOAD_SNIFFED_TYPES } from '../../../common/constant
 import { MESSAGES } from '../../../common/messages.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { assertCleanMedia } from '../../features/uploads/integrity.ts';
 import type { Clock } from '../clock.ts';
 import { AppError, badRequest, notFound, tooLarge } from '../errors.ts';
 import { isPublicAddress } from '../net/address.ts';
 import { parseHttpUrl, safeFetch } from '../net/safe-fetch.ts';
 import { isValidKey } from '../storage/keys.ts';
 import type { ObjectStorage } from '../storage/types.ts';
+import { assertCleanMedia } from './integrity.ts';
 import { storageLimitBytes } from './quota.ts';
 import { type MediaObjectRow, MediaStore, mediaUrl } from './store.ts';
 

@@ -1,13 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { inArray } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { type Database, openPglite, openPostgres } from '../../db/client.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { creditTransactions, sandboxPosts, socialPosts, tasks, users } from '../../db/schema/index.ts';
-import { StudioClient, type StudioRun, startStudioProcess, studioPort } from './crash-studio.ts';
+import { prepareStudio, StudioClient, type StudioRun, startStudioProcess, targets } from './crash-studio.ts';
 
 // SIGKILL the real studio process while tasks run and scheduled posts are due, restart it on the same data,
 // and check what users would notice: every task ends, its credits are settled or refunded once, every due
@@ -65,58 +60,6 @@ async function until<T>(
   }
 }
 
-interface Target {
-  label: string;
-  databaseUrl?: string;
-  open(): Promise<Database>;
-  dispose(): Promise<void>;
-}
-
-async function pgliteTarget(dataDir: string): Promise<Target> {
-  // The data dir starts as the run's migrated template (an initdb alone takes ~15 s on a busy machine).
-  const template = inject('dbTemplate');
-  if (template.kind === 'pglite') {
-    const seeded = await openPglite({
-      dataDir: path.join(dataDir, 'pg'),
-      loadDataDir: new Blob([await readFile(template.location)]),
-    });
-    await seeded.close();
-  }
-  return {
-    label: 'PGlite',
-    open: () => openPglite({ dataDir: path.join(dataDir, 'pg') }),
-    dispose: async () => undefined,
-  };
-}
-
-async function postgresTarget(adminUrl: string): Promise<Target> {
-  const name = `genpro_crash_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    label: 'PostgreSQL',
-    databaseUrl: url.toString(),
-    open: () => openPostgres(url.toString(), 2),
-    dispose: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
-}
-
-const targets: Array<{ name: string; make: (dataDir: string) => Promise<Target> }> = [
-  { name: 'PGlite (on-disk data dir)', make: pgliteTarget },
-];
-const adminUrl = process.env.DATABASE_URL;
-if (adminUrl) targets.push({ name: 'PostgreSQL', make: () => postgresTarget(adminUrl) });
-
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
@@ -126,15 +69,8 @@ describe.each(targets)('crash recovery on $name', ({ make }) => {
   it('SIGKILL mid-task and with posts due: after restart every task ends, credits settle once, posts publish once', {
     timeout: 600_000,
   }, async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'genpro-crash-'));
-    const target = await make(dataDir);
     let run: StudioRun | null = null;
-    cleanups.push(async () => {
-      await run?.kill();
-      await target.dispose();
-      await rm(dataDir, { recursive: true, force: true });
-    });
-    const port = await studioPort();
+    const { dataDir, target, port } = await prepareStudio(make, 'genpro-crash-', cleanups, () => run);
     const start = (env: Record<string, string>) =>
       startStudioProcess({ dataDir, port, databaseUrl: target.databaseUrl, env });
 

@@ -1,5 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
 import { freePort } from '../../../scripts/studio-process.ts';
+import { type Database, openPglite, openPostgres } from '../../db/client.ts';
 
 /** One run of the real studio process (`node --import tsx server/main.ts`) on a given data dir / database. */
 export interface StudioRun {
@@ -29,7 +36,8 @@ function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-export async function startStudioProcess(options: StudioOptions): Promise<StudioRun> {
+/** Spawns `entry` with the studio's test environment on the data dir / database of `options`. */
+function spawnStudio(entry: string, options: StudioOptions): { child: ChildProcess; run: StudioRun } {
   const baseUrl = `http://127.0.0.1:${options.port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -47,7 +55,7 @@ export async function startStudioProcess(options: StudioOptions): Promise<Studio
   delete env.VITEST;
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -67,24 +75,44 @@ export async function startStudioProcess(options: StudioOptions): Promise<Studio
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const code = await exited(child);
-      if (code !== 0) throw new Error(`The studio exited with ${code}:\n${output}`);
+      if (code !== 0) throw new Error(`${entry} exited with ${code}:\n${output}`);
     },
   };
+  return { child, run };
+}
+
+export async function startStudioProcess(options: StudioOptions): Promise<StudioRun> {
+  const { child, run } = spawnStudio('server/main.ts', options);
   // Start-up (migrations, PGlite recovery after a SIGKILL) is slow when the machine is busy.
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`The studio exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`The studio exited with ${child.exitCode}:\n${run.output()}`);
     try {
-      if ((await fetch(`${baseUrl}/healthz`)).ok) return run;
+      if ((await fetch(`${run.baseUrl}/healthz`)).ok) return run;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
       await run.kill();
-      throw new Error(`The studio did not become healthy in 120 s:\n${output}`);
+      throw new Error(`The studio did not become healthy in 120 s:\n${run.output()}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** `npm run worker` (server/worker.ts: no HTTP) on the data dir / database; resolves once it logged "worker ready". */
+export async function startWorkerProcess(options: StudioOptions): Promise<StudioRun> {
+  const { child, run } = spawnStudio('server/worker.ts', { ...options, env: { LOG_LEVEL: 'info', ...options.env } });
+  const deadline = Date.now() + 120_000;
+  while (!run.output().includes('"msg":"worker ready"')) {
+    if (child.exitCode !== null) throw new Error(`The worker exited with ${child.exitCode}:\n${run.output()}`);
+    if (Date.now() > deadline) {
+      await run.kill();
+      throw new Error(`The worker was not ready in 120 s:\n${run.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return run;
 }
 
 /** A signed-in studio user talking JSON to one run (the base URL changes on restart only if the port does). */
@@ -150,4 +178,78 @@ export class StudioClient {
     });
     if (callback.status !== 200) throw new Error(`callback ${platform}: ${callback.status} ${await callback.text()}`);
   }
+}
+
+/** A database the studio processes of a test share: a PGlite data dir, or a fresh PostgreSQL database. */
+export interface Target {
+  label: string;
+  databaseUrl?: string;
+  open(): Promise<Database>;
+  dispose(): Promise<void>;
+}
+
+async function pgliteTarget(dataDir: string): Promise<Target> {
+  // The data dir starts as the run's migrated template (an initdb alone takes ~15 s on a busy machine).
+  const template = inject('dbTemplate');
+  if (template.kind === 'pglite') {
+    const seeded = await openPglite({
+      dataDir: path.join(dataDir, 'pg'),
+      loadDataDir: new Blob([await readFile(template.location)]),
+    });
+    await seeded.close();
+  }
+  return {
+    label: 'PGlite',
+    open: () => openPglite({ dataDir: path.join(dataDir, 'pg') }),
+    dispose: async () => undefined,
+  };
+}
+
+async function postgresTarget(adminUrl: string): Promise<Target> {
+  const name = `genpro_crash_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    label: 'PostgreSQL',
+    databaseUrl: url.toString(),
+    open: () => openPostgres(url.toString(), 2),
+    dispose: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+/** PGlite always; PostgreSQL too when DATABASE_URL is set. */
+export const targets: Array<{ name: string; make: (dataDir: string) => Promise<Target> }> = [
+  { name: 'PGlite (on-disk data dir)', make: pgliteTarget },
+];
+const adminUrl = process.env.DATABASE_URL;
+if (adminUrl) targets.push({ name: 'PostgreSQL', make: () => postgresTarget(adminUrl) });
+
+/**
+ * A fresh data dir and database (from `make`) for one test's studio processes; the cleanup pushed onto `cleanups`
+ * kills the test's current run (`runOf()`) and removes both.
+ */
+export async function prepareStudio(
+  make: (dataDir: string) => Promise<Target>,
+  prefix: string,
+  cleanups: Array<() => Promise<void>>,
+  runOf: () => StudioRun | null,
+): Promise<{ dataDir: string; target: Target; port: number }> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  const target = await make(dataDir);
+  cleanups.push(async () => {
+    await runOf()?.kill();
+    await target.dispose();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  return { dataDir, target, port: await studioPort() };
 }

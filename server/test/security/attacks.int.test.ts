@@ -9,9 +9,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../common/messages.ts';
 import { mediaObjects, uploadedMedia, users } from '../../db/schema/index.ts';
-import { INTEGRITY_MESSAGES } from '../../features/uploads/integrity.ts';
 import { tempUpload } from '../../features/uploads/remote.ts';
 import { AppError } from '../../platform/errors.ts';
+import { INTEGRITY_MESSAGES } from '../../platform/media/integrity.ts';
 import {
   authHeader,
   createTestUser,

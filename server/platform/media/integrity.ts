@@ -1,7 +1,7 @@
 import { open, readFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import { AppError } from '../../platform/errors.ts';
-import type { Sniffed } from './sniff.ts';
+import type { UPLOAD_SNIFFED_TYPES } from '../../../common/constants.ts';
+import { AppError } from '../errors.ts';
 
 /** Most pixels (width × height) an image may declare; larger ones are refused before any decoding. */
 const MAX_IMAGE_PIXELS = 100_000_000;
@@ -66,7 +66,7 @@ const MARKUP = new RegExp(
  */
 export async function assertCleanMedia(
   source: Buffer | string,
-  sniffed: Pick<Sniffed, 'ext' | 'kind'>,
+  sniffed: { ext: string; kind: (typeof UPLOAD_SNIFFED_TYPES)[string] | null },
 ): Promise<number> {
   if (sniffed.kind === 'image') {
     const data = typeof source === 'string' ? await readFile(source) : source;
