@@ -6,6 +6,7 @@ import { multiReferenceVideoTask } from './features/multi-reference/video-task.t
 import { subscriptionRenewalJob } from './features/payments/renewal.ts';
 import { personaImagesTask } from './features/personas/pipeline.ts';
 import { compileMasterVideoTask } from './features/sequences/tasks.ts';
+import { metricsRefreshJob } from './features/social/metrics.ts';
 import { publishPostTask } from './features/social/posts.ts';
 import { postSchedulerJob } from './features/social/scheduler.ts';
 import { mediaExtractTask } from './features/uploads/extract-task.ts';
@@ -33,5 +34,5 @@ export const STUDIO_JOBS: JobKinds = {
     personaImagesTask,
     publishPostTask,
   ],
-  scheduled: [subscriptionRenewalJob, postSchedulerJob],
+  scheduled: [subscriptionRenewalJob, postSchedulerJob, metricsRefreshJob],
 };

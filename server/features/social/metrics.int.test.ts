@@ -21,7 +21,7 @@ import { createAsset } from '../assets/service.ts';
 import { collaborationProgress } from '../campaigns/progress.ts';
 import { makeCreator } from '../directory/testing.ts';
 import { pendingImage } from '../personas/pipeline.ts';
-import { refreshStaleMetrics } from './metrics.ts';
+import { metricsRefreshJob, refreshStaleMetrics } from './metrics.ts';
 import { engagementTotals } from './published.ts';
 import { connectSandbox, publishNow, shownFigure, visitor } from './testing.ts';
 
@@ -146,7 +146,12 @@ describe('sandbox share page figures', () => {
       .set({ followerCount: null, metricsUpdatedAt: new Date(START.getTime() - 86_400_000) })
       .where(eq(socialAccounts.userId, creator.id));
     await t.ctx.db.update(socialPosts).set({ likes: null, views: null }).where(eq(socialPosts.shareUrl, share));
-    expect(await refreshStaleMetrics(t.ctx)).toBeGreaterThanOrEqual(1);
+    // The pass runs as the workers' scheduled job, every quarter hour.
+    const schedule = await t.ctx.database.executeSql('SELECT cron FROM pgboss.schedule WHERE name = $1', [
+      metricsRefreshJob.name,
+    ]);
+    expect(schedule.rows[0]).toMatchObject({ cron: '*/15 * * * *' });
+    expect(await metricsRefreshJob.run(t.ctx)).toMatchObject({ refreshed: 1 });
     expect((await accountOf(creator, 'instagram'))?.follower_count).toBe(2);
     expect(await postRow(share)).toMatchObject({ views: 4, likes: 1, comments: null, shares: null });
     // Fresh figures are not read again.

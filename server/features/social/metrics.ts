@@ -1,8 +1,8 @@
 import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import type { FastifyPluginAsync } from 'fastify';
 import type { SocialPlatform } from '../../../common/api/social.ts';
 import type { AppContext } from '../../context.ts';
 import { socialAccounts, socialPosts } from '../../db/schema/index.ts';
+import type { ScheduledJob } from '../../platform/jobs/types.ts';
 import { type AccountRow, freshAccessToken } from './accounts.ts';
 import { connectorFor } from './connectors/registry.ts';
 import type { PostMetrics } from './connectors/types.ts';
@@ -10,13 +10,12 @@ import type { PostMetrics } from './connectors/types.ts';
 // Reach and engagement as the networks report them. Follower counts land in social_accounts.follower_count
 // and post figures in social_posts.views/likes/comments/shares, each with metrics_updated_at:
 // - the sandbox networks write them at once (a counted view, a like, a follow on the share page);
-// - every METRICS_REFRESH_MS each API process reads them from the networks (Connector.fetchProfile and
-//   fetchPostMetrics) for the accounts whose figures are older than METRICS_STALE_MS.
+// - every quarter hour the workers' metricsRefreshJob reads them from the networks (Connector.fetchProfile
+//   and fetchPostMetrics) for the accounts whose figures are older than METRICS_STALE_MS.
 // The roll-ups (directory cards, personas, campaign progress) are computed from these columns when read.
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'log'>;
 
-const METRICS_REFRESH_MS = 15 * 60_000;
 const METRICS_STALE_MS = 30 * 60_000;
 /** Posts older than this are no longer read back from the networks (their figures stay as last read). */
 const POST_METRICS_WINDOW_MS = 90 * 24 * 3600_000;
@@ -113,28 +112,15 @@ export async function refreshStaleMetrics(ctx: Ctx, staleMs = METRICS_STALE_MS):
   return refreshed;
 }
 
-/** Runs refreshStaleMetrics every METRICS_REFRESH_MS while the server is up (several processes: harmless). */
-export function metricsRefresher(ctx: AppContext): FastifyPluginAsync {
-  return async (app) => {
-    let timer: NodeJS.Timeout | null = null;
-    let running = false;
-    const tick = async () => {
-      if (running) return;
-      running = true;
-      try {
-        await refreshStaleMetrics(ctx);
-      } catch (error) {
-        ctx.log.error({ err: error }, 'social metrics pass failed');
-      } finally {
-        running = false;
-      }
-    };
-    app.addHook('onReady', async () => {
-      timer = setInterval(() => void tick(), METRICS_REFRESH_MS);
-      timer.unref();
-    });
-    app.addHook('onClose', async () => {
-      if (timer) clearInterval(timer);
-    });
-  };
-}
+/**
+ * The metrics refresh as a pg-boss job run by the workers (server/jobs.ts), one run at a time across all
+ * processes, every quarter hour: it re-reads accounts whose figures are older than METRICS_STALE_MS.
+ */
+export const metricsRefreshJob: ScheduledJob = {
+  name: 'social.metrics-refresh',
+  cron: '*/15 * * * *',
+  async run(ctx) {
+    const refreshed = await refreshStaleMetrics(ctx);
+    return { refreshed };
+  },
+};

@@ -29,7 +29,6 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { CONNECT_TTL_MS, completeConnect, disconnect, listAccounts, redirectUriFor, startConnect } from './accounts.ts';
-import { metricsRefresher } from './metrics.ts';
 import { CALLBACK_PAGE_CSP, callbackPage } from './pages.ts';
 import { calendar, cancelPost, dayPosts, listPosts, publish, scheduleFor, updatePost } from './posts.ts';
 import { sandboxRoutes } from './sandbox/routes.ts';
@@ -260,6 +259,5 @@ export function socialRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     await app.register(sandboxRoutes(ctx));
-    await app.register(metricsRefresher(ctx));
   };
 }
