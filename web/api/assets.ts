@@ -2,7 +2,7 @@
 import { type InfiniteData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { Asset, assetReply, ListAssetsReply } from '../../common/api/assets.ts';
-import type { taskStatusReply } from '../../common/api/uploads.ts';
+import type { taskStatusReply } from '../../common/api/tasks.ts';
 import type { EnhanceQueuedReply } from '../../common/api/upscale.ts';
 import { ASSETS_PAGE_SIZE } from '../../common/constants.ts';
 import { upscaleStartRequest } from '../../common/rules/asset-upscale.ts';
