@@ -47,7 +47,7 @@ const taskResultAsset = z
  * are either `assets` (generation tasks) or a single `url` with its `thumbnail_url`, `assetId` and `engine`
  * (enhancements, persona media, sequences, films). `taskOutputs` reads both.
  */
-export const taskResult = z
+const taskResult = z
   .object({
     assets: z.array(taskResultAsset).optional(),
     url: z.string().nullish(),
@@ -56,7 +56,6 @@ export const taskResult = z
     engine: z.string().nullish(),
   })
   .catchall(z.unknown());
-export type TaskResult = z.infer<typeof taskResult>;
 
 /**
  * One task as GET /api/tasks/{id} answers it and as GET /api/tasks/events pushes it (event `task`): its status,

@@ -2,7 +2,8 @@
 // The server answers those calls with it and the web reads the tasks it watches with it, so a user sees the
 // same result and the same error text whichever way the task's state reached the page.
 
-import type { GenerationStatus } from '../api/generation.ts';
+import type { z } from 'zod';
+import type { aiStatusReply, GenerationStatus } from '../api/generation.ts';
 import { type TaskView, taskOutputs } from '../api/tasks.ts';
 import { MESSAGES } from '../messages.ts';
 
@@ -71,5 +72,20 @@ export function generationStatusOf(task: TaskState): GenerationStatus {
     error: failure?.message ?? null,
     errorCode: failure?.code ?? null,
     taskStatus: task.status,
+  };
+}
+
+/** POST /api/ai/status: the status plus top-level `status`, `url`, `videoUrl` (videos only) and `error`. */
+export function aiStatusOf(task: TaskState): z.infer<typeof aiStatusReply> {
+  const data = generationStatusOf(task);
+  const output = taskOutputs(task.result)[0];
+  const isVideo = output?.type === 'video' || task.kind === GENERATE_KINDS.video;
+  return {
+    success: true,
+    data,
+    status: data.status,
+    url: data.url,
+    videoUrl: isVideo ? data.url : null,
+    error: data.error,
   };
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { aiStatusReply, runwayTaskReply, TaskAccepted } from '../../../common/api/generation.ts';
+import type { runwayTaskReply, TaskAccepted } from '../../../common/api/generation.ts';
 import { taskOutputs } from '../../../common/api/tasks.ts';
 import { ACT_STUDIO_MODEL, MAGIC_MODIFY_MODEL } from '../../../common/constants.ts';
 import { GENERATE_KINDS, generationStatusOf } from '../../../common/rules/generation-status.ts';
@@ -8,21 +8,6 @@ import type { TaskRow } from '../../platform/jobs/types.ts';
 
 // The status calls the studio's clients poll all read the tasks table; each speaks the vocabulary
 // its client expects. These pure functions turn one task row into each vocabulary.
-
-/** POST /api/ai/status: the status plus top-level `status`, `url`, `videoUrl` (videos only) and `error`. */
-export function aiStatusOf(task: TaskRow): z.infer<typeof aiStatusReply> {
-  const data = generationStatusOf(task);
-  const output = taskOutputs(task.result)[0];
-  const isVideo = output?.type === 'video' || task.kind === GENERATE_KINDS.video;
-  return {
-    success: true,
-    data,
-    status: data.status,
-    url: data.url,
-    videoUrl: isVideo ? data.url : null,
-    error: data.error,
-  };
-}
 
 /** GET /api/proxy/runway/tasks/{id}: PENDING, IN_PROGRESS, SUCCEEDED, FAILED; progress 0–1. */
 export function runwayTaskOf(task: TaskRow): z.infer<typeof runwayTaskReply> {
