@@ -7,24 +7,26 @@ import { VIDEO_QUICK_POLL } from '../../../common/rules/generation-state.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
 import { apiRequest } from '../../api/client.ts';
-import { followTasks } from '../../api/tasks.ts';
+import { followTasks, type TaskView } from '../../api/tasks.ts';
 
 const runningTasksKey = ['tasks', 'running'] as const;
 /** While the progress channel is down, the list is still checked now and then (work started in another tab). */
 const IDLE_POLL_MS = 10_000;
-/** Bursts of task events (progress every half second) read the list at most this often. */
+/** Bursts of starts and finishes read the list once. */
 const REFRESH_COALESCE_MS = 300;
 
 /**
- * GET /api/tasks?status=running, read again whenever the progress channel reports a change of one of the user's
- * tasks (while the channel is down: every 2 s while a task runs, else every 10 s). When a task leaves the list it
+ * GET /api/tasks?status=running, kept current by the progress channel: pushed progress is written into the list,
+ * a task that starts or finishes reads it again (while the channel is down: every 2 s while a task runs, else
+ * every 10 s). When a task leaves the list it
  * has finished: the assets and the balance (spent or refunded) are refreshed.
  */
 export function useRunningTasks() {
   const queryClient = useQueryClient();
   const [live, setLive] = useState(false);
   useEffect(() => {
-    // Every change of a task (started, progress, finished) reads the list again; when the stream (re)opens too.
+    // A running task's progress is written into the list as it is pushed; a task that starts or finishes
+    // reads the list again (as does the stream's (re)opening, which may follow missed changes).
     let pending: ReturnType<typeof setTimeout> | undefined;
     const refresh = () => {
       pending ??= setTimeout(() => {
@@ -32,7 +34,29 @@ export function useRunningTasks() {
         void queryClient.invalidateQueries({ queryKey: runningTasksKey });
       }, REFRESH_COALESCE_MS);
     };
-    const stop = followTasks(refresh, (open) => {
+    const onTask = (task: TaskView) => {
+      const list = queryClient.getQueryData<ListTasksReply>(runningTasksKey);
+      const known = list?.data.some((running) => running.id === task.id);
+      if (!list || !known || task.status === 'completed' || task.status === 'failed') {
+        refresh();
+        return;
+      }
+      queryClient.setQueryData<ListTasksReply>(runningTasksKey, {
+        ...list,
+        data: list.data.map((running) =>
+          running.id === task.id
+            ? {
+                ...running,
+                status: task.status === 'queued' ? 'queued' : 'processing',
+                progress: Math.max(0, Math.min(99, task.progress)),
+                estimatedSecondsLeft: task.estimatedSecondsLeft,
+                updatedAt: task.updatedAt,
+              }
+            : running,
+        ),
+      });
+    };
+    const stop = followTasks(onTask, (open) => {
       setLive(open);
       if (open) refresh();
     });
