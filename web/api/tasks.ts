@@ -12,6 +12,7 @@ import {
 } from '../../common/api/tasks.ts';
 import { ApiError, apiRequest } from './client.ts';
 import { isAbort } from './polling.ts';
+import { useSession } from './session.ts';
 
 export type { TaskView };
 
@@ -107,6 +108,15 @@ export function followTasks(onTask: (task: TaskView) => void, onStream: (live: b
   onStream(streamOpen);
   return () => removeWatcher(EVERY_TASK, watcher);
 }
+
+// The stream belongs to the session that opened it (its cookie): another session gets a stream of its own, and
+// what is still watched is read at once meanwhile.
+useSession.subscribe((state, previous) => {
+  if (state.token === previous.token || !source) return;
+  disconnect();
+  for (const watcher of everyWatcher()) watcher.streamChanged(false);
+  connect();
+});
 
 /** The watched task ran longer than the caller's `timeoutMs`. */
 export class TaskWatchTimeout extends Error {

@@ -207,6 +207,13 @@ describe('GET /api/tasks/events', () => {
     }
   });
 
+  it('is described in the OpenAPI document', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as { paths: Record<string, { get?: { parameters?: Array<{ name: string }> } }> };
+    expect(doc.paths['/api/tasks/events']?.get?.parameters?.map((p) => p.name)).toContain('ids');
+  });
+
   it('stops listening once the last stream is closed by the browser', async () => {
     const hub = taskEventHubOf(t.ctx);
     await eventually(async () => hub.subscribers === 0, { what: 'earlier streams to be gone' });
