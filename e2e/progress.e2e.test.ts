@@ -17,7 +17,7 @@ function recordTaskCalls(page: Page): string[] {
 }
 
 describe('progress channel', () => {
-  it('still finishes a video, with a rising bar, when the event stream cannot be opened (GET /api/tasks/{id} fallback)', {
+  it('still finishes a video when the event stream cannot be opened (GET /api/tasks/{id} fallback)', {
     timeout: 240_000,
   }, async () => {
     const browser = await openBrowser();
