@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { TASK_STATUSES } from '../constants.ts';
 import { ok } from './envelope.ts';
 
 const uploadMediaType = z.enum(['image', 'video', 'audio']);
@@ -49,18 +48,3 @@ const storageUsage = z.object({ usedBytes: z.number().int().min(0), limitBytes: 
 export const storageUsageReply = ok(storageUsage);
 export type StorageUsage = z.infer<typeof storageUsage>;
 export type StorageUsageReply = z.infer<typeof storageUsageReply>;
-
-/** GET /api/tasks/{id}: the state of any long-running task. */
-export const taskParams = z.object({ id: z.string().max(64) });
-const taskStatus = z.object({
-  id: z.string(),
-  kind: z.string(),
-  status: z.enum(TASK_STATUSES),
-  progress: z.number().int(),
-  estimatedSecondsLeft: z.number().int().nullable(),
-  result: z.record(z.string(), z.unknown()).nullable(),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export const taskStatusReply = ok(taskStatus);

@@ -104,6 +104,14 @@ describe('film sequence state machine', () => {
     expect(step(s, { type: 'poll', status: 'processing', progress: 99 }).progress).toBe(95);
   });
 
+  it('shows pushed progress without counting an attempt, and only while processing', () => {
+    const s = step(processing(), { type: 'progress', progress: 42 });
+    expect(s).toMatchObject({ status: 'processing', progress: 42, attempts: 0 });
+    expect(step(s, { type: 'progress', progress: 99 }).progress).toBe(95);
+    const done = step(s, { type: 'poll', status: 'completed', url: 'https://x/v.mp4' });
+    expect(step(done, { type: 'progress', progress: 10 })).toEqual(done);
+  });
+
   it('blocks on "no video was produced"', () => {
     const s = step(processing(), { type: 'poll', status: 'processing', message: 'Done, but no video was produced.' });
     expect(s).toMatchObject({ status: 'failed', error: 'Content blocked by safety filters' });

@@ -149,6 +149,8 @@ export type FilmSequenceEvent =
       error?: string | null;
       message?: string | null;
     }
+  /** Progress pushed between polls (the progress channel): shown, not counted as an attempt. */
+  | { type: 'progress'; progress: number }
   /** A poll that threw: skipped but counted as an attempt. */
   | { type: 'poll-error' }
   | { type: 'error'; error?: string | null }
@@ -195,6 +197,9 @@ export function filmSequenceReducer(state: FilmSequenceState, event: FilmSequenc
       const given = typeof event.progress === 'number' && Number.isFinite(event.progress) ? event.progress : null;
       return given === null ? next : { ...next, progress: Math.min(FILM_POLLING.progressCap, Math.max(0, given)) };
     }
+    case 'progress':
+      if (state.status !== 'processing' || !Number.isFinite(event.progress)) return state;
+      return { ...state, progress: Math.min(FILM_POLLING.progressCap, Math.max(0, event.progress)) };
     case 'poll-error':
       return state.status === 'processing' ? afterAttempt(state) : state;
     case 'error':

@@ -2,7 +2,6 @@
 import { type InfiniteData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { Asset, assetReply, ListAssetsReply } from '../../common/api/assets.ts';
-import type { taskStatusReply } from '../../common/api/uploads.ts';
 import type { EnhanceQueuedReply } from '../../common/api/upscale.ts';
 import { ASSETS_PAGE_SIZE } from '../../common/constants.ts';
 import { upscaleStartRequest } from '../../common/rules/asset-upscale.ts';
@@ -76,13 +75,6 @@ export function useDeleteAsset() {
       void queryClient.invalidateQueries({ queryKey: assetsQueryKey });
     },
   });
-}
-
-type TaskReply = z.infer<typeof taskStatusReply>;
-
-/** GET /api/tasks/{id}: the state of a long-running task (the upscale's `requestId`). */
-export function getTask(id: string, signal?: AbortSignal) {
-  return apiRequest<TaskReply>(`/api/tasks/${encodeURIComponent(id)}`, { signal });
 }
 
 /** Starts an upscale: images to the image upscaler queue, videos to the 4K video enhancer. */

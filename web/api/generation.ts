@@ -1,22 +1,33 @@
-// Calls of the Creation Studio's generation (spec 7, "Generation and assets"). Types come from common/api.
+// Calls of the Creation Studio's generation (spec 7, "Generation and assets") and how a generation task is
+// followed to its end. Types come from common/api.
 import type { z } from 'zod';
 import type {
   GenerateAudioBody,
   GenerateImageBody,
   GenerateVideoBody,
+  GenerationStatus,
   generateAudioReply,
   generateImageReply,
   generateVideoReply,
-  generationStatusReply,
   TaskAccepted,
 } from '../../common/api/generation.ts';
-import { apiRequest } from './client.ts';
+import { VIDEO_POLL } from '../../common/constants.ts';
+import { MESSAGES } from '../../common/messages.ts';
+import {
+  decideVideoPoll,
+  type VideoPollDecision,
+  type VideoPollOutcome,
+  videoPollAttempt,
+} from '../../common/rules/generation-state.ts';
+import { generationStatusOf } from '../../common/rules/generation-status.ts';
+import { ApiError, apiRequest } from './client.ts';
+import { isAbort } from './polling.ts';
+import { TaskWatchTimeout, watchTask } from './tasks.ts';
 
 export type { TaskAccepted };
 export type GenerateImageReply = z.infer<typeof generateImageReply>;
 export type GenerateVideoReply = z.infer<typeof generateVideoReply>;
 export type GenerateAudioReply = z.infer<typeof generateAudioReply>;
-export type GenerationStatusReply = z.infer<typeof generationStatusReply>;
 
 export function generateImage(body: GenerateImageBody, signal?: AbortSignal) {
   return apiRequest<GenerateImageReply>('/api/ai/generate/image', { method: 'POST', body, signal });
@@ -30,23 +41,55 @@ export function generateAudio(body: GenerateAudioBody, signal?: AbortSignal) {
   return apiRequest<GenerateAudioReply>('/api/ai/generate/audio', { method: 'POST', body, signal });
 }
 
-/** POST /api/ai/generate/video/status: the video poll (processing | completed | failed). */
-export function videoStatus(taskId: string, signal?: AbortSignal) {
-  return apiRequest<GenerationStatusReply>('/api/ai/generate/video/status', {
-    method: 'POST',
-    body: { taskId },
-    signal,
-  });
-}
-
-/** POST /api/ai/status: the generic status call, used for image and audio work answered with a task. */
-export function taskStatus(taskId: string, signal?: AbortSignal) {
-  return apiRequest<GenerationStatusReply>('/api/ai/status', { method: 'POST', body: { taskId }, signal });
-}
-
 /** A reply's `data` is a running task (a task id and no url yet: poll it) rather than finished media. */
 export function isTaskAccepted(data: unknown): data is TaskAccepted {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
   const reply = data as { taskId?: unknown; url?: unknown };
   return typeof reply.taskId === 'string' && !(typeof reply.url === 'string' && reply.url);
+}
+
+type FinalDecision = Exclude<VideoPollDecision, { kind: 'wait' }>;
+
+/**
+ * Follows a generation task to its end over the page's progress channel, read in the status calls' vocabulary
+ * (spec 4 "Video generation", 9 "Video polling"): `onProgress` gets each running state as the spec's poll would
+ * show it; the spec's budget (40 attempts of 15 s) times it out. Ends with `done` (and the task's final status)
+ * or `failed` with the text the user sees; a task that cannot be read fails with 'Polling failed: {status}'.
+ */
+export async function followGeneration(
+  taskId: string,
+  { signal, onProgress }: { signal: AbortSignal; onProgress: (progress: number, secondsLeft: number) => void },
+): Promise<{ decision: FinalDecision; data: GenerationStatus | null }> {
+  const started = Date.now();
+  const decide = (outcome: VideoPollOutcome) => decideVideoPoll(videoPollAttempt(Date.now() - started), outcome);
+  let outcome: VideoPollOutcome;
+  let data: GenerationStatus | null = null;
+  try {
+    const final = await watchTask(taskId, {
+      signal,
+      timeoutMs: VIDEO_POLL.maxAttempts * VIDEO_POLL.intervalMs,
+      onProgress: (task) => {
+        const decision = decide({ ok: true, reply: generationStatusOf(task) });
+        if (decision.kind === 'wait') onProgress(decision.progress, decision.secondsLeft);
+      },
+    });
+    data = generationStatusOf(final);
+    outcome = { ok: true, reply: data };
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    if (error instanceof TaskWatchTimeout)
+      return { decision: { kind: 'failed', message: MESSAGES.generation.videoTimedOut }, data };
+    outcome = {
+      ok: false,
+      status: error instanceof ApiError ? error.status : 0,
+      message: error instanceof Error ? error.message : null,
+      code: error instanceof ApiError ? error.code : undefined,
+    };
+  }
+  const decision = decide(outcome);
+  // Finished but not done (completed without a url) can only end as the spec's time-out would.
+  return {
+    decision: decision.kind === 'wait' ? { kind: 'failed', message: MESSAGES.generation.videoTimedOut } : decision,
+    data,
+  };
 }

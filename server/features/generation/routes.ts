@@ -16,6 +16,7 @@ import {
   taskIdBody,
 } from '../../../common/api/generation.ts';
 import { TEXT_AGENTS } from '../../../common/constants.ts';
+import { aiStatusOf, generationStatusOf } from '../../../common/rules/generation-status.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
@@ -31,7 +32,7 @@ import {
   taskFailedError,
   waitForTask,
 } from './service.ts';
-import { aiStatusOf, generationStatusOf, runwayTaskOf, STATUS_PATHS, taskAcceptedOf } from './status.ts';
+import { runwayTaskOf, STATUS_PATHS, taskAcceptedOf } from './status.ts';
 
 const errors = errorReplies(400, 401, 402, 403, 404, 413, 422, 500, 502);
 

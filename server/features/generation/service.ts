@@ -12,6 +12,7 @@ import { generatedMedia } from '../../../common/api/generation.ts';
 import { UPLOAD_STORAGE_CEILINGS_MB, VIDEO_DEFAULTS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { imageLimitError } from '../../../common/rules/generation.ts';
+import { GENERATE_KINDS, taskFailure } from '../../../common/rules/generation-status.ts';
 import {
   IMAGE_SIDE_LIMITS,
   imageCount,
@@ -27,7 +28,6 @@ import { type InputKind, prepareMediaRef } from '../../platform/media/inputs.ts'
 import { MediaStore } from '../../platform/media/store.ts';
 import { chargedTextAgent } from '../../platform/metering/text-agents.ts';
 import { planVideo, type VideoPlan, videoDimensions } from './plan.ts';
-import { GENERATE_KINDS, taskFailure } from './status.ts';
 import type { AudioTaskInput, ImageTaskInput, VideoTaskInput } from './tasks.ts';
 
 type ImageBody = z.infer<typeof generateImageBody>;

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../common/messages.ts';
-import type { TaskRow } from '../../platform/jobs/types.ts';
 import {
   aiStatusOf,
   GENERATE_KINDS,
   generationStatusOf,
-  runwayTaskOf,
-  STATUS_PATHS,
-  statusPathFor,
-  taskAcceptedOf,
   taskFailure,
-} from './status.ts';
+} from '../../../common/rules/generation-status.ts';
+import type { TaskRow } from '../../platform/jobs/types.ts';
+import { runwayTaskOf, STATUS_PATHS, statusPathFor, taskAcceptedOf } from './status.ts';
 
 const created = new Date('2025-01-02T03:04:05.000Z');
 

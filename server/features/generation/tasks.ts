@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { generateAudioBody, generateImageBody, generateVideoBody } from '../../../common/api/generation.ts';
 import { UPLOAD_STORAGE_CEILINGS_MB, UPSCALE_TARGET } from '../../../common/constants.ts';
 import { withQualitySuffix } from '../../../common/rules/generation.ts';
+import { GENERATE_KINDS } from '../../../common/rules/generation-status.ts';
 import type { AppContext } from '../../context.ts';
 import type {
   AudioResult,
@@ -26,7 +27,6 @@ import {
   toGeneratedMedia,
 } from './outputs.ts';
 import { serviceOf } from './plan.ts';
-import { GENERATE_KINDS } from './status.ts';
 
 // The three generation task kinds. Each resolves its inputs, calls the engine with progress
 // reporting, stores the outputs with thumbnails and saves them as assets in one go. A retried

@@ -1,18 +1,116 @@
+import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorReply } from '../../../common/api/envelope.ts';
-import { listTasksQuery, listTasksReply } from '../../../common/api/tasks.ts';
-import { taskParams, taskStatusReply } from '../../../common/api/uploads.ts';
+import {
+  listTasksQuery,
+  listTasksReply,
+  TASK_EVENTS_PATH,
+  type TaskView,
+  taskEventsQuery,
+  taskParams,
+  taskStatusReply,
+} from '../../../common/api/tasks.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { toTaskView } from '../../platform/jobs/queue.ts';
+import { type TaskSubscriber, taskEventHubOf } from './events.ts';
 import { listRunningTasks } from './service.ts';
+
+/** How long a browser waits before reconnecting a dropped stream. */
+const RETRY_MS = 2_000;
+
+/** The event id of a task's state: its update time in ms (Last-Event-ID resumes from it). */
+const eventId = (task: TaskView): number => Date.parse(task.updatedAt);
 
 /**
  * GET /api/tasks?status=running: the user's running tasks; GET /api/tasks/{id}: status, progress, estimate,
- * result or error of one of the user's tasks.
+ * result or error of one of the user's tasks; GET /api/tasks/events: the same states pushed as they change.
  */
 export function taskRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const hub = taskEventHubOf(ctx);
   return async (app) => {
+    // Before the server closes: open streams would otherwise keep it waiting.
+    app.addHook('preClose', () => hub.close());
+
+    app.get(
+      TASK_EVENTS_PATH,
+      {
+        preValidation: requireUser(),
+        schema: {
+          tags: ['tasks'],
+          summary:
+            "Server-Sent Events of the signed-in user's tasks: event `task` (a task's state, as GET /api/tasks/{id}) " +
+            'for each running task on connect (and each changed since Last-Event-ID), then on every change',
+          querystring: taskEventsQuery,
+          response: { 400: errorReply, 401: errorReply },
+        },
+      },
+      async (request, reply) => {
+        const userId = currentUser(request).id;
+        const ids = request.query.ids ? new Set(request.query.ids) : null;
+        const lastEventId = Number(request.headers['last-event-id']);
+        const since = Number.isFinite(lastEventId) && lastEventId > 0 ? lastEventId : null;
+
+        const stream = new PassThrough();
+        let latest = since ?? 0;
+        // Changes heard before the snapshot is written wait here, so the stream never goes back in time.
+        let pending: TaskView[] | null = [];
+        const write = (task: TaskView) => {
+          latest = Math.max(latest, eventId(task));
+          stream.write(`id: ${latest}\nevent: task\ndata: ${JSON.stringify(task)}\n\n`);
+        };
+        let stop: (() => Promise<void>) | null = null;
+        let closed = false;
+        const close = () => {
+          if (closed) return;
+          closed = true;
+          stream.end();
+          void stop?.();
+        };
+        const subscriber: TaskSubscriber = {
+          userId,
+          ids,
+          send: (task) => {
+            if (closed) return;
+            if (pending) pending.push(task);
+            else write(task);
+          },
+          ping: () => {
+            if (!closed) stream.write(': ping\n\n');
+          },
+          end: close,
+        };
+        stop = await hub.subscribe(subscriber);
+        // The response closes only when the connection does (the browser left, or the stream was ended).
+        reply.raw.once('close', close);
+        if (request.raw.socket?.destroyed) close();
+
+        reply
+          .header('content-type', 'text/event-stream; charset=utf-8')
+          .header('cache-control', 'no-cache, no-transform')
+          .header('x-accel-buffering', 'no')
+          // The connection ends with the stream: a long-lived socket is not worth keeping for another request.
+          .header('connection', 'close');
+        // The first bytes make Node send the headers now: the browser's `open` means the stream is live.
+        stream.write(`retry: ${RETRY_MS}\n\n`);
+        void hub.snapshot(userId, ids, since).then(
+          (tasks) => {
+            if (closed) return;
+            for (const task of tasks) write(task);
+            const heard = pending ?? [];
+            pending = null;
+            for (const task of heard) write(task);
+            stream.write('event: ready\ndata: {}\n\n');
+          },
+          (error: unknown) => {
+            request.log.warn({ err: error }, 'task events: snapshot failed');
+            close();
+          },
+        );
+        // A stream is piped as it is (no serializer); the response schemas describe only the JSON errors.
+        return reply.send(stream as never);
+      },
+    );
     app.get(
       '/api/tasks',
       {

@@ -1,9 +1,11 @@
 // Canvas generate and upload (canvas spec 2, 7, 8): POST /api/ai/generate/image with the format's model,
 // POST /api/upload for files; results go to the first free grid cells and the last one is brought into view. Messages are i18n keys under canvasEditor.
 import { CANVAS } from '../../../common/constants.ts';
-import { generateImage, isTaskAccepted, taskStatus } from '../../api/generation.ts';
-import { isAbort, sleep } from '../../api/polling.ts';
+import { generationStatusOf } from '../../../common/rules/generation-status.ts';
+import { generateImage, isTaskAccepted } from '../../api/generation.ts';
+import { isAbort } from '../../api/polling.ts';
 import { getToken } from '../../api/session.ts';
+import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';
 import { uploadFiles } from '../../api/uploads.ts';
 import { engineOf } from '../assets/EngineBadge.tsx';
 import { type CanvasImage, useCanvas } from './store.ts';
@@ -11,8 +13,8 @@ import { type CanvasImage, useCanvas } from './store.ts';
 /** What a canvas action reports: added images, or an i18n key (canvasEditor.errors.*) to show. */
 export type CanvasActionResult = { ok: true; images: CanvasImage[] } | { ok: false; errorKey: string };
 
-const POLL_MS = 3000;
-const POLL_ATTEMPTS = 100;
+/** A generation that has not finished after 5 minutes is given up. */
+const TASK_TIMEOUT_MS = 5 * 60_000;
 
 interface Produced {
   url: string;
@@ -56,23 +58,24 @@ export async function generateOnCanvas(prompt: string, signal?: AbortSignal): Pr
           engine: engineOf(item.metadata),
         }));
     } else if (isTaskAccepted(reply.data)) {
-      produced = [];
-      for (let attempt = 0; attempt < POLL_ATTEMPTS; attempt += 1) {
-        await sleep(POLL_MS, signal);
-        const status = (await taskStatus(reply.data.taskId, signal)).data;
-        if (status.status === 'failed') return { ok: false, errorKey: 'canvasEditor.errors.generationFailed' };
-        if (status.status === 'completed' && status.url) {
-          produced = [
+      const final = await watchTask(reply.data.taskId, { signal, timeoutMs: TASK_TIMEOUT_MS }).catch(
+        (error: unknown) => {
+          if (error instanceof TaskWatchTimeout) return null;
+          throw error;
+        },
+      );
+      const status = final ? generationStatusOf(final) : null;
+      if (status?.status === 'failed') return { ok: false, errorKey: 'canvasEditor.errors.generationFailed' };
+      produced = status?.url
+        ? [
             {
               url: status.url,
               thumbnailUrl: status.thumbnail_url,
               assetId: status.assetId ?? undefined,
               engine: status.engine,
             },
-          ];
-          break;
-        }
-      }
+          ]
+        : [];
     } else {
       produced = [];
     }

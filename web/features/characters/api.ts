@@ -7,7 +7,9 @@ import type {
   CharacterGenerateBody,
   CharacterGenerateReply,
 } from '../../../common/api/characters.ts';
+import { generationStatusOf } from '../../../common/rules/generation-status.ts';
 import { apiRequest } from '../../api/client.ts';
+import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';
 
 export const charactersKey = ['characters'] as const;
 const CACHE_KEY = 'genpro.characters';
@@ -63,20 +65,15 @@ export function generateWithCharacters(body: CharacterGenerateBody): Promise<Cha
   return apiRequest<CharacterGenerateReply>('/api/ai/generate', { method: 'POST', body });
 }
 
-interface StatusReply {
-  status?: string;
-  url?: string | null;
-  error?: string | null;
-}
+const FAILED = 'Character content generation failed';
 
-/** Polls POST /api/ai/status until the task finishes; resolves with the url. */
+/** Follows the task until it finishes (6 minutes at most); resolves with the url. */
 export async function waitForResult(taskId: string, signal?: AbortSignal): Promise<string> {
-  for (let attempt = 0; attempt < 120; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    if (signal?.aborted) throw new DOMException('aborted', 'AbortError');
-    const reply = await apiRequest<StatusReply>('/api/ai/status', { method: 'POST', body: { taskId }, signal });
-    if (reply.status === 'completed' && reply.url) return reply.url;
-    if (reply.status === 'failed') throw new Error(reply.error || 'Character content generation failed');
-  }
-  throw new Error('Character content generation failed');
+  const task = await watchTask(taskId, { signal, timeoutMs: 6 * 60_000 }).catch((error: unknown) => {
+    if (error instanceof TaskWatchTimeout) throw new Error(FAILED);
+    throw error;
+  });
+  const status = generationStatusOf(task);
+  if (status.status === 'completed' && status.url) return status.url;
+  throw new Error(status.error || FAILED);
 }

@@ -1,7 +1,6 @@
 // The Film Production Studio's calls (canvas spec 7). Types come from common/api.
 import type { FilmAgentReply } from '../../../common/api/film.ts';
 import { apiRequest } from '../../api/client.ts';
-import type { GenerationStatusReply } from '../../api/generation.ts';
 import type { FilmCharacter, FilmConcept } from './model.ts';
 import { charactersForAgent, conceptForAgent } from './model.ts';
 
@@ -14,15 +13,6 @@ export function requestScreenplay(concept: FilmConcept, characters: readonly Fil
       characters: charactersForAgent(characters),
       generationType: 'screenplay',
     },
-    signal,
-  });
-}
-
-/** POST /api/proxy/google/veo/status: processing | completed | failed, with progress, url and the saved asset. */
-export function veoStatus(taskId: string, signal?: AbortSignal) {
-  return apiRequest<GenerationStatusReply>('/api/proxy/google/veo/status', {
-    method: 'POST',
-    body: { taskId },
     signal,
   });
 }

@@ -1,18 +1,20 @@
 // The film studio's long-running work, outside React so it goes on while the overlay is closed: one Veo video
-// per shot (POST /api/ai/generate/video), then POST /api/proxy/google/veo/status every 15 s for at most 40
-// polls. At most two shots run at a time; the others wait queued. Every change goes through the spec's
-// state machine (common/rules/film.ts) and lands in the persisted store, so a reload resumes the polls.
+// per shot (POST /api/ai/generate/video), then its task followed over the page's progress channel for at most
+// 40 attempts of 15 s. At most two shots run at a time; the others wait queued. Every change goes through the spec's
+// state machine (common/rules/film.ts) and lands in the persisted store, so a reload resumes following them.
 import type { QueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { toast } from 'sonner';
+import type { GenerationStatus } from '../../../common/api/generation.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { FILM_MESSAGES, FILM_POLLING, type FilmSequenceEvent } from '../../../common/rules/film.ts';
+import { generationStatusOf } from '../../../common/rules/generation-status.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { generateVideo } from '../../api/generation.ts';
-import { isAbort, sleep, stopRunning } from '../../api/polling.ts';
-import { veoStatus } from './api.ts';
+import { isAbort, stopRunning } from '../../api/polling.ts';
+import { watchTask } from '../../api/tasks.ts';
 import { applySequenceEvent, type FilmSequence, sequencesToStart, videoRequestFor } from './model.ts';
 import { useFilm } from './store.ts';
 import { filmError } from './text.ts';
@@ -115,40 +117,64 @@ async function start(id: string) {
   }
 }
 
-/** Polls one processing sequence every 15 s until it completes, fails or runs out of attempts. */
+/**
+ * Follows one processing sequence until it completes, fails or runs out of attempts. Progress is shown as the
+ * progress channel pushes it; every 15 s counts as one of the spec's attempts (with the latest state, as a
+ * poll would have read it), and the end is taken as soon as it comes. A task that cannot be read is skipped,
+ * each 15 s counted, until the attempts run out (spec 8).
+ */
 async function follow(id: string, signal: AbortSignal) {
+  const current = find(id);
+  if (current?.status !== 'processing' || !current.veoTaskId) return;
+  let latest: GenerationStatus | null = null;
+  let readable = true;
+  const stillProcessing = () => find(id)?.status === 'processing';
+  const stop = new AbortController();
+  const ticker = setInterval(() => {
+    if (!stillProcessing()) return;
+    dispatch(
+      id,
+      latest && readable ? { type: 'poll', status: 'processing', progress: latest.progress } : { type: 'poll-error' },
+    );
+    if (!stillProcessing()) stop.abort();
+  }, FILM_POLLING.intervalMs);
+  const both = AbortSignal.any([signal, stop.signal]);
   try {
-    for (;;) {
-      const current = find(id);
-      if (current?.status !== 'processing' || !current.veoTaskId) return;
-      await sleep(FILM_POLLING.intervalMs, signal);
-      let event: FilmSequenceEvent;
-      let assetId: string | null = null;
-      let engine: string | null = null;
-      try {
-        const { data } = await veoStatus(current.veoTaskId, signal);
-        assetId = data.assetId;
-        engine = data.engine;
-        const blocked = data.status === 'failed' && data.errorCode === 'content_filtered';
-        event = {
-          type: 'poll',
-          status: data.status,
-          url: data.url,
-          progress: data.progress,
-          error: blocked ? FILM_MESSAGES.safetyBlocked : data.error,
-        };
-      } catch (error) {
-        if (isAbort(error)) throw error;
-        // Single poll errors are skipped and counted as attempts (spec 8).
-        event = { type: 'poll-error' };
-      }
-      const next = dispatch(id, event);
-      if (next?.status === 'completed' && assetId)
-        useFilm.getState().updateSequence(id, (s) => ({ ...s, assetId, engine }));
+    const task = await watchTask(current.veoTaskId, {
+      signal: both,
+      onProgress: (view) => {
+        latest = generationStatusOf(view);
+        dispatch(id, { type: 'progress', progress: latest.progress });
+      },
+    }).catch(async (error: unknown) => {
+      if (isAbort(error) || !(error instanceof ApiError)) throw error;
+      readable = false;
+      // Unreadable: the ticker counts the attempts until the spec's time-out ends it.
+      await new Promise<void>((resolve) => both.addEventListener('abort', () => resolve(), { once: true }));
+      return null;
+    });
+    if (!task) return;
+    const data = generationStatusOf(task);
+    const blocked = data.status === 'failed' && data.errorCode === 'content_filtered';
+    const next = dispatch(id, {
+      type: 'poll',
+      status: data.status,
+      url: data.url,
+      progress: data.progress,
+      error: blocked ? FILM_MESSAGES.safetyBlocked : data.error,
+    });
+    if (next?.status === 'completed' && data.assetId) {
+      const { assetId, engine } = data;
+      useFilm.getState().updateSequence(id, (s) => ({ ...s, assetId, engine }));
     }
   } catch (error) {
-    if (isAbort(error)) throw error;
+    if (isAbort(error)) {
+      if (signal.aborted) throw error;
+      return;
+    }
     dispatch(id, { type: 'polling-crashed' });
+  } finally {
+    clearInterval(ticker);
   }
 }
 

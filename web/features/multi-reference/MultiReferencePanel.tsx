@@ -3,11 +3,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { MultiReferenceBody, MultiReferenceReply } from '../../../common/api/multi-reference.ts';
+import { taskOutputs } from '../../../common/api/tasks.ts';
 import { MULTI_REFERENCE } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { getTask } from '../../api/assets.ts';
 import { ApiError, apiRequest } from '../../api/client.ts';
 import { usePrice } from '../../api/engines.ts';
+import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';
 import { uploadFiles } from '../../api/uploads.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { disabledButtonClass } from '../../ui/Button.tsx';
@@ -48,9 +49,6 @@ type Result = MultiReferenceResult;
 
 const inputClass = 'w-full rounded-lg border border-line bg-surface-2 px-2 py-1.5 text-xs';
 const labelClass = 'text-[11px] font-medium text-muted';
-/** How often a still-running video-to-video task is polled (GET /api/tasks/{id}). */
-const TASK_POLL_MS = 2000;
-
 /** Longest a running video-to-video task is waited for (the server's task expiry). */
 const TASK_WAIT_MS = 30 * 60_000;
 
@@ -59,20 +57,16 @@ async function taskOutput(
   taskId: string,
   onProgress: (percent: number) => void,
 ): Promise<{ url: string; id: string | null; engine: string | null } | null> {
-  const deadline = Date.now() + TASK_WAIT_MS;
-  while (Date.now() < deadline) {
-    const { data } = await getTask(taskId);
-    if (data.status === 'completed') {
-      const first = (
-        data.result?.assets as Array<{ url: string; id: string; metadata?: Record<string, unknown> }> | undefined
-      )?.[0];
-      return first ? { url: first.url, id: first.id, engine: engineOf(first.metadata) } : null;
-    }
-    if (data.status === 'failed') return null;
-    onProgress(data.progress);
-    await new Promise((resolve) => setTimeout(resolve, TASK_POLL_MS));
-  }
-  return null;
+  const task = await watchTask(taskId, {
+    timeoutMs: TASK_WAIT_MS,
+    onProgress: (running) => onProgress(running.progress),
+  }).catch((error: unknown) => {
+    if (error instanceof TaskWatchTimeout) return null;
+    throw error;
+  });
+  if (task?.status !== 'completed') return null;
+  const first = taskOutputs(task.result)[0];
+  return first ? { url: first.url, id: first.assetId, engine: first.engine } : null;
 }
 
 export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: () => void; layout?: 'panel' | 'tab' }) {

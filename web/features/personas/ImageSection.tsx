@@ -4,12 +4,12 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Persona } from '../../../common/api/personas.ts';
 import { MESSAGES } from '../../../common/messages.ts';
+import { generationStatusOf } from '../../../common/rules/generation-status.ts';
 import { PERSONA_LIMITS } from '../../../common/rules/personas.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
-import { apiRequest } from '../../api/client.ts';
-import type { GenerationStatusReply } from '../../api/generation.ts';
-import { isAbort, sleep } from '../../api/polling.ts';
+import { isAbort } from '../../api/polling.ts';
+import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage, inputClass } from '../../ui/Field.tsx';
@@ -18,18 +18,15 @@ import { ImageDropZone } from './ImageDropZone.tsx';
 import { errorText, personaMessage } from './messages.ts';
 import type { ImageInputs } from './uploads.ts';
 
-const POLL_MS = 2_000;
-const POLL_ATTEMPTS = 90;
-
-/** The image of a started image task, polled until it is done. */
-async function imageResult(statusUrl: string, taskId: string, signal: AbortSignal): Promise<string> {
-  for (let attempt = 0; attempt < POLL_ATTEMPTS; attempt++) {
-    await sleep(POLL_MS, signal);
-    const reply = await apiRequest<GenerationStatusReply>(statusUrl, { method: 'POST', body: { taskId }, signal });
-    if (reply.data.status === 'completed' && reply.data.url) return reply.data.url;
-    if (reply.data.status === 'failed') throw new Error(reply.data.error || MESSAGES.generation.imageFailed);
-  }
-  throw new Error(MESSAGES.generation.imageFailed);
+/** The image of a started image task, followed until it is done (3 minutes at most). */
+async function imageResult(taskId: string, signal: AbortSignal): Promise<string> {
+  const task = await watchTask(taskId, { signal, timeoutMs: 3 * 60_000 }).catch((error: unknown) => {
+    if (error instanceof TaskWatchTimeout) throw new Error(MESSAGES.generation.imageFailed);
+    throw error;
+  });
+  const status = generationStatusOf(task);
+  if (status.status === 'completed' && status.url) return status.url;
+  throw new Error(status.error || MESSAGES.generation.imageFailed);
 }
 
 function useImageRun(persona: Persona) {
@@ -56,7 +53,7 @@ function useImageRun(persona: Persona) {
       const result =
         reply.data.status === 'completed' && reply.data.url
           ? reply.data.url
-          : await imageResult(reply.data.statusUrl, reply.data.taskId, abort.signal);
+          : await imageResult(reply.data.taskId, abort.signal);
       setUrl(result);
       void queryClient.invalidateQueries({ queryKey: assetsQueryKey });
     } catch (e) {

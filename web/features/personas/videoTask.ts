@@ -1,22 +1,15 @@
 // A persona video (or UGC video) from its start to its end: the start call answers with a task, then the
-// status is polled (spec 4 and 9: every 15 s, quicker in the first minute, 40 attempts) until completed,
+// task is followed over the page's progress channel (spec 4 and 9: 40 attempts of 15 s) until completed,
 // failed or timed out. Progress is the reported value, else 5 + 2 per attempt, capped at 95.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { VIDEO_POLL } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import {
-  decideVideoPoll,
-  type VideoPollOutcome,
-  videoPollAttempt,
-  videoPollDelay,
-  videoPollSecondsLeft,
-} from '../../../common/rules/generation-state.ts';
+import { videoPollSecondsLeft } from '../../../common/rules/generation-state.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
-import { ApiError, apiRequest } from '../../api/client.ts';
-import type { GenerationStatusReply } from '../../api/generation.ts';
-import { isAbort, sleep } from '../../api/polling.ts';
+import { followGeneration } from '../../api/generation.ts';
+import { isAbort } from '../../api/polling.ts';
 import type { PersonaVideoReply } from './api.ts';
 
 export type VideoTaskState =
@@ -50,49 +43,24 @@ export function useVideoTask() {
         progress: Math.max(VIDEO_POLL.initialProgress, task.progress),
         secondsLeft: task.estimatedSecondsLeft ?? videoPollSecondsLeft(0),
       });
-      const started = Date.now();
-      for (;;) {
-        await sleep(videoPollDelay(Date.now() - started), signal);
-        const attempt = videoPollAttempt(Date.now() - started);
-        let outcome: VideoPollOutcome;
-        let data: GenerationStatusReply['data'] | null = null;
-        try {
-          const status = await apiRequest<GenerationStatusReply>(task.statusUrl, {
-            method: 'POST',
-            body: { taskId: task.taskId },
-            signal,
-          });
-          data = status.data;
-          outcome = { ok: true, reply: status.data };
-        } catch (error) {
-          if (isAbort(error)) throw error;
-          outcome = {
-            ok: false,
-            status: error instanceof ApiError ? error.status : 0,
-            message: error instanceof Error ? error.message : null,
-          };
-        }
-        const decision = decideVideoPoll(attempt, outcome);
-        if (decision.kind === 'wait') {
-          setState({ phase: 'running', progress: decision.progress, secondsLeft: decision.secondsLeft });
-          continue;
-        }
-        if (decision.kind === 'failed') {
-          // A failed task refunds its credits.
-          void queryClient.invalidateQueries({ queryKey: meQueryKey });
-          setState({ phase: 'failed', message: decision.message });
-          return;
-        }
-        void queryClient.invalidateQueries({ queryKey: assetsQueryKey });
-        setState({
-          phase: 'done',
-          url: decision.url,
-          thumbnailUrl: data?.thumbnail_url ?? null,
-          assetId: data?.assetId ?? null,
-          engine: data?.engine ?? null,
-        });
+      const { decision, data } = await followGeneration(task.taskId, {
+        signal,
+        onProgress: (progress, secondsLeft) => setState({ phase: 'running', progress, secondsLeft }),
+      });
+      if (decision.kind === 'failed') {
+        // A failed task refunds its credits.
+        void queryClient.invalidateQueries({ queryKey: meQueryKey });
+        setState({ phase: 'failed', message: decision.message });
         return;
       }
+      void queryClient.invalidateQueries({ queryKey: assetsQueryKey });
+      setState({
+        phase: 'done',
+        url: decision.url,
+        thumbnailUrl: data?.thumbnail_url ?? null,
+        assetId: data?.assetId ?? null,
+        engine: data?.engine ?? null,
+      });
     } catch (error) {
       if (isAbort(error)) return;
       setState({

@@ -8,22 +8,12 @@ import type {
   MovieAgentBody,
   MovieAgentReply,
 } from '../../../common/api/sequences.ts';
-import type { SequenceStatusReply } from '../../../common/rules/sequences.ts';
 import { apiRequest } from '../../api/client.ts';
 
 export type { MovieAgentReply };
 
 export function generateSequenceVideo(body: GenerateVideoSequenceBody, signal?: AbortSignal) {
   return apiRequest<GenerateVideoSequenceReply>('/api/ai/generate-video-sequence', { method: 'POST', body, signal });
-}
-
-/** POST /api/ai/status: the poll of a sequence video or of a master compile that outlived its request. */
-export function sequenceTaskStatus(taskId: string, signal?: AbortSignal) {
-  return apiRequest<
-    SequenceStatusReply & {
-      data?: { progress?: number; assetId?: string | null; thumbnail_url?: string | null } | null;
-    }
-  >('/api/ai/status', { method: 'POST', body: { taskId }, signal });
 }
 
 export function runMovieAgent(body: MovieAgentBody, signal?: AbortSignal) {

@@ -1,23 +1,26 @@
 // The sequence panel's long-running work, outside React so it survives panels closing: one video per item
-// (POST generate-video-sequence, then POST /api/ai/status polls with the spec 8 back-off), the Movie Agent
+// (POST generate-video-sequence, then its task followed over the page's progress channel), the Movie Agent
 // analysis and the master compile. Every outcome lands in the store and is announced with a toast.
 import type { QueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import type { GenerateVideoSequenceBody, GenerateVideoSequenceReply } from '../../../common/api/sequences.ts';
 import { MESSAGES } from '../../../common/messages.ts';
+import { aiStatusOf, generationStatusOf } from '../../../common/rules/generation-status.ts';
 import {
   decideSequencePoll,
+  MAX_SEQUENCE_POLL_ATTEMPTS,
   playableItems,
   SEQUENCE_LIMITS,
+  SEQUENCE_MESSAGES,
   SEQUENCE_VIDEO_MODES,
-  type SequencePollOutcome,
   sequenceStartFrom,
   truncatePrompt,
 } from '../../../common/rules/sequences.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { ApiError } from '../../api/client.ts';
-import { isAbort, sleep, stopRunning } from '../../api/polling.ts';
-import { compileMasterVideo, generateSequenceVideo, runMovieAgent, sequenceTaskStatus } from './api.ts';
+import { isAbort, stopRunning } from '../../api/polling.ts';
+import { watchTask } from '../../api/tasks.ts';
+import { compileMasterVideo, generateSequenceVideo, runMovieAgent } from './api.ts';
 import { type SequenceItem, useSequences } from './store.ts';
 import { sequenceError, sequenceText } from './text.ts';
 
@@ -61,45 +64,31 @@ function complete(
 }
 
 /**
- * Polls POST /api/ai/status until the task finishes, fails or 60 attempts run out (spec 8, 9): every 5 s; a
- * failed poll waits 5 s, a 502 min(10 s, 2 s × attempt), no answer min(15 s, 3 s × attempt); single poll
- * errors count as attempts; completed without a URL is polled again.
+ * Follows the task until it finishes, fails or the 60 attempts of 5 s run out (spec 8, 9), read as
+ * POST /api/ai/status answers it; a task that cannot be read, or completed without a URL, ends as the time-out.
  */
-async function poll(
+async function follow(
   taskId: string,
   signal: AbortSignal,
   onProgress: (progress: number) => void,
 ): Promise<{ videoUrl: string; assetId: string | null; posterUrl: string | null }> {
-  let delay: number = SEQUENCE_LIMITS.pollIntervalMs;
-  for (let attempt = 1; ; attempt++) {
-    await sleep(delay, signal);
-    let outcome: SequencePollOutcome;
-    let progress: number | null = null;
-    let assetId: string | null = null;
-    let posterUrl: string | null = null;
-    try {
-      const reply = await sequenceTaskStatus(taskId, signal);
-      outcome = { ok: true, reply };
-      const value = reply.data?.progress;
-      if (typeof value === 'number' && Number.isFinite(value)) progress = value;
-      assetId = reply.data?.assetId ?? null;
-      posterUrl = reply.data?.thumbnail_url ?? null;
-    } catch (error) {
-      if (isAbort(error)) throw error;
-      if (error instanceof ApiError && error.status >= 200 && error.status < 300) {
-        // success: false with 200: the task itself failed.
-        outcome = { ok: true, reply: { status: 'failed', error: error.message } };
-      } else {
-        // Single poll errors are counted as attempts and retried with the back-off.
-        outcome = { ok: false, httpStatus: error instanceof ApiError ? error.status : 0 };
-      }
-    }
-    const decision = decideSequencePoll(attempt, outcome);
-    if (decision.kind === 'done') return { videoUrl: decision.videoUrl, assetId, posterUrl };
-    if (decision.kind === 'failed') throw new Error(decision.error);
-    delay = decision.delayMs;
-    onProgress(Math.min(95, Math.round(progress ?? 5 + 2 * attempt)));
-  }
+  const task = await watchTask(taskId, {
+    signal,
+    timeoutMs: MAX_SEQUENCE_POLL_ATTEMPTS * SEQUENCE_LIMITS.pollIntervalMs,
+    onProgress: (view) => onProgress(Math.min(95, Math.round(generationStatusOf(view).progress))),
+  }).catch((error: unknown) => {
+    if (isAbort(error)) throw error;
+    return null;
+  });
+  const reply = task ? aiStatusOf(task) : null;
+  const decision = reply ? decideSequencePoll(1, { ok: true, reply }) : null;
+  if (decision?.kind === 'done')
+    return {
+      videoUrl: decision.videoUrl,
+      assetId: reply?.data.assetId ?? null,
+      posterUrl: reply?.data.thumbnail_url ?? null,
+    };
+  throw new Error(decision?.kind === 'failed' ? decision.error : SEQUENCE_MESSAGES.pollTimedOut);
 }
 
 /** Generate Video for one item in the current mode (disabled while it is generating). */
@@ -150,7 +139,7 @@ export async function generateItemVideo(id: string, queryClient?: QueryClient) {
       return;
     }
     patch(id, { taskId: start.taskId });
-    const done = await poll(start.taskId, controller.signal, (progress) => {
+    const done = await follow(start.taskId, controller.signal, (progress) => {
       if (exists(id)) patch(id, { progress });
     });
     complete(id, { videoUrl: done.videoUrl, posterUrl: done.posterUrl }, done.assetId !== null, queryClient);
@@ -247,7 +236,7 @@ export async function exportMasterVideo(queryClient?: QueryClient) {
     let masterVideoUrl = reply.masterVideoUrl;
     if (!masterVideoUrl && reply.status === 'processing' && reply.taskId) {
       // The compile outlived the request: follow its task like a sequence video.
-      const done = await poll(reply.taskId, new AbortController().signal, () => undefined);
+      const done = await follow(reply.taskId, new AbortController().signal, () => undefined);
       masterVideoUrl = done.videoUrl;
     }
     if (!masterVideoUrl) throw new ApiError(200, sequenceText('generationFailed'));

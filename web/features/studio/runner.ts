@@ -1,16 +1,12 @@
-// Runs one generation: the POST, then (for a task) the status polls, moving the mode's generation through
-// loading → success | error. Lives outside React so a video keeps being polled while the user switches mode
+// Runs one generation: the POST, then (for a task) its progress over the page's progress channel, moving the mode's generation through
+// loading → success | error. Lives outside React so a video keeps being followed while the user switches mode
 // or view; a new run of the same mode aborts the previous one.
 
 import type { QueryClient } from '@tanstack/react-query';
 import type { GeneratedMedia } from '../../../common/api/generation.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import {
-  decideVideoPoll,
   generationErrorKind,
-  type VideoPollOutcome,
-  videoPollAttempt,
-  videoPollDelay,
   videoPollProgress,
   videoPollSecondsLeft,
 } from '../../../common/rules/generation-state.ts';
@@ -19,15 +15,14 @@ import { assetsQueryKey } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import {
+  followGeneration,
   generateAudio,
   generateImage,
   generateVideo,
   isTaskAccepted,
   type TaskAccepted,
-  taskStatus,
-  videoStatus,
 } from '../../api/generation.ts';
-import { isAbort, sleep } from '../../api/polling.ts';
+import { isAbort } from '../../api/polling.ts';
 import { useSession } from '../../api/session.ts';
 import { engineOf } from '../assets/EngineBadge.tsx';
 import type { BuiltRequest } from './requests.ts';
@@ -93,55 +88,39 @@ function resultOf(mode: StudioMode, data: unknown): GenerationResult {
 }
 
 /**
- * Polls a task until it finishes (spec 4 "Video generation", 9 "Video polling"): quick checks in the first
- * minute, then every 15 s, 40 attempts in all; an HTTP 400 counts as an attempt; other errors end it.
+ * Follows a task until it finishes (spec 4 "Video generation", 9 "Video polling") over the page's progress
+ * channel: its progress as it comes, the spec's budget of 40 attempts of 15 s, after which it times out; a task
+ * that cannot be read (404, signed out) ends it with 'Polling failed: {status}'.
  */
-async function pollTask(mode: StudioMode, task: TaskAccepted, signal: AbortSignal): Promise<GeneratedItem> {
+async function followTask(mode: StudioMode, task: TaskAccepted, signal: AbortSignal): Promise<GeneratedItem> {
   const { setGeneration } = useStudio.getState();
-  const started = Date.now();
   // The bar only moves forward: the spec's starting 5% is not taken back when the server's first real
   // figure is lower (a task that has just loaded its inputs reports 2%).
   let shown = videoPollProgress(0, task.progress > 0 ? task.progress : null);
   setGeneration(mode, {
     progress: { value: shown, secondsLeft: videoPollSecondsLeft(0, task.estimatedSecondsLeft) },
   });
-  const check = mode === 'video' ? videoStatus : taskStatus;
-  for (;;) {
-    await sleep(videoPollDelay(Date.now() - started), signal);
-    const attempt = videoPollAttempt(Date.now() - started);
-    let outcome: VideoPollOutcome;
-    let data: Awaited<ReturnType<typeof videoStatus>>['data'] | null = null;
-    try {
-      const reply = await check(task.taskId, signal);
-      data = reply.data;
-      outcome = { ok: true, reply: reply.data };
-    } catch (error) {
-      if (isAbort(error)) throw error;
-      const status = error instanceof ApiError ? error.status : 0;
-      const code = error instanceof ApiError ? error.code : undefined;
-      outcome = { ok: false, status, message: error instanceof Error ? error.message : null, code };
-    }
-    const decision = decideVideoPoll(attempt, outcome);
-    if (decision.kind === 'wait') {
-      shown = Math.max(shown, decision.progress);
-      setGeneration(mode, { progress: { value: shown, secondsLeft: decision.secondsLeft } });
-      continue;
-    }
-    if (decision.kind === 'failed') {
-      const message =
-        mode !== 'video' && decision.message === MESSAGES.generation.videoTimedOut
-          ? MESSAGES.tasks.timedOut
-          : decision.message;
-      throw new GenerationFailure(message, decision.status, decision.code);
-    }
-    setGeneration(mode, { progress: { value: 100, secondsLeft: 0 } });
-    return {
-      id: data?.assetId ?? null,
-      url: decision.url,
-      thumbnailUrl: data?.thumbnail_url ?? null,
-      type: mode,
-    };
+  const { decision, data } = await followGeneration(task.taskId, {
+    signal,
+    onProgress: (progress, secondsLeft) => {
+      shown = Math.max(shown, progress);
+      setGeneration(mode, { progress: { value: shown, secondsLeft } });
+    },
+  });
+  if (decision.kind === 'failed') {
+    const message =
+      mode !== 'video' && decision.message === MESSAGES.generation.videoTimedOut
+        ? MESSAGES.tasks.timedOut
+        : decision.message;
+    throw new GenerationFailure(message, decision.status, decision.code);
   }
+  setGeneration(mode, { progress: { value: 100, secondsLeft: 0 } });
+  return {
+    id: data?.assetId ?? null,
+    url: decision.url,
+    thumbnailUrl: data?.thumbnail_url ?? null,
+    type: mode,
+  };
 }
 
 async function execute(request: ReadyRequest, signal: AbortSignal): Promise<GenerationResult> {
@@ -159,7 +138,7 @@ async function execute(request: ReadyRequest, signal: AbortSignal): Promise<Gene
       break;
   }
   if (isTaskAccepted(data)) {
-    const item = await pollTask(mode, data, signal);
+    const item = await followTask(mode, data, signal);
     if (mode === 'image') return { kind: 'images', items: [item] };
     return mode === 'video' ? { kind: 'video', item } : { kind: 'audio', item };
   }

@@ -12,8 +12,6 @@ import type { EnhanceQueuedReply, TopazEnhanceBody, TopazModelsReply } from '../
 import { ApiError, apiRequest } from '../../../api/client.ts';
 import { localizeMessage } from '../../studio/localize.ts';
 
-export { getTask } from '../../../api/assets.ts';
-
 type NanobanaReply = z.infer<typeof nanobanaReply>;
 
 export function editImage(body: z.input<typeof editImageBody>, signal?: AbortSignal) {

@@ -1,5 +1,5 @@
 // Image and video enhancement runs (canvas spec 4, 8, 9). They live outside the dialogs so closing a dialog
-// does not stop the poll: start → toast → poll GET /api/tasks/{requestId} every 10 s up to the limit.
+// does not stop following the task: start → toast → follow it (web/api/tasks.ts) up to the limit.
 import i18next from 'i18next';
 import { toast } from 'sonner';
 import {
@@ -17,26 +17,23 @@ import {
   type PollStep,
   VIDEO_ENHANCE_POLL,
 } from '../../../../common/rules/canvas-dialogs.ts';
+import { TaskWatchTimeout, watchTask } from '../../../api/tasks.ts';
 import { type CanvasImage, useCanvas } from '../store.ts';
-import { failureText, getTask, queueEnhancor, TaskFailedError, topazEnhance } from './api.ts';
+import { failureText, queueEnhancor, TaskFailedError, topazEnhance } from './api.ts';
 
-function wait(ms: number) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls a task until it is done, failed or the attempts run out. A failed check counts as an attempt. */
-async function pollTask(requestId: string, limits: { intervalMs: number; maxAttempts: number }): Promise<PollStep> {
-  for (let attempt = 1; ; attempt++) {
-    await wait(limits.intervalMs);
-    const task = await getTask(requestId)
-      .then((reply) => reply.data)
-      .catch((error: unknown) => {
-        console.error('Enhancement status check failed', error);
-        return null;
-      });
-    const step = decideEnhancePoll(attempt, task, limits);
-    if (step.kind !== 'wait') return step;
-  }
+/**
+ * Follows a task until it is done, failed or the attempts' time (interval × attempts) runs out. A task that
+ * cannot be read is given up as timed out, as the old checks that kept failing were.
+ */
+async function followTask(requestId: string, limits: { intervalMs: number; maxAttempts: number }): Promise<PollStep> {
+  const task = await watchTask(requestId, { timeoutMs: limits.intervalMs * limits.maxAttempts }).catch(
+    (error: unknown) => {
+      if (!(error instanceof TaskWatchTimeout)) console.error('Enhancement status check failed', error);
+      return null;
+    },
+  );
+  // Finished, or given up: a finished task without its url reads as a time-out, as at the last attempt.
+  return decideEnhancePoll(limits.maxAttempts, task, limits);
 }
 
 /**
@@ -58,7 +55,7 @@ export async function startImageEnhancement(image: CanvasImage, kind: EnhancorKi
   canvas.startEnhancement();
   void (async () => {
     try {
-      const step = await pollTask(requestId, IMAGE_ENHANCE_POLL);
+      const step = await followTask(requestId, IMAGE_ENHANCE_POLL);
       if (step.kind === 'done') {
         const { images } = useCanvas.getState();
         const source = images.find((img) => img.id === image.id) ?? image;
@@ -127,7 +124,7 @@ export async function startVideoEnhancement(settings: VideoEnhanceSettings, onEn
   useCanvas.getState().startEnhancement('video');
   void (async () => {
     try {
-      const step = await pollTask(requestId, VIDEO_ENHANCE_POLL);
+      const step = await followTask(requestId, VIDEO_ENHANCE_POLL);
       if (step.kind === 'done') {
         toast.success(i18next.t('canvasDialogs.video.done'));
         onEnhanced?.(step.url);
@@ -147,7 +144,7 @@ export async function startVideoEnhancement(settings: VideoEnhanceSettings, onEn
 /** Slow NanoBana work answers with url null and a task id: follow it (every 3 s, up to 10 minutes). */
 export async function finishedUrl(data: { url: string | null; taskId: string }): Promise<string> {
   if (data.url) return data.url;
-  const step = await pollTask(data.taskId, { intervalMs: 3_000, maxAttempts: 200 });
+  const step = await followTask(data.taskId, { intervalMs: 3_000, maxAttempts: 200 });
   if (step.kind === 'done') return step.url;
   if (step.kind === 'failed' && step.message) throw new TaskFailedError(step.message);
   throw new Error('The task did not finish');

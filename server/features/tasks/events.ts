@@ -1,0 +1,198 @@
+import { and, eq, gte, inArray, or, type SQL } from 'drizzle-orm';
+import type { TaskView } from '../../../common/api/tasks.ts';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/client.ts';
+import { tasks } from '../../db/schema/index.ts';
+import { toTaskView } from '../../platform/jobs/queue.ts';
+
+/** The migration 0014 trigger NOTIFYs `<user id>:<task id>` here on every committed change of a task row. */
+const TASK_CHANNEL = 'genpro_task_changed';
+const HEARTBEAT_MS = 15_000;
+/**
+ * A resumed stream (Last-Event-ID) is sent every task changed since this long before its last event too: event ids
+ * are update times, and a change committed a little after a later-stamped one would otherwise be skipped.
+ */
+const RESUME_MARGIN_MS = 5_000;
+const SNAPSHOT_LIMIT = 100;
+
+/** One open event stream: a signed-in user, optionally narrowed to some task ids. */
+export interface TaskSubscriber {
+  userId: string;
+  ids: ReadonlySet<string> | null;
+  /** Receives each task's new state; the hub calls it only for the subscriber's own tasks. */
+  send(task: TaskView): void;
+  /** A heartbeat (comment line) so proxies and the browser keep the connection. */
+  ping(): void;
+  /** Ends the stream: the hub can no longer vouch for it (notifications may have been missed). */
+  end(): void;
+}
+
+/**
+ * Fans task changes out to the open event streams of one studio. It LISTENs only while a stream is open: each
+ * notification names the user and the task, the row is read once (however many of the user's streams are open)
+ * and sent to the streams of that user. On PostgreSQL, when the listening connection is lost every stream is ended;
+ * the browsers reconnect with Last-Event-ID and get what changed meanwhile.
+ */
+export class TaskEventHub {
+  private readonly byUser = new Map<string, Set<TaskSubscriber>>();
+  private stopListening: (() => Promise<void>) | null = null;
+  private stopGaps: (() => void) | null = null;
+  private listening: Promise<void> | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  /** Tasks whose row is being read; `true` when another change came meanwhile (read once more after). */
+  private readonly reading = new Map<string, boolean>();
+
+  constructor(
+    private readonly ctx: Pick<AppContext, 'db' | 'log'>,
+    private readonly database: Database,
+  ) {}
+
+  /** Open streams (for tests and metrics). */
+  get subscribers(): number {
+    let count = 0;
+    for (const set of this.byUser.values()) count += set.size;
+    return count;
+  }
+
+  /** Whether the hub holds a LISTEN (only while a stream is open). */
+  get isListening(): boolean {
+    return this.stopListening !== null;
+  }
+
+  /** Adds a stream once the hub listens (every change committed after this resolves reaches it). */
+  async subscribe(subscriber: TaskSubscriber): Promise<() => Promise<void>> {
+    let set = this.byUser.get(subscriber.userId);
+    if (!set) {
+      set = new Set();
+      this.byUser.set(subscriber.userId, set);
+    }
+    set.add(subscriber);
+    try {
+      await this.listen();
+    } catch (error) {
+      await this.remove(subscriber);
+      throw error;
+    }
+    return () => this.remove(subscriber);
+  }
+
+  /** The user's tasks a new stream starts with: the running ones, and those changed since `since` (ms). */
+  async snapshot(userId: string, ids: ReadonlySet<string> | null, since: number | null): Promise<TaskView[]> {
+    const active: SQL = inArray(tasks.status, ['queued', 'processing']);
+    const changed = since === null ? undefined : gte(tasks.updatedAt, new Date(since - RESUME_MARGIN_MS));
+    const rows = await this.ctx.db
+      .select()
+      .from(tasks)
+      .where(
+        and(
+          eq(tasks.userId, userId),
+          ids ? inArray(tasks.id, [...ids]) : undefined,
+          // A stream for named tasks gets their state whatever it is (one may have finished before it opened).
+          ids ? undefined : changed ? or(active, changed) : active,
+        ),
+      )
+      .orderBy(tasks.updatedAt)
+      .limit(SNAPSHOT_LIMIT);
+    return rows.map(toTaskView);
+  }
+
+  async close(): Promise<void> {
+    for (const set of this.byUser.values()) for (const subscriber of set) subscriber.end();
+    this.byUser.clear();
+    await this.unlisten();
+  }
+
+  private async remove(subscriber: TaskSubscriber): Promise<void> {
+    const set = this.byUser.get(subscriber.userId);
+    set?.delete(subscriber);
+    if (set?.size === 0) this.byUser.delete(subscriber.userId);
+    if (this.byUser.size === 0) await this.unlisten();
+  }
+
+  private listen(): Promise<void> {
+    this.listening ??= (async () => {
+      const listen = this.database.listen;
+      if (!listen) throw new Error('this database cannot notify');
+      this.stopGaps =
+        this.database.onGap?.((listening) => {
+          if (listening) return;
+          for (const set of this.byUser.values()) for (const subscriber of set) subscriber.end();
+        }) ?? null;
+      this.stopListening = await listen.call(this.database, TASK_CHANNEL, (payload) => this.changed(payload));
+      this.heartbeat = setInterval(() => {
+        for (const set of this.byUser.values()) for (const subscriber of set) subscriber.ping();
+      }, HEARTBEAT_MS);
+      this.heartbeat.unref();
+    })().catch((error: unknown) => {
+      this.listening = null;
+      this.stopGaps?.();
+      this.stopGaps = null;
+      throw error;
+    });
+    return this.listening;
+  }
+
+  private async unlisten(): Promise<void> {
+    const starting = this.listening;
+    if (!starting) return;
+    await starting.catch(() => undefined);
+    // A stream that opened while the LISTEN was being set up keeps it.
+    if (this.byUser.size > 0 || this.listening !== starting) return;
+    this.listening = null;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    this.stopGaps?.();
+    this.stopGaps = null;
+    const stop = this.stopListening;
+    this.stopListening = null;
+    await stop?.().catch((error: unknown) => this.ctx.log.warn({ err: error }, 'task events: UNLISTEN failed'));
+  }
+
+  private changed(payload: string): void {
+    const [userId, taskId] = payload.split(':');
+    if (!userId || !taskId || !this.byUser.has(userId)) return;
+    if (this.reading.has(taskId)) {
+      this.reading.set(taskId, true);
+      return;
+    }
+    this.reading.set(taskId, false);
+    void this.push(userId, taskId);
+  }
+
+  /** Reads the task and sends it to the user's streams; reads again if it changed during the read. */
+  private async push(userId: string, taskId: string): Promise<void> {
+    try {
+      for (;;) {
+        const [row] = await this.ctx.db
+          .select()
+          .from(tasks)
+          .where(and(eq(tasks.id, taskId), eq(tasks.userId, userId)))
+          .limit(1);
+        if (row) {
+          const view = toTaskView(row);
+          for (const subscriber of this.byUser.get(userId) ?? []) {
+            if (!subscriber.ids || subscriber.ids.has(taskId)) subscriber.send(view);
+          }
+        }
+        if (!this.reading.get(taskId)) break;
+        this.reading.set(taskId, false);
+      }
+    } catch (error) {
+      this.ctx.log.warn({ err: error, taskId }, 'task events: the changed task could not be read');
+    } finally {
+      this.reading.delete(taskId);
+    }
+  }
+}
+
+const hubs = new WeakMap<Database, TaskEventHub>();
+
+/** The hub of the studio that owns `ctx.database` (one per database handle: tests run several studios). */
+export function taskEventHubOf(ctx: Pick<AppContext, 'db' | 'log' | 'database'>): TaskEventHub {
+  let hub = hubs.get(ctx.database);
+  if (!hub) {
+    hub = new TaskEventHub(ctx, ctx.database);
+    hubs.set(ctx.database, hub);
+  }
+  return hub;
+}
