@@ -122,11 +122,10 @@ async function measure(label: string, databaseUrl?: string): Promise<BenchRow[]>
     WORKER_CONCURRENCY: String(TASKS),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
-  const ctx = await createContext(config, { database });
+  const ctx = await createContext(config, { tasks: [progressKind], scheduled: [] }, { database });
   reported.clear();
   try {
     await seedDemoIfEmpty({ db: ctx.db, clock: systemClock });
-    await ctx.jobs.register(progressKind);
     const app = await buildApp(ctx);
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {
