@@ -10,14 +10,14 @@ import {
   CAMPAIGN_PLATFORMS,
 } from '../../../common/constants.ts';
 import { audienceGeneration } from '../../../common/rules/campaigns.ts';
+import { useActionLabel } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { labelClass } from '../../ui/controls.tsx';
 import { inputClass } from '../../ui/Field.tsx';
+import { AssetPicker } from '../assets/AssetPicker.tsx';
 import { AssetThumb } from '../assets/AssetThumb.tsx';
 import { useFormatEuros } from '../billing/format.ts';
-import { AssetPicker } from '../studio/AssetPicker.tsx';
-import { useActionLabel } from '../studio/CreatorTab.tsx';
-import { labelClass } from '../studio/controls.tsx';
 import { AgeRangeSlider } from './AgeRangeSlider.tsx';
 import type { DraftErrors, PlanDraft } from './form.ts';
 import { localToday } from './form.ts';

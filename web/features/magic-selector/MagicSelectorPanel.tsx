@@ -10,12 +10,12 @@ import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { ModalDialog } from '../../ui/ModalDialog.tsx';
+import { ToolPanelLayout } from '../../ui/ToolPanelLayout.tsx';
 import { EngineBadge, EngineNote, engineOf } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
 import { imageThumbnail, loadImage, shrinkDataUrl } from '../multi-composition/images.ts';
-import { ToolPanelLayout } from '../studio/ToolPanelLayout.tsx';
 import { inpaint, readAsDataUrl } from './api.ts';
 import { captureMagicSelectorSession, type MagicResult, parseMagicSelectorSession } from './session.ts';
 

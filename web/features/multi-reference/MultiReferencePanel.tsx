@@ -12,12 +12,12 @@ import { uploadFiles } from '../../api/uploads.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { disabledButtonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { ToolPanelLayout } from '../../ui/ToolPanelLayout.tsx';
 import { EngineBadge, EngineNote, engineOf } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
 import { imageThumbnail } from '../multi-composition/images.ts';
-import { ToolPanelLayout } from '../studio/ToolPanelLayout.tsx';
 import {
   type BlendMode,
   type CompositionMode,

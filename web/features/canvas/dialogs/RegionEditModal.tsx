@@ -22,11 +22,11 @@ import {
   regionPrompt,
   regionToImageMask,
 } from '../../../../common/rules/canvas-dialogs.ts';
+import { localizeMessage } from '../../../i18n/localize.ts';
 import { Button, buttonClass } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
 import { DialogCloseButton } from '../../../ui/DialogTitleBar.tsx';
 import { inputClass } from '../../../ui/Field.tsx';
-import { localizeMessage } from '../../studio/localize.ts';
 import { type CanvasImage, useCanvas } from '../store.ts';
 import { blobAsDataUri, failureText, generateMultiComposition, imageRef } from './api.ts';
 import { startImageEnhancement } from './enhance.ts';
