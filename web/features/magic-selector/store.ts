@@ -122,5 +122,3 @@ export function createMagicStore() {
     },
   }));
 }
-
-export type MagicStore = ReturnType<typeof createMagicStore>;

@@ -23,7 +23,7 @@ export interface Region extends RegionRect {
   droppedImage: { url: string; name: string } | null;
 }
 
-export interface LoadedImage {
+interface LoadedImage {
   element: HTMLImageElement;
   natural: { width: number; height: number };
   display: { width: number; height: number; scale: number };
