@@ -111,7 +111,7 @@ export interface CompositionState {
 
 export function createCompositionStore() {
   return createStore<CompositionState>()((set, get) => {
-    const t = i18next.t;
+    const t = i18next.t.bind(i18next);
 
     /** Layers added after an await land on the newest state, not the one the adding began with. */
     const append = async (items: Incoming[], problems: string[]) => {

@@ -91,7 +91,7 @@ export function createRegionEditStore() {
     setStylePrompt: (stylePrompt) => set({ stylePrompt }),
     generate: async (regionId, image) => {
       const { regions, loaded, busyId, stylePrompt } = get();
-      const t = i18next.t;
+      const t = i18next.t.bind(i18next);
       const region = regions.find((r) => r.id === regionId) ?? null;
       const check = regionGenerateCheck({
         hasRegion: Boolean(region),
