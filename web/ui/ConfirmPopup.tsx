@@ -7,7 +7,8 @@ import { cn } from './cn.ts';
  * A small yes/no question opened by `trigger` (or only through `open` when there is none), before something that
  * cannot be undone. Without `pending` the confirm button closes it at once; with `pending` (an async confirm) it
  * stays open and shows the call running, and the caller closes it through `open`/`onOpenChange`.
- * `layerClassName` lifts it over other dialogs.
+ * `layerClassName` lifts it over other dialogs. `size` md is the roomier form of the account pages, its buttons
+ * stacked on phones.
  */
 export function ConfirmPopup({
   trigger,
@@ -22,6 +23,7 @@ export function ConfirmPopup({
   open,
   onOpenChange,
   pending,
+  size = 'sm',
 }: {
   trigger?: ReactNode;
   title: string;
@@ -35,7 +37,9 @@ export function ConfirmPopup({
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
   pending?: boolean;
+  size?: 'sm' | 'md';
 }) {
+  const buttonSize = size === 'sm' ? 'sm' : 'md';
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       {trigger && <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>}
@@ -44,26 +48,42 @@ export function ConfirmPopup({
         <AlertDialog.Content
           data-testid={testId}
           className={cn(
-            'fixed left-1/2 top-1/2 w-[calc(100vw-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-line bg-surface p-5 shadow-2xl',
+            'fixed left-1/2 top-1/2 w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-line bg-surface p-5 shadow-2xl',
+            size === 'sm' ? 'max-w-sm' : 'max-w-md',
             layerClassName,
           )}
         >
           <AlertDialog.Title className="text-base font-semibold">{title}</AlertDialog.Title>
-          <AlertDialog.Description className="mt-2 break-words text-sm text-muted">{body}</AlertDialog.Description>
-          <div className="mt-5 flex justify-end gap-2">
-            <AlertDialog.Cancel className={buttonClass('secondary', 'sm')} disabled={pending}>
+          <AlertDialog.Description
+            className={cn('mt-2 break-words text-sm text-muted', size === 'md' && 'leading-relaxed')}
+          >
+            {body}
+          </AlertDialog.Description>
+          <div
+            className={cn(
+              'mt-5 flex gap-2',
+              size === 'sm' ? 'justify-end' : 'flex-col-reverse sm:flex-row sm:justify-end',
+            )}
+          >
+            <AlertDialog.Cancel className={buttonClass('secondary', buttonSize)} disabled={pending}>
               {cancelLabel}
             </AlertDialog.Cancel>
             {pending === undefined ? (
               <AlertDialog.Action
-                className={buttonClass('danger', 'sm')}
+                className={buttonClass('danger', buttonSize)}
                 data-testid={confirmTestId}
                 onClick={onConfirm}
               >
                 {confirmLabel}
               </AlertDialog.Action>
             ) : (
-              <Button variant="danger" size="sm" loading={pending} data-testid={confirmTestId} onClick={onConfirm}>
+              <Button
+                variant="danger"
+                size={buttonSize}
+                loading={pending}
+                data-testid={confirmTestId}
+                onClick={onConfirm}
+              >
                 {confirmLabel}
               </Button>
             )}

@@ -15,10 +15,11 @@ import {
 import { ApiError, fieldErrorsOf } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { FormMessage, TextField } from '../../ui/Field.tsx';
+import { LoadError, Loading, Mono, Section } from '../../ui/Section.tsx';
 import { serverMessage } from '../billing/errors.ts';
 import { useBankAccountMutations, useBankAccounts } from './api.ts';
-import { ConfirmDialog, LoadError, Loading, Mono, Section } from './ui.tsx';
 
 const M = MESSAGES.account;
 const EMPTY = { accountHolderName: '', bankName: '', iban: '', bicSwift: '' };
@@ -266,7 +267,11 @@ export function BankAccounts({ role }: { role: 'creator' | 'brand' }) {
           </ul>
         )}
       </div>
-      <ConfirmDialog
+      <ConfirmPopup
+        size="md"
+        layerClassName="z-[70]"
+        cancelLabel={t('account.common.cancel')}
+        confirmTestId="bank-delete-dialog-confirm"
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
         title={t('account.bank.deleteTitle')}

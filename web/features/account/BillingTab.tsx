@@ -10,6 +10,7 @@ import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage, TextField } from '../../ui/Field.tsx';
+import { LoadError, Loading, Section } from '../../ui/Section.tsx';
 import { useEarnings, useWallet, useWalletTopup } from '../billing/api.ts';
 import { CreditBadge } from '../billing/CreditBadge.tsx';
 import { purchaseErrorMessage } from '../billing/errors.ts';
@@ -19,7 +20,6 @@ import { PayoutsCard } from '../payouts/PayoutsCard.tsx';
 import { useStorageUsage } from './api.ts';
 import { BankAccounts } from './BankAccounts.tsx';
 import { SubscriptionCard } from './SubscriptionCard.tsx';
-import { LoadError, Loading, Section } from './ui.tsx';
 
 function CreditsCard({ credits }: { credits: number }) {
   const { t, i18n } = useTranslation();

@@ -3,11 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { MESSAGES } from '../../../common/messages.ts';
 import { ApiError } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';
+import { CodeInput } from '../../ui/CodeInput.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
+import { Section } from '../../ui/Section.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { CodeInput } from '../auth/CodeInput.tsx';
-import { ResendCodeButton, useEmailVerification } from '../auth/useEmailVerification.tsx';
-import { Section } from './ui.tsx';
+import { ResendCodeButton, useEmailVerification } from '../../ui/useEmailVerification.tsx';
 
 const V = MESSAGES.verification;
 

@@ -9,9 +9,11 @@ import { AVATAR, SOCIAL_LINK_PLATFORMS, type SocialLinkPlatform } from '../../..
 import { MESSAGES } from '../../../common/messages.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';
+import { SelectField } from '../../ui/controls.tsx';
 import { FormMessage, TextAreaField, TextField } from '../../ui/Field.tsx';
+import { LoadError, Loading, Section } from '../../ui/Section.tsx';
+import { profileHref, UserAvatar } from '../../ui/UserAvatar.tsx';
 import { serverMessage } from '../billing/errors.ts';
-import { profileHref, UserAvatar } from '../dashboard/UserAvatar.tsx';
 import {
   useBrandProfile,
   useCreatorProfile,
@@ -21,8 +23,7 @@ import {
   useUploadAvatar,
 } from './api.ts';
 import { EmailVerification } from './EmailVerification.tsx';
-import { SelectInput, splitList, str, timezoneOptions, useDraft } from './forms.tsx';
-import { LoadError, Loading, Section } from './ui.tsx';
+import { splitList, str, timezoneOptions, useDraft } from './forms.tsx';
 
 const M = MESSAGES.account;
 const AVATAR_MIME = new Set(AVATAR.types.map((type) => `image/${type}`));
@@ -255,7 +256,8 @@ function UserDetailsForm({ user, full }: { user: User; full: boolean }) {
           autoComplete="tel"
           maxLength={40}
         />
-        <SelectInput
+        <SelectField
+          variant="form"
           label={t('account.profile.timezone')}
           value={values.timezone}
           onChange={set('timezone')}
@@ -363,7 +365,8 @@ function CreatorProfileForm({ profile }: { profile: CreatorProfile }) {
           maxLength={80}
           {...field('displayName')}
         />
-        <SelectInput
+        <SelectField
+          variant="form"
           label={t('account.profile.primaryPlatform')}
           value={values.primaryPlatform}
           onChange={set('primaryPlatform')}

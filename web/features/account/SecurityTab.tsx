@@ -10,11 +10,13 @@ import { ApiError, fieldErrorsOf } from '../../api/client.ts';
 import { clearSession } from '../../api/session.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
+import { SwitchField } from '../../ui/controls.tsx';
 import { FormMessage, TextField } from '../../ui/Field.tsx';
-import { PasswordField } from '../auth/PasswordField.tsx';
+import { PasswordField } from '../../ui/PasswordField.tsx';
+import { LoadError, Loading, Section } from '../../ui/Section.tsx';
 import { serverMessage } from '../billing/errors.ts';
 import { useFormatDate } from '../billing/format.ts';
-import { SwitchField } from '../studio/controls.tsx';
 import {
   useDeleteAccount,
   useRevokeAllSessions,
@@ -24,7 +26,6 @@ import {
   useSessions,
 } from './api.ts';
 import { TwoFactorCard } from './TwoFactorCard.tsx';
-import { ConfirmDialog, LoadError, Loading, Section } from './ui.tsx';
 
 const M = MESSAGES.account;
 const DEVICE_ICONS = { desktop: Monitor, mobile: Smartphone, tablet: Tablet } as const;
@@ -255,7 +256,11 @@ function Sessions({ sessions }: { sessions: SessionInfo[] }) {
           {showAll ? t('account.security.showFewer') : t('account.security.showAll', { count: sessions.length })}
         </Button>
       )}
-      <ConfirmDialog
+      <ConfirmPopup
+        size="md"
+        layerClassName="z-[70]"
+        cancelLabel={t('account.common.cancel')}
+        confirmTestId="revoke-all-dialog-confirm"
         open={confirm}
         onOpenChange={setConfirm}
         title={t('account.security.revokeAllTitle')}
@@ -339,7 +344,11 @@ function DeleteAccount() {
           {t('account.security.deleteButton')}
         </Button>
       </form>
-      <ConfirmDialog
+      <ConfirmPopup
+        size="md"
+        layerClassName="z-[70]"
+        cancelLabel={t('account.common.cancel')}
+        confirmTestId="delete-account-dialog-confirm"
         open={confirm}
         onOpenChange={setConfirm}
         title={t('account.security.deleteConfirmTitle')}

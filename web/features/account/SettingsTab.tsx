@@ -7,11 +7,11 @@ import { LANGUAGES, NOTIFICATION_FREQUENCIES, PROFILE_VISIBILITIES, THEMES } fro
 import { MESSAGES } from '../../../common/messages.ts';
 import { usePreferences } from '../../app/preferences.ts';
 import { translateMessage } from '../../i18n/index.ts';
+import { SelectField, SwitchField } from '../../ui/controls.tsx';
+import { LoadError, Loading, Section } from '../../ui/Section.tsx';
 import { serverMessage } from '../billing/errors.ts';
-import { SwitchField } from '../studio/controls.tsx';
 import { useSaveSettings, useUserSettings } from './api.ts';
-import { SelectInput, timezoneOptions } from './forms.tsx';
-import { LoadError, Loading, Section } from './ui.tsx';
+import { timezoneOptions } from './forms.tsx';
 
 type Toggle =
   | 'emailNotifications'
@@ -82,21 +82,24 @@ function SettingsForm({ initial }: { initial: UserSettings }) {
       </div>
       <Section title={t('account.settings.appearance')} testId="settings-appearance">
         <div className="grid gap-4 sm:grid-cols-2">
-          <SelectInput
+          <SelectField
+            variant="form"
             label={t('account.settings.fields.themePreference')}
             value={values.themePreference}
             onChange={(v) => change({ themePreference: v as UserSettings['themePreference'] })}
             options={THEMES.map((v) => ({ value: v, label: t(`settings.themes.${v}`) }))}
             testId="setting-theme"
           />
-          <SelectInput
+          <SelectField
+            variant="form"
             label={t('account.settings.fields.languagePreference')}
             value={values.languagePreference}
             onChange={(v) => change({ languagePreference: v as UserSettings['languagePreference'] })}
             options={LANGUAGES.map((v) => ({ value: v, label: t(`account.settings.languages.${v}`) }))}
             testId="setting-language"
           />
-          <SelectInput
+          <SelectField
+            variant="form"
             label={t('account.settings.fields.timezone')}
             value={values.timezone}
             onChange={(v) => change({ timezone: v })}
@@ -109,7 +112,8 @@ function SettingsForm({ initial }: { initial: UserSettings }) {
         <div className="space-y-2">
           {toggles(NOTIFICATION_TOGGLES)}
           <div className="pt-2 sm:max-w-xs">
-            <SelectInput
+            <SelectField
+              variant="form"
               label={t('account.settings.fields.notificationFrequency')}
               value={values.notificationFrequency}
               onChange={(v) => change({ notificationFrequency: v as UserSettings['notificationFrequency'] })}
@@ -122,7 +126,8 @@ function SettingsForm({ initial }: { initial: UserSettings }) {
       <Section title={t('account.settings.privacy')} testId="settings-privacy">
         <div className="space-y-4">
           <div className="sm:max-w-xs">
-            <SelectInput
+            <SelectField
+              variant="form"
               label={t('account.settings.fields.profileVisibility')}
               value={values.profileVisibility}
               onChange={(v) => change({ profileVisibility: v as UserSettings['profileVisibility'] })}

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { Section } from '../../ui/Section.tsx';
 import { SocialAccounts } from '../publishing/SocialAccounts.tsx';
-import { Section } from './ui.tsx';
 
 /** Spec 2.6 Social: connect and disconnect each platform (the connectors of the publishing feature). */
 export function SocialTab() {

@@ -6,12 +6,13 @@ import type { CancelType } from '../../../common/api/payments.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage } from '../../ui/Field.tsx';
+import { LoadError, Loading, Section } from '../../ui/Section.tsx';
 import { useCancelSubscription, useSubscriptionStatus } from '../billing/api.ts';
 import { useFormatDate, useFormatEuros } from '../billing/format.ts';
 import { SubscribeButton } from '../billing/SubscribeButton.tsx';
-import { ConfirmDialog, LoadError, Loading, Section } from './ui.tsx';
 
 /** Spec 4 Subscription: Free Trial badge with the end date, Cancelling notice, the two cancel options. */
 export function SubscriptionCard() {
@@ -151,7 +152,11 @@ export function SubscriptionCard() {
         </div>
       ) : null}
 
-      <ConfirmDialog
+      <ConfirmPopup
+        size="md"
+        layerClassName="z-[70]"
+        cancelLabel={t('account.common.cancel')}
+        confirmTestId="cancel-subscription-dialog-confirm"
         open={confirm !== null}
         onOpenChange={(open) => !open && setConfirm(null)}
         title={t('account.subscription.confirmTitle')}

@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { LoadError, Loading } from '../../ui/Section.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useCreditHistory } from '../billing/api.ts';
 import { numberLocale, useFormatDate } from '../billing/format.ts';
-import { LoadError, Loading } from './ui.tsx';
 
 const COLUMNS = ['type', 'source', 'amount', 'balanceAfter', 'date'] as const;
 const toneOf = (type: 'addition' | 'deduction') => (type === 'addition' ? 'text-success' : 'text-danger');

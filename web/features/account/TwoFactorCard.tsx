@@ -6,12 +6,12 @@ import { TWO_FACTOR } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { CodeInput } from '../../ui/CodeInput.tsx';
 import { FormMessage, TextField } from '../../ui/Field.tsx';
-import { CodeInput } from '../auth/CodeInput.tsx';
-import { PasswordField } from '../auth/PasswordField.tsx';
+import { PasswordField } from '../../ui/PasswordField.tsx';
+import { Mono, Section } from '../../ui/Section.tsx';
 import { serverMessage } from '../billing/errors.ts';
 import { useTwoFactor } from './api.ts';
-import { Mono, Section } from './ui.tsx';
 
 const M = MESSAGES.account;
 const emptyDigits = () => Array.from({ length: TWO_FACTOR.digits }, () => '');

@@ -1,11 +1,7 @@
-import { CircleAlert } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { DEFAULT_TIMEZONE } from '../../../common/constants.ts';
 import { fieldErrorsOf } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';
-import { cn } from '../../ui/cn.ts';
-import { inputClass } from '../../ui/Field.tsx';
-import { NativeSelect } from '../../ui/Select.tsx';
 
 /** The runtime's IANA zones, with UTC first and the given value kept even if the runtime lacks it. */
 export function timezoneOptions(current: string): string[] {
@@ -18,50 +14,6 @@ export function timezoneOptions(current: string): string[] {
   const list = [DEFAULT_TIMEZONE, ...zones.filter((z) => z !== DEFAULT_TIMEZONE)];
   if (current && !list.includes(current)) list.unshift(current);
   return list;
-}
-
-export function SelectInput({
-  label,
-  value,
-  onChange,
-  options,
-  error,
-  testId,
-  disabled,
-}: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  options: ReadonlyArray<{ value: string; label: string }>;
-  error?: string;
-  testId?: string;
-  disabled?: boolean;
-}) {
-  const id = useId();
-  return (
-    <div className="min-w-0 space-y-1.5">
-      <label htmlFor={id} className="block text-sm font-medium text-fg">
-        {label}
-      </label>
-      <NativeSelect
-        id={id}
-        value={value}
-        onChange={onChange}
-        options={options}
-        disabled={disabled}
-        testId={testId}
-        aria-invalid={error ? true : undefined}
-        className={cn(inputClass, 'h-11 appearance-none truncate pe-9')}
-        chevronClassName="end-3 size-4"
-      />
-      {error && (
-        <p className="flex items-center gap-1.5 text-xs text-danger">
-          <CircleAlert className="size-3.5 shrink-0" aria-hidden />
-          {error}
-        </p>
-      )}
-    </div>
-  );
 }
 
 /**

@@ -7,9 +7,9 @@ import { toast } from 'sonner';
 import { canUpscale, isUpscaleReplaced } from '../../../common/rules/asset-upscale.ts';
 import { downloadUrl } from '../../../common/rules/studio.ts';
 import { type Asset, useDeleteAsset } from '../../api/assets.ts';
+import { localizeMessage } from '../../i18n/localize.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { localizeMessage } from '../studio/localize.ts';
 import { AssetThumb, isVideoType } from './AssetThumb.tsx';
 import { upscaleAsset, useUpscales } from './upscale.ts';
 

@@ -11,13 +11,13 @@ import { MESSAGES } from '../../../common/messages.ts';
 import { ApiError } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { CodeInput, type CodeInputHandle } from '../../ui/CodeInput.tsx';
 import { FormMessage, TextField } from '../../ui/Field.tsx';
+import { PasswordField } from '../../ui/PasswordField.tsx';
 import { usePasswordLogin, useTwoFactorLogin } from '../account/api.ts';
 import { AuthSubmitButton, EmailField, LeaveButton } from './AuthFields.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
-import { CodeInput, type CodeInputHandle } from './CodeInput.tsx';
 import { authErrorMessage, fieldError } from './errors.ts';
-import { PasswordField } from './PasswordField.tsx';
 
 const emptyDigits = () => Array.from({ length: TWO_FACTOR.digits }, () => '');
 

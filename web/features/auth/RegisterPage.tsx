@@ -11,10 +11,10 @@ import { ApiError, fieldErrorsOf } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage, TextField } from '../../ui/Field.tsx';
+import { PasswordField } from '../../ui/PasswordField.tsx';
 import { AuthSubmitButton, EmailField } from './AuthFields.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
 import { authErrorMessage, fieldError } from './errors.ts';
-import { PasswordField } from './PasswordField.tsx';
 
 const ROLE_ICONS = { creator: Sparkles, brand: Building2 } as const;
 const FIELDS = ['first_name', 'last_name', 'email', 'password', 'role'] as const;

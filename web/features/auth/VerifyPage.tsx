@@ -10,12 +10,12 @@ import { useSession } from '../../api/session.ts';
 import { useSignOut } from '../../app/useSignOut.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { buttonClass } from '../../ui/Button.tsx';
+import { CodeInput } from '../../ui/CodeInput.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { ResendCodeButton, useEmailVerification } from '../../ui/useEmailVerification.tsx';
 import { LeaveButton } from './AuthFields.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
-import { CodeInput } from './CodeInput.tsx';
-import { ResendCodeButton, useEmailVerification } from './useEmailVerification.tsx';
 
 function verifyErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {

@@ -6,9 +6,9 @@ import { CAMPAIGN_LIMITS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { fieldErrorsOf } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
+import { DialogShell } from '../../ui/DialogShell.tsx';
 import { FormMessage, TextAreaField, TextField } from '../../ui/Field.tsx';
 import { useFormatEuros } from '../billing/format.ts';
-import { DialogShell } from '../canvas/dialogs/DialogShell.tsx';
 import { useApply } from './api.ts';
 import { campaignMessage, errorText } from './messages.ts';
 

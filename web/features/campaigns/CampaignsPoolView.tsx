@@ -7,7 +7,7 @@ import type { CampaignStatus } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { acceptsApplications } from '../../../common/rules/campaigns.ts';
 import type { DashboardContext } from '../../app/DashboardGuard.tsx';
-import { Segmented } from '../studio/controls.tsx';
+import { Segmented } from '../../ui/controls.tsx';
 import { ApplyDialog } from './ApplyDialog.tsx';
 import { useCampaignList } from './api.ts';
 import { CampaignCard, CampaignGrid, flattenCampaigns } from './CampaignCard.tsx';

@@ -1,9 +1,9 @@
 import { Lock } from 'lucide-react';
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOutletContext, useSearchParams } from 'react-router';
-import type { Asset } from '../../../common/api/assets.ts';
-import type { Campaign, CampaignPlan } from '../../../common/api/campaigns.ts';
+import { useStore } from 'zustand';
+import type { CampaignPlan } from '../../../common/api/campaigns.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { DashboardContext } from '../../app/DashboardGuard.tsx';
 import { translateMessage } from '../../i18n/index.ts';
@@ -13,21 +13,13 @@ import { AssetsGrid } from '../assets/AssetsGrid.tsx';
 import { MediaViewer } from '../assets/MediaViewer.tsx';
 import { useWallet } from '../billing/api.ts';
 import { useBuildPlan, useCampaign, useCampaignAssets, useCreateCampaign } from './api.ts';
-import { clearDraft, loadDraft, saveDraft, useDraftAutosave } from './draft.ts';
-import {
-  checkDraft,
-  createBody,
-  type DraftErrors,
-  EMPTY_DRAFT,
-  hasObjective,
-  type PlanDraft,
-  parseDraft,
-  planBody,
-} from './form.ts';
+import { loadDraft, saveDraft, useDraftAutosave } from './draft.ts';
+import { createBody, hasObjective, parseDraft, planBody } from './form.ts';
 import { EmptyState, LoadFailed } from './labels.tsx';
 import { campaignMessage, errorText } from './messages.ts';
 import { PlanForm } from './PlanForm.tsx';
 import { CampaignCreated, PlanProgress, PlanResult } from './PlanResult.tsx';
+import { createPlanStore } from './planStore.ts';
 
 function SectionHeader({ title, description }: { title: string; description?: string }) {
   return (
@@ -97,11 +89,6 @@ function BrandAssets({ campaignId }: { campaignId: string }) {
   );
 }
 
-type Stage =
-  | { kind: 'form' }
-  | { kind: 'plan'; plan: CampaignPlan }
-  | { kind: 'created'; plan: CampaignPlan; campaign: Campaign };
-
 /** The plan builder: form → Build Campaign Plan (with progress) → plan → create (open or draft) → success. */
 function CampaignBuilder() {
   const { t } = useTranslation();
@@ -109,45 +96,32 @@ function CampaignBuilder() {
   const wallet = useWallet();
   const build = useBuildPlan();
   const create = useCreateCampaign();
-  const [draft, setDraft] = useState<PlanDraft>(() => loadDraft(parseDraft) ?? EMPTY_DRAFT);
-  const [restored] = useState(() => loadDraft(parseDraft) !== null);
-  const [materials, setMaterials] = useState<Asset[]>([]);
-  const [errors, setErrors] = useState<DraftErrors>({});
-  const [showErrors, setShowErrors] = useState(false);
-  const [stage, setStage] = useState<Stage>({ kind: 'form' });
-  const [creating, setCreating] = useState<'open' | 'draft' | null>(null);
-  const [createError, setCreateError] = useState<string | null>(null);
-  const [planError, setPlanError] = useState<string | null>(null);
-  const [savedAt, setSavedAt] = useState<Date | null>(null);
+  const [store] = useState(() => createPlanStore(loadDraft(parseDraft)));
+  const { draft, restored, stage, creating, createError, planError } = useStore(store);
+  const { setSavedAt, reset } = store.getState();
 
   const walletCents = wallet.data?.wallet.balanceCents ?? null;
   useDraftAutosave(draft, hasObjective, setSavedAt);
 
   // Once the user has tried to submit, errors follow every change (the wallet may arrive later too).
   useEffect(() => {
-    if (showErrors) setErrors(checkDraft(draft, walletCents));
-  }, [draft, walletCents, showErrors]);
-
-  const update = useCallback((patch: Partial<PlanDraft>) => setDraft((d) => ({ ...d, ...patch })), []);
+    store.getState().recheck(walletCents);
+  }, [store, walletCents]);
 
   const submit = () => {
-    const found = checkDraft(draft, walletCents);
-    setShowErrors(true);
-    setErrors(found);
-    setPlanError(null);
-    if (Object.keys(found).length > 0) {
+    if (!store.getState().validate(walletCents)) {
       document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
-    build.mutate(planBody(draft), {
-      onSuccess: (plan) => setStage({ kind: 'plan', plan }),
-      onError: (error) => setPlanError(errorText(error, MESSAGES.campaigns.planFailed)),
+    build.mutate(planBody(store.getState().draft), {
+      onSuccess: (plan) => store.getState().planBuilt(plan),
+      onError: (error) => store.getState().planFailed(errorText(error, MESSAGES.campaigns.planFailed)),
     });
   };
 
   const createCampaign = (plan: CampaignPlan, status: 'open' | 'draft') => {
-    setCreating(status);
-    setCreateError(null);
+    const { draft, materials, createStarted, created, createFailed, createSettled } = store.getState();
+    createStarted(status);
     create.mutate(
       createBody(
         draft,
@@ -156,25 +130,11 @@ function CampaignBuilder() {
         status,
       ),
       {
-        onSuccess: (campaign) => {
-          clearDraft();
-          setSavedAt(null);
-          setStage({ kind: 'created', plan, campaign });
-        },
-        onError: (error) => setCreateError(errorText(error, MESSAGES.campaigns.createFailed)),
-        onSettled: () => setCreating(null),
+        onSuccess: (campaign) => created(plan, campaign),
+        onError: (error) => createFailed(errorText(error, MESSAGES.campaigns.createFailed)),
+        onSettled: createSettled,
       },
     );
-  };
-
-  const reset = () => {
-    clearDraft();
-    setDraft(EMPTY_DRAFT);
-    setMaterials([]);
-    setErrors({});
-    setShowErrors(false);
-    setSavedAt(null);
-    setStage({ kind: 'form' });
   };
 
   const walletState = {
@@ -196,7 +156,7 @@ function CampaignBuilder() {
     return (
       <PlanResult
         plan={stage.plan}
-        onEdit={() => setStage({ kind: 'form' })}
+        onEdit={store.getState().edit}
         onCreate={(status) => createCampaign(stage.plan, status)}
         creating={creating}
         error={createError}
@@ -212,17 +172,11 @@ function CampaignBuilder() {
       )}
       <div className="rounded-2xl border border-line bg-surface p-4 sm:p-5">
         <PlanForm
-          draft={draft}
-          onChange={update}
-          errors={showErrors ? errors : {}}
+          store={store}
           wallet={walletState}
-          materials={materials}
-          onMaterialsChange={setMaterials}
           onSubmit={submit}
           building={build.isPending}
-          savedAt={savedAt}
-          onSaveNow={() => saveDraft(draft) && setSavedAt(new Date())}
-          onReset={reset}
+          onSaveNow={() => saveDraft(store.getState().draft) && setSavedAt(new Date())}
         />
       </div>
       {build.isPending && <PlanProgress />}

@@ -1,7 +1,7 @@
 import { Check, ImagePlus, Save, Video, Wallet, X } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Asset } from '../../../common/api/assets.ts';
+import { useStore } from 'zustand';
 import {
   AUDIENCE_AGE,
   CAMPAIGN_CONTENT_TYPES,
@@ -10,19 +10,20 @@ import {
   CAMPAIGN_PLATFORMS,
 } from '../../../common/constants.ts';
 import { audienceGeneration } from '../../../common/rules/campaigns.ts';
+import { useActionLabel } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { labelClass } from '../../ui/controls.tsx';
 import { inputClass } from '../../ui/Field.tsx';
+import { AssetPicker } from '../assets/AssetPicker.tsx';
 import { AssetThumb } from '../assets/AssetThumb.tsx';
 import { useFormatEuros } from '../billing/format.ts';
-import { AssetPicker } from '../studio/AssetPicker.tsx';
-import { useActionLabel } from '../studio/CreatorTab.tsx';
-import { labelClass } from '../studio/controls.tsx';
 import { AgeRangeSlider } from './AgeRangeSlider.tsx';
-import type { DraftErrors, PlanDraft } from './form.ts';
+import type { DraftErrors } from './form.ts';
 import { localToday } from './form.ts';
 import { useCampaignLabels } from './labels.tsx';
 import { campaignMessage } from './messages.ts';
+import type { PlanStore } from './planStore.ts';
 
 const DURATION_PRESETS = [3, 7, 14, 30, 90] as const;
 
@@ -110,30 +111,25 @@ export interface WalletState {
 
 /** The Campaign parameters form (spec 3 and 5) that builds a plan. */
 export function PlanForm({
-  draft,
-  onChange,
-  errors,
+  store,
   wallet,
-  materials,
-  onMaterialsChange,
   onSubmit,
   building,
-  savedAt,
   onSaveNow,
-  onReset,
 }: {
-  draft: PlanDraft;
-  onChange: (patch: Partial<PlanDraft>) => void;
-  errors: DraftErrors;
+  store: PlanStore;
   wallet: WalletState;
-  materials: Asset[];
-  onMaterialsChange: (assets: Asset[]) => void;
   onSubmit: () => void;
   building: boolean;
-  savedAt: Date | null;
   onSaveNow: () => void;
-  onReset: () => void;
 }) {
+  const draft = useStore(store, (s) => s.draft);
+  const shownErrors = useStore(store, (s) => s.errors);
+  const showErrors = useStore(store, (s) => s.showErrors);
+  const errors: DraftErrors = showErrors ? shownErrors : {};
+  const materials = useStore(store, (s) => s.materials);
+  const savedAt = useStore(store, (s) => s.savedAt);
+  const { update: onChange, setMaterials: onMaterialsChange, addMaterials, reset: onReset } = store.getState();
   const { t } = useTranslation();
   const labels = useCampaignLabels();
   const euros = useFormatEuros();
@@ -145,11 +141,6 @@ export function PlanForm({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit();
-  };
-
-  const addMaterials = (picked: Asset[]) => {
-    const known = new Set(materials.map((m) => m.id));
-    onMaterialsChange([...materials, ...picked.filter((a) => !known.has(a.id))].slice(0, CAMPAIGN_LIMITS.maxMaterials));
   };
 
   return (

@@ -10,8 +10,8 @@ import { isEditable, nextStatuses } from '../../../common/rules/campaigns.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { cn } from '../../ui/cn.ts';
+import { useDir } from '../../ui/controls.tsx';
 import { useFormatEuros } from '../billing/format.ts';
-import { useDir } from '../studio/controls.tsx';
 import { useDeleteCampaign, useUpdateCampaign } from './api.ts';
 import { campaignMessage, errorText } from './messages.ts';
 

@@ -15,7 +15,7 @@ import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { inputClass, TextAreaField, TextField } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { ToolPanelHeader } from '../studio/ToolPanelHeader.tsx';
+import { ToolPanelHeader } from '../../ui/ToolPanelHeader.tsx';
 import {
   cacheCharacters,
   charactersKey,

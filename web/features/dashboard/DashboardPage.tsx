@@ -9,6 +9,7 @@ import {
   resolveDashboardView,
   visibleViews,
 } from '../../../common/rules/navigation.ts';
+import { ApprovalBanner, ApprovalGate } from '../../app/ApprovalBanner.tsx';
 import type { DashboardContext } from '../../app/DashboardGuard.tsx';
 import { useSignOut } from '../../app/useSignOut.ts';
 import { LogoMark } from '../../ui/Logo.tsx';
@@ -17,7 +18,6 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { useMediaQuery } from '../../ui/useMediaQuery.ts';
 import { useAccountRoute } from '../account/route.ts';
 import { useCancelledReturnNotices } from '../billing/returnNotices.ts';
-import { ApprovalBanner, ApprovalGate } from './ApprovalBanner.tsx';
 import { CreditBalance } from './CreditBalance.tsx';
 import { MobileNav } from './MobileNav.tsx';
 import { Sidebar } from './Sidebar.tsx';

@@ -7,8 +7,8 @@ import type { DashboardView } from '../../../common/constants.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { LanguageSelect, ThemeSelect } from '../../ui/SettingsControl.tsx';
+import { UserAvatar } from '../../ui/UserAvatar.tsx';
 import { CreditBalance } from './CreditBalance.tsx';
-import { UserAvatar } from './UserAvatar.tsx';
 import { VIEW_ICONS, viewHref } from './viewMeta.ts';
 
 interface MobileNavProps {

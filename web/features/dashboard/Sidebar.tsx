@@ -5,8 +5,8 @@ import type { User } from '../../../common/api/auth.ts';
 import type { DashboardView } from '../../../common/constants.ts';
 import { cn } from '../../ui/cn.ts';
 import { Logo } from '../../ui/Logo.tsx';
+import { UserAvatar } from '../../ui/UserAvatar.tsx';
 import { CreditBalance } from './CreditBalance.tsx';
-import { UserAvatar } from './UserAvatar.tsx';
 import { NAV_SECTIONS, VIEW_ICONS, viewHref } from './viewMeta.ts';
 
 interface SidebarProps {

@@ -10,8 +10,8 @@ import {
   type CreatorSort,
 } from '../../../common/rules/directory.ts';
 import { isUnapprovedCreator } from '../../../common/rules/navigation.ts';
+import { ApprovalGate } from '../../app/ApprovalBanner.tsx';
 import type { DashboardContext } from '../../app/DashboardGuard.tsx';
-import { ApprovalGate } from '../dashboard/ApprovalBanner.tsx';
 import { useCreators } from './api.ts';
 import { CreatorCardLink, directoryGridClass } from './cards.tsx';
 import { PagedResults, SearchSortToolbar } from './PagedList.tsx';

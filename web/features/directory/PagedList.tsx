@@ -1,9 +1,10 @@
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SelectField } from '../../ui/controls.tsx';
 import { ListFooter } from './ListFooter.tsx';
 import { marketMessage } from './messages.ts';
-import { EmptyState, ErrorState, LoadingState, SearchBox, SortSelect, Toolbar } from './parts.tsx';
+import { EmptyState, ErrorState, LoadingState, SearchBox, Toolbar } from './parts.tsx';
 
 /** What the directory and admin lists read from their infinite query. */
 interface ListQuery {
@@ -53,7 +54,8 @@ export function SearchSortToolbar<S extends string>({
         busy={query.isFetching && !query.isPending && !query.isFetchingNextPage}
         testId={searchTestId}
       />
-      <SortSelect
+      <SelectField
+        variant="inline"
         value={sort}
         onChange={onSort}
         label={t('directory.sortBy')}

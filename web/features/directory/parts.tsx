@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { inputClass } from '../../ui/Field.tsx';
-import { NativeSelect } from '../../ui/Select.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 
 /** The value, settled 300 ms after the last change (search boxes query the server with it). */
@@ -70,39 +69,6 @@ export function SearchBox({
           </button>
         )
       )}
-    </div>
-  );
-}
-
-export function SortSelect<T extends string>({
-  value,
-  onChange,
-  options,
-  label,
-  testId,
-}: {
-  value: T;
-  onChange: (value: T) => void;
-  options: ReadonlyArray<{ value: T; label: string }>;
-  label: string;
-  testId: string;
-}) {
-  const id = useId();
-  return (
-    <div className="flex shrink-0 items-center gap-2">
-      <label htmlFor={id} className="text-xs font-medium whitespace-nowrap text-muted">
-        {label}
-      </label>
-      <NativeSelect
-        id={id}
-        value={value}
-        onChange={(next) => onChange(next as T)}
-        options={options}
-        testId={testId}
-        wrapperClassName="min-w-0 flex-1 sm:flex-none"
-        className={cn(inputClass, 'h-10 w-full appearance-none truncate pe-8 sm:w-44')}
-        chevronClassName="end-2.5 size-4"
-      />
     </div>
   );
 }

@@ -27,10 +27,10 @@ import { ApiError } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { cn } from '../../ui/cn.ts';
+import { Segmented } from '../../ui/controls.tsx';
+import { DialogShell } from '../../ui/DialogShell.tsx';
 import { inputClass } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { DialogShell } from '../canvas/dialogs/DialogShell.tsx';
-import { Segmented } from '../studio/controls.tsx';
 import { deleteSession, listSessions, sessionErrorText, sessionsKey, updateSession } from './api.ts';
 import { sessionMessage, useEditorOverlay } from './overlay.ts';
 

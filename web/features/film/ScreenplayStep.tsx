@@ -3,8 +3,8 @@
 import { Camera, Clock, FileText, Film } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { headingLine } from '../../../common/api/film.ts';
+import { useFormatNumber } from '../../i18n/format.ts';
 import { cn } from '../../ui/cn.ts';
-import { useFormatNumber } from '../studio/format.ts';
 import type { Screenplay } from './model.ts';
 import { GenerateScreenplay, Section } from './parts.tsx';
 import { useFilm } from './store.ts';

@@ -2,7 +2,7 @@
 // "film.messages.<key>" in other languages; other server errors go through the shared catalogue.
 import i18next from 'i18next';
 import { FILM_MESSAGES } from '../../../common/rules/film.ts';
-import { localizeMessage } from '../studio/localize.ts';
+import { localizeMessage } from '../../i18n/localize.ts';
 
 /** A spec or server message in the current language. */
 export function filmError(message: string): string {

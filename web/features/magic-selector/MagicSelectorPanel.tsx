@@ -1,23 +1,24 @@
 import { Brush, Eraser, ImagePlus, MousePointer2, WandSparkles, X } from 'lucide-react';
-import { type DragEvent, type PointerEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type DragEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { type MagicMode, type MagicQuality, magicSelectorPrompt } from '../../../common/api/inpaint.ts';
+import { useStore } from 'zustand';
+import type { MagicQuality } from '../../../common/api/inpaint.ts';
 import { MAGIC_SELECTOR } from '../../../common/constants.ts';
-import { ApiError } from '../../api/client.ts';
 import { usePrice } from '../../api/engines.ts';
-import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { ModalDialog } from '../../ui/ModalDialog.tsx';
-import { EngineBadge, EngineNote, engineOf } from '../assets/EngineBadge.tsx';
+import { ToolPanelLayout } from '../../ui/ToolPanelLayout.tsx';
+import { EngineBadge, EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
 import { imageThumbnail, loadImage, shrinkDataUrl } from '../multi-composition/images.ts';
-import { ToolPanelLayout } from '../studio/ToolPanelLayout.tsx';
-import { inpaint, readAsDataUrl } from './api.ts';
+import { readAsDataUrl } from './api.ts';
+import { MaskPainter } from './MaskPainter.ts';
 import { captureMagicSelectorSession, type MagicResult, parseMagicSelectorSession } from './session.ts';
+import { createMagicStore, needsReference } from './store.ts';
 
 // The Magic Selector (canvas spec 2, 5, 9): a base image, a brush painting white on a black mask
 // (line width 20 on screen), a mode, quality, prompt, reference for replace and style transfer, and
@@ -25,17 +26,6 @@ import { captureMagicSelectorSession, type MagicResult, parseMagicSelectorSessio
 
 const MODES = MAGIC_SELECTOR.modes;
 const ACCEPT = MAGIC_SELECTOR.extensions.map((ext) => `.${ext}`).join(',');
-const needsReference = (mode: MagicMode) => (MAGIC_SELECTOR.referenceModes as readonly string[]).includes(mode);
-
-/** The i18n key (and values) of the spec's validation message, or null when the inputs are complete. */
-function problemOf(mode: MagicMode, prompt: string, hasReference: boolean): [string, Record<string, string>?] | null {
-  const hasPrompt = prompt.trim().length > 0;
-  if (mode === 'inpaint') return hasPrompt ? null : ['magicSelector.errors.inpaintPrompt'];
-  if (mode === 'replace') return hasReference ? null : ['magicSelector.errors.replaceReference'];
-  if (mode === 'style-transfer') return hasReference ? null : ['magicSelector.errors.styleReference'];
-  return hasPrompt ? null : ['magicSelector.errors.modePrompt', { mode }];
-}
-
 function acceptedFile(files: FileList | null): { file: File } | { error: string } | null {
   if (!files || files.length === 0) return null;
   if (files.length > 1) return { error: 'magicSelector.errors.oneFile' };
@@ -120,30 +110,29 @@ function useSessionCopy(src: string | null, maxChars: number): string | null {
 export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: () => void; layout?: 'panel' | 'tab' }) {
   const { t } = useTranslation();
   const [, setParams] = useSearchParams();
-  const [base, setBase] = useState<string | null>(null);
-  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
-  const [reference, setReference] = useState<string | null>(null);
-  const [mode, setMode] = useState<MagicMode>('inpaint');
-  const [quality, setQuality] = useState<MagicQuality>(MAGIC_SELECTOR.quality);
-  const [styleStrength, setStyleStrength] = useState<number>(MAGIC_SELECTOR.styleStrength);
+  const [store] = useState(createMagicStore);
+  const base = useStore(store, (s) => s.base);
+  const size = useStore(store, (s) => s.size);
+  const reference = useStore(store, (s) => s.reference);
+  const mode = useStore(store, (s) => s.mode);
+  const quality = useStore(store, (s) => s.quality);
+  const styleStrength = useStore(store, (s) => s.styleStrength);
+  const prompt = useStore(store, (s) => s.prompt);
+  const error = useStore(store, (s) => s.error);
+  const busy = useStore(store, (s) => s.busy);
+  const result = useStore(store, (s) => s.result);
+  const { setBase, setSize, setReference, setMode, setQuality, setStyleStrength, setPrompt, setError, setResult } =
+    store.getState();
   const price = usePrice('image', MAGIC_SELECTOR.model, 'inpaint');
   const { balance, shortfall } = useCreditGuard(price);
-  const [prompt, setPrompt] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<MagicResult | null>(null);
-  const canvasRef = useRef<HTMLCanvasElement | null>(null);
-  const drawing = useRef<{ x: number; y: number } | null>(null);
+  const painter = useRef<MaskPainter | null>(null);
+  const maskCanvas = useCallback((canvas: HTMLCanvasElement | null) => {
+    painter.current = canvas ? new MaskPainter(canvas, MAGIC_SELECTOR.brushWidth) : null;
+  }, []);
   // Apply Magic opened the result; it is disabled while it works, so the dialog hands focus back to it by hand.
   const applyButton = useRef<HTMLElement | null>(null);
 
-  const clearMask = useCallback(() => {
-    const canvas = canvasRef.current;
-    const g = canvas?.getContext('2d');
-    if (!canvas || !g) return;
-    g.fillStyle = '#000000';
-    g.fillRect(0, 0, canvas.width, canvas.height);
-  }, []);
+  const clearMask = useCallback(() => painter.current?.clear(), []);
 
   // A new base image: the mask takes its natural size and starts all black.
   useEffect(() => {
@@ -151,20 +140,13 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
     const img = new Image();
     img.onload = () => setSize({ width: img.naturalWidth, height: img.naturalHeight });
     img.src = base;
-  }, [base]);
+  }, [base, setSize]);
   // A restored mask waits here until the base image it belongs to has its canvas.
   const pendingMask = useRef<string | null>(null);
-  const paintMask = useCallback(
-    async (mask: string) => {
-      const img = await loadImage(mask);
-      const canvas = canvasRef.current;
-      const g = canvas?.getContext('2d');
-      if (!canvas || !g) return;
-      clearMask();
-      g.drawImage(img, 0, 0, canvas.width, canvas.height);
-    },
-    [clearMask],
-  );
+  const paintMask = useCallback(async (mask: string) => {
+    const img = await loadImage(mask);
+    painter.current?.paint(img);
+  }, []);
   useEffect(() => {
     if (!size) return;
     clearMask();
@@ -185,17 +167,11 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
         quality,
         styleStrength,
         referenceImage: sessionReference ?? reference,
-        maskImage: base && size ? (canvasRef.current?.toDataURL('image/png') ?? null) : null,
+        maskImage: base && size ? (painter.current?.toDataUrl() ?? null) : null,
       }) as Record<string, unknown> | null,
     restore: (data) => {
       const state = parseMagicSelectorSession(data);
-      setMode(state.mode);
-      setPrompt(state.prompt);
-      setQuality(state.quality);
-      setStyleStrength(state.styleStrength);
-      setReference(state.referenceImage);
-      setResult(state.result);
-      setError(null);
+      store.getState().restore(state);
       if (state.baseImage === base && size) {
         if (state.maskImage) void paintMask(state.maskImage);
         else clearMask();
@@ -207,66 +183,9 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
     thumbnail: () => imageThumbnail(base ?? result?.url),
   });
 
-  const point = (e: PointerEvent<HTMLCanvasElement>) => {
-    const canvas = e.currentTarget;
-    const rect = canvas.getBoundingClientRect();
-    const scale = rect.width > 0 ? canvas.width / rect.width : 1;
-    return { x: (e.clientX - rect.left) * scale, y: (e.clientY - rect.top) * scale, scale };
-  };
-  const stroke = (e: PointerEvent<HTMLCanvasElement>) => {
-    const g = e.currentTarget.getContext('2d');
-    const from = drawing.current;
-    if (!g || !from) return;
-    const to = point(e);
-    g.strokeStyle = '#ffffff';
-    g.lineCap = 'round';
-    g.lineJoin = 'round';
-    g.lineWidth = MAGIC_SELECTOR.brushWidth * to.scale;
-    g.beginPath();
-    g.moveTo(from.x, from.y);
-    g.lineTo(to.x, to.y);
-    g.stroke();
-    drawing.current = { x: to.x, y: to.y };
-  };
-
   const onError = (key: string) => setError(t(key));
 
-  const apply = async () => {
-    if (!base || busy) return;
-    const problem = problemOf(mode, prompt, Boolean(reference));
-    if (problem) return setError(t(problem[0], problem[1]));
-    const maskImage = canvasRef.current?.toDataURL('image/png');
-    if (!maskImage) return;
-    setError(null);
-    setBusy(true);
-    try {
-      const reply = await inpaint({
-        baseImage: base,
-        maskImage,
-        mode,
-        quality,
-        prompt: magicSelectorPrompt(mode, prompt),
-        ...(needsReference(mode) && reference ? { referenceImage: reference } : {}),
-        styleStrength,
-      });
-      if (!reply.success || !reply.data.url) throw new Error(t('magicSelector.errors.failed'));
-      setResult({
-        url: reply.data.url,
-        id: reply.data.id,
-        width: reply.data.width,
-        height: reply.data.height,
-        engine: engineOf(reply.data.metadata),
-      });
-    } catch (err) {
-      setError(
-        err instanceof ApiError || err instanceof Error
-          ? translateMessage(err.message)
-          : t('magicSelector.errors.failed'),
-      );
-    } finally {
-      setBusy(false);
-    }
-  };
+  const apply = () => store.getState().apply(() => painter.current?.toDataUrl() ?? null, t);
 
   const toCanvas = () => {
     if (!result) return;
@@ -294,10 +213,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
         label={t('magicSelector.baseImage')}
         image={null}
         testId="magic-base-input"
-        onFile={(url) => {
-          setBase(url);
-          setError(null);
-        }}
+        onFile={setBase}
         onError={onError}
       />
 
@@ -324,7 +240,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
             />
             {size && (
               <canvas
-                ref={canvasRef}
+                ref={maskCanvas}
                 width={size.width}
                 height={size.height}
                 data-testid="magic-mask-canvas"
@@ -332,17 +248,13 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
                 className="absolute inset-0 size-full cursor-crosshair touch-none opacity-50 mix-blend-screen"
                 onPointerDown={(e) => {
                   e.currentTarget.setPointerCapture(e.pointerId);
-                  const p = point(e);
-                  drawing.current = { x: p.x, y: p.y };
-                  stroke(e);
+                  painter.current?.begin(painter.current.pointAt(e, e.currentTarget.getBoundingClientRect()));
                 }}
-                onPointerMove={(e) => stroke(e)}
-                onPointerUp={() => {
-                  drawing.current = null;
-                }}
-                onPointerLeave={() => {
-                  drawing.current = null;
-                }}
+                onPointerMove={(e) =>
+                  painter.current?.extend(painter.current.pointAt(e, e.currentTarget.getBoundingClientRect()))
+                }
+                onPointerUp={() => painter.current?.end()}
+                onPointerLeave={() => painter.current?.end()}
               />
             )}
           </div>
@@ -361,10 +273,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
               key={m}
               type="button"
               aria-pressed={mode === m}
-              onClick={() => {
-                setMode(m);
-                setError(null);
-              }}
+              onClick={() => setMode(m)}
               data-testid={`magic-mode-${m}`}
               className={cn(
                 'rounded-lg border px-2 py-1.5 text-xs',
@@ -425,10 +334,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
           label={t('magicSelector.reference')}
           image={reference}
           testId="magic-reference-input"
-          onFile={(url) => {
-            setReference(url);
-            setError(null);
-          }}
+          onFile={setReference}
           onError={onError}
         />
       )}

@@ -3,121 +3,56 @@
 // with the layers' images bottom first, the artboard's aspect ratio, and the layout written into the prompt
 // (the endpoint takes no layout field). Takes part in saved sessions as 'multi-composition'.
 
-import i18next from 'i18next';
 import { Download, FolderOpen, ImagePlus, Layers, LayoutGrid, Plus, Upload, WandSparkles } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import type { Asset } from '../../../common/api/assets.ts';
-import { CANVAS_DIALOG_MESSAGES, canCompose } from '../../../common/rules/canvas-dialogs.ts';
+import { useStore } from 'zustand';
+import { canCompose } from '../../../common/rules/canvas-dialogs.ts';
 import { downloadUrl } from '../../../common/rules/studio.ts';
-import { uploadFiles } from '../../api/uploads.ts';
-import { translateMessage } from '../../i18n/index.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { Segmented } from '../../ui/controls.tsx';
 import { inputClass } from '../../ui/Field.tsx';
-import { composeImages, imageAsDataUri } from '../canvas/dialogs/api.ts';
-import { finishedUrl } from '../canvas/dialogs/enhance.ts';
-import { type CanvasImage, useCanvas } from '../canvas/store.ts';
+import { AssetPicker } from '../assets/AssetPicker.tsx';
+import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
-import { AssetPicker } from '../studio/AssetPicker.tsx';
-import { Segmented } from '../studio/controls.tsx';
 import { Artboard } from './Artboard.tsx';
 import { CanvasImagePicker } from './CanvasImagePicker.tsx';
-import { drawThumbnail, fileHead, loadImage } from './images.ts';
+import { drawThumbnail, loadImage } from './images.ts';
 import { LayerList } from './LayerList.tsx';
 import {
   ARTBOARD_LIMITS,
   ARTBOARD_PRESETS,
-  type ArtboardSize,
-  addLayers,
-  aspectRatioOf,
   byZ,
-  type CompositionResult,
   captureCompositionSession,
   clampArtboardSide,
-  compositionPrompt,
-  DEFAULT_ARTBOARD,
-  type Layer,
   MULTI_COMPOSITION_MAX,
-  moveLayer,
-  type NewLayer,
   parseCompositionSession,
-  removeLayer,
-  resizeArtboard,
-  resizeLayer,
   roomLeft,
-  setOpacity,
-  shiftLayer,
-  sniffImageType,
 } from './layers.ts';
-
-type PresetId = (typeof ARTBOARD_PRESETS)[number]['id'] | 'custom';
-const UPLOAD_MAX_MB = 10;
-const MB = 1024 * 1024;
-
-const newId = () => `layer-${globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`}`;
-
-function presetOf(board: ArtboardSize): PresetId {
-  return ARTBOARD_PRESETS.find((p) => p.width === board.width && p.height === board.height)?.id ?? 'custom';
-}
-
-async function naturalSize(url: string): Promise<{ width: number; height: number }> {
-  try {
-    const img = await loadImage(url);
-    return { width: img.naturalWidth, height: img.naturalHeight };
-  } catch {
-    return { width: 0, height: 0 };
-  }
-}
-
-/** Same-origin media URLs and data URIs go to the server as they are; anything else is fetched here first. */
-async function composable(url: string): Promise<string> {
-  if (url.startsWith('data:') || url.startsWith('/')) return url;
-  try {
-    const parsed = new URL(url);
-    if (parsed.origin === window.location.origin) return `${parsed.pathname}${parsed.search}`;
-  } catch {
-    // not a URL: let the server judge it
-  }
-  return imageAsDataUri(url);
-}
-
-function errorText(error: unknown): string {
-  const message = error instanceof Error && error.message ? error.message : CANVAS_DIALOG_MESSAGES.compositionFailed;
-  return message === CANVAS_DIALOG_MESSAGES.compositionFailed
-    ? i18next.t('multiComposition.failed')
-    : translateMessage(message);
-}
+import { createCompositionStore, type PresetId, presetOf } from './store.ts';
 
 export function MultiCompositionTool() {
   const { t } = useTranslation();
-  const [layers, setLayers] = useState<Layer[]>([]);
-  const [board, setBoard] = useState<ArtboardSize>(DEFAULT_ARTBOARD);
-  const [custom, setCustom] = useState(false);
-  const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [prompt, setPrompt] = useState('');
-  const [notices, setNotices] = useState<string[]>([]);
-  const [adding, setAdding] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [store] = useState(createCompositionStore);
+  const layers = useStore(store, (s) => s.layers);
+  const board = useStore(store, (s) => s.board);
+  const custom = useStore(store, (s) => s.custom);
+  const selectedId = useStore(store, (s) => s.selectedId);
+  const prompt = useStore(store, (s) => s.prompt);
+  const notices = useStore(store, (s) => s.notices);
+  const adding = useStore(store, (s) => s.adding);
+  const busy = useStore(store, (s) => s.busy);
+  const error = useStore(store, (s) => s.error);
+  const result = useStore(store, (s) => s.result);
+  const { setPrompt, choosePreset, changeBoard, layerActions, addFiles, addFromCanvas, addFromAssets } =
+    store.getState();
   const [elapsed, setElapsed] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<CompositionResult | null>(null);
   const [canvasPicker, setCanvasPicker] = useState(false);
   const [assetPicker, setAssetPicker] = useState(false);
   const canvasCount = useCanvas((s) => s.images.length);
-  const mounted = useRef(true);
   const resultRef = useRef<HTMLElement | null>(null);
-  // Layers added after an await land on the newest state, not the one the adding began with.
-  const latest = useRef({ layers, board });
-  latest.current = { layers, board };
-
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
 
   useEffect(() => {
     if (!busy) return;
@@ -136,18 +71,7 @@ export function MultiCompositionTool() {
         prompt,
         result,
       }) as Record<string, unknown> | null,
-    restore: (data) => {
-      const state = parseCompositionSession(data);
-      const next = { width: state.canvasWidth, height: state.canvasHeight };
-      setBoard(next);
-      setCustom(presetOf(next) === 'custom');
-      setLayers(state.layers);
-      setPrompt(state.prompt);
-      setResult(state.result);
-      setSelectedId(null);
-      setError(null);
-      setNotices([]);
-    },
+    restore: (data) => store.getState().restore(parseCompositionSession(data)),
     thumbnail: () =>
       layers.length === 0 && result
         ? drawThumbnail(board, async (g) => {
@@ -166,105 +90,10 @@ export function MultiCompositionTool() {
             }),
   });
 
-  const append = async (items: Array<Omit<NewLayer, 'naturalWidth' | 'naturalHeight'>>, problems: string[]) => {
-    const sized = await Promise.all(
-      items.map(async (item) => {
-        const size = await naturalSize(item.url);
-        return { ...item, naturalWidth: size.width, naturalHeight: size.height };
-      }),
-    );
-    if (!mounted.current) return;
-    const out = addLayers(latest.current.layers, sized, latest.current.board);
-    setLayers(out.layers);
-    if (out.dropped > 0) problems.push(t('multiComposition.limitReached', { max: MULTI_COMPOSITION_MAX }));
-    const last = out.layers.at(-1);
-    if (sized.length > out.dropped && last) setSelectedId(last.id);
-    setNotices(problems);
-  };
-
-  const onFiles = async (list: FileList | null) => {
-    if (!list || list.length === 0) return;
-    const problems: string[] = [];
-    const room = roomLeft(layers);
-    const picked = Array.from(list);
-    if (picked.length > room) problems.push(t('multiComposition.limitReached', { max: MULTI_COMPOSITION_MAX }));
-    const files: File[] = [];
-    for (const file of picked.slice(0, room)) {
-      if (!sniffImageType(await fileHead(file))) problems.push(t('multiComposition.notImage', { name: file.name }));
-      else if (file.size > UPLOAD_MAX_MB * MB)
-        problems.push(t('multiComposition.tooLarge', { name: file.name, max: UPLOAD_MAX_MB }));
-      else files.push(file);
-    }
-    setNotices(problems);
-    if (files.length === 0) return;
-    setAdding(true);
-    try {
-      const settled = await uploadFiles(files, { maxMb: UPLOAD_MAX_MB });
-      const items: Array<Omit<NewLayer, 'naturalWidth' | 'naturalHeight'>> = [];
-      settled.forEach((outcome, i) => {
-        const file = files[i] as File;
-        if (outcome.status === 'fulfilled') items.push({ id: newId(), url: outcome.value.url, name: file.name });
-        else
-          problems.push(
-            `${file.name}: ${translateMessage(String((outcome.reason as Error)?.message ?? outcome.reason))}`,
-          );
-      });
-      await append(items, problems);
-    } finally {
-      if (mounted.current) setAdding(false);
-    }
-  };
-
-  const fromCanvas = (images: CanvasImage[]) => {
-    setAdding(true);
-    void append(
-      images.map((image) => ({ id: newId(), url: image.url, name: image.name })),
-      [],
-    ).finally(() => mounted.current && setAdding(false));
-  };
-
-  const fromAssets = (assets: Asset[]) => {
-    setAdding(true);
-    void append(
-      assets.map((asset) => ({
-        id: newId(),
-        url: asset.url,
-        name: asset.prompt?.trim().slice(0, 40) || t('multiComposition.assetName'),
-      })),
-      [],
-    ).finally(() => mounted.current && setAdding(false));
-  };
-
-  const changeBoard = (next: ArtboardSize) => {
-    setLayers((current) => resizeArtboard(current, board, next));
-    setBoard(next);
-  };
-
   const compose = async () => {
-    if (busy || !canCompose(prompt, layers.length)) return;
-    setBusy(true);
-    setError(null);
-    setResult(null);
-    try {
-      const images = await Promise.all(byZ(layers).map((layer) => composable(layer.url)));
-      const reply = await composeImages({
-        prompt: compositionPrompt(prompt, layers, board),
-        imageBuffers: images,
-        imageMimeType: 'image/png',
-        fileNamePrefix: 'multi-composition',
-        aspectRatio: aspectRatioOf(board),
-      });
-      const url = await finishedUrl(reply.data);
-      if (!mounted.current) return;
-      setResult({ url, id: reply.data.id, width: reply.data.width, height: reply.data.height });
-      // The result appears below the settings: bring it into view.
+    // The result appears below the settings: bring it into view.
+    if (await store.getState().compose())
       requestAnimationFrame(() => resultRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }));
-    } catch (err) {
-      console.error('Multi-composition failed', err);
-      if (mounted.current) setError(errorText(err));
-    } finally {
-      if (mounted.current) setBusy(false);
-    }
   };
 
   const addResultToCanvas = () => {
@@ -284,18 +113,6 @@ export function MultiCompositionTool() {
 
   const room = roomLeft(layers);
   const preset: PresetId = custom ? 'custom' : presetOf(board);
-  const layerActions = {
-    select: (id: string | null) => setSelectedId(id),
-    move: (id: string, x: number, y: number) => setLayers((current) => moveLayer(current, id, x, y, board)),
-    resize: (id: string, size: { width: number; height: number }) =>
-      setLayers((current) => resizeLayer(current, id, size, board)),
-    shift: (id: string, direction: 'up' | 'down') => setLayers((current) => shiftLayer(current, id, direction)),
-    remove: (id: string) => {
-      setLayers((current) => removeLayer(current, id));
-      setSelectedId((current) => (current === id ? null : current));
-    },
-    opacity: (id: string, value: number) => setLayers((current) => setOpacity(current, id, value)),
-  };
 
   return (
     <section
@@ -337,7 +154,7 @@ export function MultiCompositionTool() {
                 data-testid="mc-upload-input"
                 disabled={room === 0 || adding}
                 onChange={(e) => {
-                  void onFiles(e.currentTarget.files);
+                  void addFiles(e.currentTarget.files);
                   e.currentTarget.value = '';
                 }}
               />
@@ -369,7 +186,7 @@ export function MultiCompositionTool() {
           board={board}
           layers={layers}
           selectedId={selectedId}
-          actions={{ ...layerActions, dropFiles: (files) => void onFiles(files) }}
+          actions={{ ...layerActions, dropFiles: (files) => void addFiles(files) }}
         />
         <p className="text-[11px] text-subtle">{t('multiComposition.keyboardHint')}</p>
       </div>
@@ -382,12 +199,7 @@ export function MultiCompositionTool() {
           <Segmented<PresetId>
             label={t('multiComposition.canvasSize')}
             value={preset}
-            onChange={(id) => {
-              if (id === 'custom') return setCustom(true);
-              setCustom(false);
-              const p = ARTBOARD_PRESETS.find((x) => x.id === id);
-              if (p) changeBoard({ width: p.width, height: p.height });
-            }}
+            onChange={choosePreset}
             options={[
               ...ARTBOARD_PRESETS.map((p) => ({
                 value: p.id as PresetId,
@@ -527,13 +339,18 @@ export function MultiCompositionTool() {
         )}
       </aside>
 
-      <CanvasImagePicker open={canvasPicker} onOpenChange={setCanvasPicker} max={room} onPick={fromCanvas} />
+      <CanvasImagePicker
+        open={canvasPicker}
+        onOpenChange={setCanvasPicker}
+        max={room}
+        onPick={(images) => void addFromCanvas(images)}
+      />
       <AssetPicker
         open={assetPicker}
         onOpenChange={setAssetPicker}
         kind="image"
         max={Math.max(1, room)}
-        onPick={fromAssets}
+        onPick={(assets) => void addFromAssets(assets)}
       />
     </section>
   );

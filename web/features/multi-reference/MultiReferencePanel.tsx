@@ -2,100 +2,77 @@ import { Download, Film, ImagePlus, Layers, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import type { MultiReferenceBody, MultiReferenceReply } from '../../../common/api/multi-reference.ts';
-import { taskOutputs } from '../../../common/api/tasks.ts';
+import { useStore } from 'zustand';
 import { MULTI_REFERENCE } from '../../../common/constants.ts';
-import { MESSAGES } from '../../../common/messages.ts';
-import { ApiError, apiRequest } from '../../api/client.ts';
 import { usePrice } from '../../api/engines.ts';
-import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';
-import { uploadFiles } from '../../api/uploads.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { disabledButtonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { EngineBadge, EngineNote, engineOf } from '../assets/EngineBadge.tsx';
+import { ToolPanelLayout } from '../../ui/ToolPanelLayout.tsx';
+import { EngineBadge, EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
 import { imageThumbnail } from '../multi-composition/images.ts';
-import { ToolPanelLayout } from '../studio/ToolPanelLayout.tsx';
-import {
-  type BlendMode,
-  type CompositionMode,
-  captureMultiReferenceSession,
-  type MultiReferenceResult,
-  parseMultiReferenceSession,
-  type Quality,
-  type RefType,
-} from './session.ts';
-import { checkReferenceFile, type MultiReferenceMode, referenceAccept } from './upload-rules.ts';
+import { captureMultiReferenceSession, type MultiReferenceResult, parseMultiReferenceSession } from './session.ts';
+import { createMultiReferenceStore } from './store.ts';
+import { referenceAccept } from './upload-rules.ts';
 
 // The Multi-Reference side tool (canvas spec 2, 5, 7, 9): up to 8 weighted references, blend
 // settings, prompt; Generate calls the server once per variation. Two modes: image (a blend into an
 // image) and video-to-video (the first video reference restyled by the images; videos mp4, mov, webm,
 // avi and images up to 100 MB), whose result is a playable video.
 
-interface Reference {
-  id: string;
-  name: string;
-  url: string;
-  weight: number;
-  type: RefType;
-  description: string;
-  mediaType: 'image' | 'video';
-}
-
 type Result = MultiReferenceResult;
 
 const inputClass = 'w-full rounded-lg border border-line bg-surface-2 px-2 py-1.5 text-xs';
 const labelClass = 'text-[11px] font-medium text-muted';
-/** Longest a running video-to-video task is waited for (the server's task expiry). */
-const TASK_WAIT_MS = 30 * 60_000;
-
-/** Waits for a task, reporting its progress, and answers its first output (null when it failed). */
-async function taskOutput(
-  taskId: string,
-  onProgress: (percent: number) => void,
-): Promise<{ url: string; id: string | null; engine: string | null } | null> {
-  const task = await watchTask(taskId, {
-    timeoutMs: TASK_WAIT_MS,
-    onProgress: (running) => onProgress(running.progress),
-  }).catch((error: unknown) => {
-    if (error instanceof TaskWatchTimeout) return null;
-    throw error;
-  });
-  if (task?.status !== 'completed') return null;
-  const first = taskOutputs(task.result)[0];
-  return first ? { url: first.url, id: first.assetId, engine: first.engine } : null;
-}
 
 export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: () => void; layout?: 'panel' | 'tab' }) {
   const { t } = useTranslation();
   const [, setParams] = useSearchParams();
   const addImage = useCanvas((s) => s.addImage);
-  const [mode, setMode] = useState<MultiReferenceMode>('image');
-  const [refs, setRefs] = useState<Reference[]>([]);
-  const [prompt, setPrompt] = useState('');
-  const [styleModifier, setStyleModifier] = useState('');
-  const [negativePrompt, setNegativePrompt] = useState('');
-  const [blendMode, setBlendMode] = useState<BlendMode>(MULTI_REFERENCE.defaults.blendMode);
-  const [strength, setStrength] = useState<number>(MULTI_REFERENCE.strength.default);
-  const [variations, setVariations] = useState<number>(MULTI_REFERENCE.variations.default);
-  const [aspectRatio, setAspectRatio] = useState<string>(MULTI_REFERENCE.defaults.aspectRatio);
-  const [quality, setQuality] = useState<Quality>(MULTI_REFERENCE.defaults.quality);
-  const [compositionMode, setCompositionMode] = useState<CompositionMode>(MULTI_REFERENCE.defaults.compositionMode);
-  const [preserveDetails, setPreserveDetails] = useState<boolean>(MULTI_REFERENCE.defaults.preserveDetails);
+  const [store] = useState(createMultiReferenceStore);
+  const {
+    mode,
+    refs,
+    prompt,
+    styleModifier,
+    negativePrompt,
+    blendMode,
+    strength,
+    variations,
+    aspectRatio,
+    quality,
+    compositionMode,
+    preserveDetails,
+    uploading,
+    busy,
+    progress,
+    errors,
+    results,
+    setPrompt,
+    setStyleModifier,
+    setNegativePrompt,
+    setBlendMode,
+    setStrength,
+    setVariations,
+    setAspectRatio,
+    setQuality,
+    setCompositionMode,
+    setPreserveDetails,
+    patchRef,
+    removeRef,
+    onFiles,
+    generate,
+    switchMode,
+    clearAll,
+  } = useStore(store);
   const pricePerImage = usePrice('image', MULTI_REFERENCE.model, 'multiReference');
   const pricePerVideo = usePrice('video', MULTI_REFERENCE.videoToVideo.model, 'videoRunway');
   const { balance, shortfall } = useCreditGuard(
     (mode === 'video-to-video' ? pricePerVideo : pricePerImage) * variations,
   );
-  const [uploading, setUploading] = useState(false);
-  const [busy, setBusy] = useState(false);
-  /** Progress (percent) of a video-to-video task still running. */
-  const [progress, setProgress] = useState<number | null>(null);
-  const [errors, setErrors] = useState<string[]>([]);
-  const [results, setResults] = useState<Result[]>([]);
 
   useSessionParticipant('multi-reference', {
     capture: () =>
@@ -116,170 +93,9 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
         blendSettings: { blendMode, strength, variations, aspectRatio, quality, compositionMode, preserveDetails },
         results,
       }) as Record<string, unknown> | null,
-    restore: (data) => {
-      const state = parseMultiReferenceSession(data);
-      setMode(state.mode);
-      setRefs(
-        state.referenceImages.map((r) => ({
-          id: r.id,
-          name: r.filename,
-          url: r.url,
-          weight: r.weight,
-          type: r.type,
-          description: r.description,
-          mediaType: r.mediaType,
-        })),
-      );
-      setPrompt(state.prompt);
-      setStyleModifier(state.styleModifier);
-      setNegativePrompt(state.negativePrompt);
-      const b = state.blendSettings;
-      setBlendMode(b.blendMode);
-      setStrength(b.strength);
-      setVariations(b.variations);
-      setAspectRatio(b.aspectRatio);
-      setQuality(b.quality);
-      setCompositionMode(b.compositionMode);
-      setPreserveDetails(b.preserveDetails);
-      setResults(state.results);
-      setErrors([]);
-    },
+    restore: (data) => store.getState().restore(parseMultiReferenceSession(data)),
     thumbnail: () => imageThumbnail(refs[0]?.url ?? results[0]?.url),
   });
-
-  const patchRef = (id: string, patch: Partial<Reference>) =>
-    setRefs((list) => list.map((r) => (r.id === id ? { ...r, ...patch } : r)));
-
-  async function onFiles(list: FileList | null) {
-    if (!list) return;
-    const problems: string[] = [];
-    const room = MULTI_REFERENCE.maxFiles - refs.length;
-    const picked = Array.from(list);
-    if (picked.length > room) problems.push(MESSAGES.multiReference.tooManyFiles(MULTI_REFERENCE.maxFiles));
-    const files: File[] = [];
-    const kinds: Array<'image' | 'video'> = [];
-    let maxMb: number = MULTI_REFERENCE.imageMaxMb;
-    for (const file of picked.slice(0, Math.max(0, room))) {
-      const verdict = checkReferenceFile(file, mode);
-      if ('error' in verdict) {
-        problems.push(`${file.name}: ${verdict.error}`);
-        continue;
-      }
-      files.push(file);
-      kinds.push(verdict.mediaType);
-      maxMb = Math.max(maxMb, verdict.maxMb);
-    }
-    setErrors(problems);
-    if (files.length === 0) return;
-    setUploading(true);
-    try {
-      const settled = await uploadFiles(files, { maxMb });
-      const added: Reference[] = [];
-      settled.forEach((outcome, i) => {
-        const file = files[i];
-        if (outcome.status === 'fulfilled' && file) {
-          added.push({
-            id: `${Date.now()}-${i}-${file.name}`,
-            name: file.name,
-            url: outcome.value.url,
-            weight: MULTI_REFERENCE.weight.default,
-            type: 'style',
-            description: '',
-            mediaType: kinds[i] ?? 'image',
-          });
-        } else if (outcome.status === 'rejected') {
-          problems.push(`${file?.name ?? ''}: ${String((outcome.reason as Error)?.message ?? outcome.reason)}`);
-        }
-      });
-      setRefs((current) => [...current, ...added].slice(0, MULTI_REFERENCE.maxFiles));
-      setErrors([...problems]);
-    } finally {
-      setUploading(false);
-    }
-  }
-
-  async function generate() {
-    if (!prompt.trim() || refs.length === 0) {
-      setErrors([MESSAGES.multiReference.promptAndReference]);
-      return;
-    }
-    const video = mode === 'video-to-video';
-    if (video && !refs.some((r) => r.mediaType === 'video')) {
-      setErrors([MESSAGES.multiReference.videoRequired]);
-      return;
-    }
-    setBusy(true);
-    setErrors([]);
-    setResults([]);
-    const fullPrompt = styleModifier.trim() ? `${prompt.trim()}, ${styleModifier.trim()}` : prompt.trim();
-    const failures: string[] = [];
-    for (let n = 1; n <= variations; n++) {
-      const body: MultiReferenceBody = {
-        service: video ? 'runway' : 'nanobana',
-        type: video ? MULTI_REFERENCE.videoToVideo.type : 'image-to-image',
-        prompt: fullPrompt,
-        negativePrompt: negativePrompt.trim() || undefined,
-        referenceImages: refs.map((r) => ({
-          url: r.url,
-          weight: r.weight / 100,
-          type: r.type,
-          description: r.description.trim() || undefined,
-          mediaType: r.mediaType,
-        })),
-        blendMode,
-        strength: strength / 100,
-        numImages: 1,
-        aspectRatio,
-        quality,
-        compositionMode,
-        preserveDetails,
-        multiReference: true,
-        seed: Math.floor(Math.random() * 1_000_000),
-      };
-      try {
-        const reply = await apiRequest<MultiReferenceReply>('/api/ai/generate/multi-reference', {
-          method: 'POST',
-          body,
-        });
-        const output =
-          reply.data.url !== null
-            ? { url: reply.data.url, id: reply.data.id, engine: engineOf(reply.data.images[0]?.metadata) }
-            : reply.data.status === 'processing'
-              ? await taskOutput(reply.data.taskId, setProgress)
-              : null;
-        if (output) {
-          const mediaType = video ? ('video' as const) : ('image' as const);
-          setResults((list) => [...list, { ...output, variation: n, mediaType }]);
-        } else failures.push(MESSAGES.multiReference.variationFailed(n));
-      } catch (error) {
-        const detail = error instanceof ApiError ? `: ${error.message}` : '';
-        failures.push(`${MESSAGES.multiReference.variationFailed(n)}${detail}`);
-      }
-    }
-    setErrors(failures);
-    setProgress(null);
-    setBusy(false);
-  }
-
-  function switchMode(next: MultiReferenceMode) {
-    if (next === mode) return;
-    setMode(next);
-    setResults([]);
-    if (next === 'image' && refs.some((r) => r.mediaType === 'video')) {
-      // Videos are only references in video-to-video mode.
-      setRefs((list) => list.filter((r) => r.mediaType === 'image'));
-      setErrors([MESSAGES.multiReference.unsupportedType]);
-    } else setErrors([]);
-  }
-
-  function clearAll() {
-    setRefs([]);
-    setPrompt('');
-    setStyleModifier('');
-    setNegativePrompt('');
-    setResults([]);
-    setErrors([]);
-  }
 
   function openInCanvas(result: Result) {
     if (result.mediaType === 'video') return;
@@ -394,7 +210,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
               type="button"
               aria-label={t('multiReference.remove')}
               className="text-muted hover:text-fg"
-              onClick={() => setRefs((list) => list.filter((r) => r.id !== ref.id))}
+              onClick={() => removeRef(ref.id)}
             >
               <Trash2 className="size-4" aria-hidden />
             </button>

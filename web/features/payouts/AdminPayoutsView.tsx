@@ -7,11 +7,11 @@ import { PAYOUT_LIMITS, PAYOUT_STATUSES, type PayoutStatus } from '../../../comm
 import { MESSAGES } from '../../../common/messages.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { SelectField } from '../../ui/controls.tsx';
 import { TextField } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { CardEmail, CardError, Fact } from '../admin/shared.tsx';
 import { useFormatDate, useFormatEuros } from '../billing/format.ts';
-import { SortSelect } from '../directory/parts.tsx';
 import { useAdminPayouts, useDecidePayout } from './api.ts';
 import { PayoutStatusBadge } from './PayoutStatusBadge.tsx';
 
@@ -192,7 +192,8 @@ export default function AdminPayoutsView() {
           <Banknote className="size-4 text-accent" aria-hidden />
           {t('payouts.admin.heading')}
         </h2>
-        <SortSelect
+        <SelectField
+          variant="inline"
           value={status}
           onChange={setStatus}
           options={options}

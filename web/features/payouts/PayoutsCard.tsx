@@ -10,7 +10,7 @@ import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { FormMessage, TextField } from '../../ui/Field.tsx';
-import { LoadError, Loading, Section } from '../account/ui.tsx';
+import { LoadError, Loading, Section } from '../../ui/Section.tsx';
 import { useFormatDate, useFormatEuros } from '../billing/format.ts';
 import { useCancelPayout, usePayouts, useRequestPayout } from './api.ts';
 import { PayoutStatusBadge } from './PayoutStatusBadge.tsx';

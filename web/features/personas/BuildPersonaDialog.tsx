@@ -19,13 +19,13 @@ import {
 import { meQueryKey, useMe } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { useModelEngines } from '../../api/engines.ts';
+import { useCreditsText } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';
+import { Segmented, SelectField, SwitchField, TextInputField } from '../../ui/controls.tsx';
+import { DialogShell } from '../../ui/DialogShell.tsx';
 import { FormMessage, TextAreaField, TextField } from '../../ui/Field.tsx';
 import { EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, creditShortfall } from '../billing/CreditShortfall.tsx';
-import { DialogShell } from '../canvas/dialogs/DialogShell.tsx';
-import { Segmented, SelectField, SwitchField, TextInputField } from '../studio/controls.tsx';
-import { useCreditsText } from '../studio/format.ts';
 import { createPersona, personasKey } from './api.ts';
 import { CreationProgress } from './CreationProgress.tsx';
 import { checkDraft, draftBody, EMPTY_DRAFT, type PersonaDraft } from './form.ts';

@@ -5,7 +5,7 @@ import {
   type PersonaVideoDuration,
 } from '../../../common/rules/personas.ts';
 import { cn } from '../../ui/cn.ts';
-import { labelClass, Segmented } from '../studio/controls.tsx';
+import { labelClass, Segmented } from '../../ui/controls.tsx';
 
 /** The visible label above a choice row; the row itself carries the same text as its aria-label. */
 function Labelled({ label, fill, children }: { label: string; fill?: boolean; children: ReactNode }) {

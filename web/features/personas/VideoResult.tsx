@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { MESSAGES } from '../../../common/messages.ts';
 import { Button } from '../../ui/Button.tsx';
-import { DialogShell } from '../canvas/dialogs/DialogShell.tsx';
-import { ProgressBar } from '../studio/results/ProgressBar.tsx';
+import { DialogShell } from '../../ui/DialogShell.tsx';
+import { ProgressBar } from '../../ui/ProgressBar.tsx';
 import { personaMessage } from './messages.ts';
 import type { VideoTaskState } from './videoTask.ts';
 

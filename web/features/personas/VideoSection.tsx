@@ -12,14 +12,14 @@ import {
   type PersonaVideoDuration,
 } from '../../../common/rules/personas.ts';
 import { usePrice } from '../../api/engines.ts';
+import { addToWorkspace } from '../../api/workspace.ts';
+import { useCreditsText } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { labelClass } from '../../ui/controls.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { EngineBadge, EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
-import { labelClass } from '../studio/controls.tsx';
-import { useCreditsText } from '../studio/format.ts';
-import { addToWorkspace } from '../workspace/api.ts';
 import { generatePersonaVideo } from './api.ts';
 import { galleryImages } from './form.ts';
 import { PromptArea } from './ImageSection.tsx';

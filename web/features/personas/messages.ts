@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { MESSAGES } from '../../../common/messages.ts';
-import { localizeMessage } from '../studio/localize.ts';
+import { localizeMessage } from '../../i18n/localize.ts';
 
 // The persona messages of the spec are shown verbatim in English; in Arabic they are looked up by their
 // text under personas.msg.<name> (this feature's strings), then in the shared catalogue.

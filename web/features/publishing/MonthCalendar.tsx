@@ -3,7 +3,7 @@ import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 
 import { useTranslation } from 'react-i18next';
 import { nextDay } from '../../../common/rules/scheduling.ts';
 import { cn } from '../../ui/cn.ts';
-import { useDir } from '../studio/controls.tsx';
+import { useDir } from '../../ui/controls.tsx';
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');

@@ -16,9 +16,9 @@ import {
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { cn } from '../../ui/cn.ts';
+import { SelectField } from '../../ui/controls.tsx';
 import { DialogTitleBar } from '../../ui/DialogTitleBar.tsx';
 import { FormMessage, inputClass } from '../../ui/Field.tsx';
-import { SelectField } from '../studio/controls.tsx';
 import { useCancelScheduled, useCreateScheduled, useUpdateScheduled } from './api.ts';
 import { MonthCalendar, monthOf } from './MonthCalendar.tsx';
 import { errorText, socialMessage } from './messages.ts';

@@ -6,7 +6,7 @@ import { SOCIAL_PLATFORMS } from '../../../common/api/social.ts';
 import { DEFAULT_TIME_SLOT } from '../../../common/rules/scheduling.ts';
 import { useMe } from '../../api/auth.ts';
 import { cn } from '../../ui/cn.ts';
-import { useDir } from '../studio/controls.tsx';
+import { useDir } from '../../ui/controls.tsx';
 import { useConnectWatcher, usePlatformViews } from './connect.ts';
 import { type Draft, PublishNow } from './PublishNow.tsx';
 import { ScheduledPosts } from './ScheduledPosts.tsx';

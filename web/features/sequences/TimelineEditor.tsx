@@ -35,7 +35,7 @@ import {
 } from '../../../common/rules/sequences.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { useDir } from '../studio/controls.tsx';
+import { useDir } from '../../ui/controls.tsx';
 import type { MovieAgentReply } from './api.ts';
 import { ItemStateBadge, MasterSection, MovieScriptField } from './sections.tsx';
 import { type SequenceItem, useSequences } from './store.ts';

@@ -3,7 +3,7 @@
 import i18next from 'i18next';
 import { messageKeyOf } from '../../../common/message-keys.ts';
 import { SEQUENCE_MESSAGES } from '../../../common/rules/sequences.ts';
-import { localizeMessage } from '../studio/localize.ts';
+import { localizeMessage } from '../../i18n/localize.ts';
 
 type MessageKey = keyof typeof SEQUENCE_MESSAGES;
 /** SEQUENCE_MESSAGES are keyed as the group 'sequences' (common/rules/sequences.ts). */

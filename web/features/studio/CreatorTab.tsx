@@ -3,28 +3,25 @@ import { AudioLines, CircleAlert, Coins, Image as ImageIcon, Sparkles, Video } f
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QUALITY_SUFFIX } from '../../../common/constants.ts';
-import { MESSAGES } from '../../../common/messages.ts';
 import {
   needsQualitySuffix,
   promptWordCount,
-  STUDIO_ACTION_LABELS,
   STUDIO_MODES,
   type StudioMode,
   studioAction,
 } from '../../../common/rules/studio.ts';
 import { useMe } from '../../api/auth.ts';
 import { useModelEngines } from '../../api/engines.ts';
-import { translateMessage } from '../../i18n/index.ts';
+import { useActionLabel, useCreditsText, useFormatNumber } from '../../i18n/format.ts';
+import { localizeMessage } from '../../i18n/localize.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { Segmented } from '../../ui/controls.tsx';
 import { inputClass } from '../../ui/Field.tsx';
 import { AssetsGrid } from '../assets/AssetsGrid.tsx';
 import { CreditShortfall, creditShortfall } from '../billing/CreditShortfall.tsx';
 import { CreditsDialog } from './CreditsDialog.tsx';
-import { Segmented } from './controls.tsx';
-import { useCreditsText, useFormatNumber } from './format.ts';
 import { AudioForm, ImageForm, VideoForm } from './forms.tsx';
-import { localizeMessage } from './localize.ts';
 import { buildRequest, modeInputs, priceFor } from './requests.ts';
 import { ResultsPanel } from './results/ResultsPanel.tsx';
 import { resetGeneration, retryGeneration, runGeneration } from './runner.ts';
@@ -32,15 +29,6 @@ import { useStudio } from './store.ts';
 
 const MODE_ICONS = { image: ImageIcon, video: Video, audio: AudioLines } as const;
 const PROMPT_MAX = 4000;
-
-/** The main action's label: Generate + the mode, 'Working...' while loading (spec 2.2). */
-export function useActionLabel() {
-  const { t } = useTranslation();
-  return (action: keyof typeof STUDIO_ACTION_LABELS, loading: boolean) =>
-    loading
-      ? translateMessage(MESSAGES.generation.working)
-      : t(`studio.actions.${action}`, { defaultValue: STUDIO_ACTION_LABELS[action] });
-}
 
 /** The Creator tab: image, video and audio modes, the result area, and the media library below. */
 export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeChange: (mode: StudioMode) => void }) {

@@ -9,8 +9,8 @@ import {
   VIDEO_ENHANCE,
 } from '../../../common/constants.ts';
 import { useModelEngines } from '../../api/engines.ts';
+import { useCreditsText } from '../../i18n/format.ts';
 import { TopUpDialog } from '../billing/TopUpDialog.tsx';
-import { useCreditsText } from './format.ts';
 
 /** Each row of the price list with the model whose engine decides it (its local preview price when local). */
 const PRICE_ROWS: Array<{ key: PriceItem; kind: EngineModelKind; model: string; per?: 'image' }> = [

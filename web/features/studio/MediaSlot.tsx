@@ -3,12 +3,12 @@ import { type DragEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UPLOAD } from '../../../common/constants.ts';
 import { acceptFor } from '../../../common/rules/upload.ts';
+import { localizeMessage } from '../../i18n/localize.ts';
 import { disabledButtonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { AssetPicker } from './AssetPicker.tsx';
-import { labelClass } from './controls.tsx';
+import { labelClass } from '../../ui/controls.tsx';
+import { AssetPicker } from '../assets/AssetPicker.tsx';
 import { addAssets, addFiles } from './inputs.ts';
-import { localizeMessage } from './localize.ts';
 import { type InputSlot, type MediaInput, SINGLE_SLOTS, useStudio } from './store.ts';
 
 function InputTile({ input, onRemove }: { input: MediaInput; onRemove: () => void }) {

@@ -11,20 +11,20 @@ import {
   type StudioSideTool,
   type StudioTab,
 } from '../../../common/rules/studio.ts';
+import { localizeMessage } from '../../i18n/localize.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { useDir } from '../../ui/controls.tsx';
 import { CampaignsTab } from '../campaigns/CampaignsTab.tsx';
 import { PersonasTab } from '../personas/PersonasView.tsx';
 import { PublishTab } from '../publishing/PublishTab.tsx';
 import { WorkspacePanel } from '../workspace/WorkspacePanel.tsx';
 import { CreatorTab } from './CreatorTab.tsx';
-import { useDir } from './controls.tsx';
-import { localizeMessage } from './localize.ts';
 import { ToolPanel, ToolRail } from './SideTools.tsx';
 import { useStudio } from './store.ts';
 
 // The multi-image canvas is its own chunk (konva is large): downloaded only when the canvas opens.
-const CanvasOverlay = lazy(() => import('../canvas/CanvasOverlay.tsx'));
+const CanvasOverlay = lazy(() => import('../canvas-editor/CanvasOverlay.tsx'));
 const FilmStudioOverlay = lazy(() => import('../film/FilmStudioOverlay.tsx'));
 
 const TAB_ICONS = { creator: WandSparkles, personas: ScanFace, campaigns: Megaphone, publish: Send } as const;

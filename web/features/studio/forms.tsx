@@ -24,9 +24,9 @@ import {
   videoModelInputs,
 } from '../../../common/rules/studio.ts';
 import { useModelEngines } from '../../api/engines.ts';
+import { localizeMessage } from '../../i18n/localize.ts';
 import { cn } from '../../ui/cn.ts';
-import { RangeField, Segmented, SelectField, SwitchField, TextInputField } from './controls.tsx';
-import { localizeMessage } from './localize.ts';
+import { RangeField, Segmented, SelectField, SwitchField, TextInputField } from '../../ui/controls.tsx';
 import { MediaSlot } from './MediaSlot.tsx';
 import type { ModeInputs } from './requests.ts';
 import {

@@ -6,7 +6,7 @@ import { UPLOAD } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { limitUploadBatch, uploadKindOf, uploadSizeError } from '../../../common/rules/upload.ts';
 import { UploadError, uploadFiles } from '../../api/uploads.ts';
-import { localizeMessage } from './localize.ts';
+import { localizeMessage } from '../../i18n/localize.ts';
 import { type InputSlot, type MediaInput, SINGLE_SLOTS, useStudio } from './store.ts';
 
 let counter = 0;

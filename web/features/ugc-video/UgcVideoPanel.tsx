@@ -8,9 +8,12 @@ import {
   type PersonaVideoDuration,
 } from '../../../common/rules/personas.ts';
 import { usePrice } from '../../api/engines.ts';
+import { useCreditsText } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';
+import { SelectField } from '../../ui/controls.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { ToolPanelHeader } from '../../ui/ToolPanelHeader.tsx';
 import { EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { generateUgcVideo, usePersonas } from '../personas/api.ts';
@@ -21,9 +24,6 @@ import { useImageInputs } from '../personas/uploads.ts';
 import { VideoDurationChoice, VideoRatioChoice } from '../personas/VideoChoices.tsx';
 import { VideoFailedPanel, VideoPlayer, VideoProgress } from '../personas/VideoResult.tsx';
 import { useVideoTask } from '../personas/videoTask.ts';
-import { SelectField } from '../studio/controls.tsx';
-import { useCreditsText } from '../studio/format.ts';
-import { ToolPanelHeader } from '../studio/ToolPanelHeader.tsx';
 import { checkUgc } from './rules.ts';
 
 // Vertical first: UGC videos are made for phones.

@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { RunningTask } from '../../../common/api/tasks.ts';
 import { buttonClass } from '../../ui/Button.tsx';
-import { ProgressBar } from '../studio/results/ProgressBar.tsx';
+import { ProgressBar } from '../../ui/ProgressBar.tsx';
 import { useRunningTasks } from './api.ts';
 import { HomeEmpty, HomeLoadFailed, HomeLoading, HomeSection } from './sections.tsx';
 

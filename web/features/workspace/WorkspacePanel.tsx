@@ -5,11 +5,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { MESSAGES } from '../../../common/messages.ts';
+import {
+  clearWorkspace,
+  removeFromWorkspace,
+  useWorkspace,
+  type WorkspaceItem,
+  workspaceKey,
+} from '../../api/workspace.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { personasKey } from '../personas/api.ts';
 import { personaMessage } from '../personas/messages.ts';
-import { clearWorkspace, removeFromWorkspace, useWorkspace, type WorkspaceItem, workspaceKey } from './api.ts';
 
 function Thumb({ item }: { item: WorkspaceItem }) {
   const [broken, setBroken] = useState(false);

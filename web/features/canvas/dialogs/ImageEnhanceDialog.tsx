@@ -7,8 +7,8 @@ import { type EnhancorKind, IMAGE_ENHANCE_DEFAULTS } from '../../../../common/co
 import { IMAGE_ENHANCE_SERVICES } from '../../../../common/rules/canvas-dialogs.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
+import { DialogShell } from '../../../ui/DialogShell.tsx';
 import { selectedImages, useCanvas } from '../store.ts';
-import { DialogShell } from './DialogShell.tsx';
 import { startImageEnhancement } from './enhance.ts';
 
 export interface ImageEnhanceDialogProps {

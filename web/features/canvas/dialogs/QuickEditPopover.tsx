@@ -20,9 +20,9 @@ import {
 import { useModelEngines } from '../../../api/engines.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
+import { Segmented } from '../../../ui/controls.tsx';
 import { inputClass } from '../../../ui/Field.tsx';
 import { engineOf } from '../../assets/EngineBadge.tsx';
-import { Segmented } from '../../studio/controls.tsx';
 import { type CanvasImage, selectedImages, useCanvas } from '../store.ts';
 import { composeImages, editImage, failureText, imageRef } from './api.ts';
 import { finishedUrl } from './enhance.ts';

@@ -1,58 +1,30 @@
 // Region edit modal (canvas spec 2, 3, 4, 5, 9): the image drawn on a canvas scaled to fit 800x600, rectangles
 // drawn with the mouse (under 20x20 discarded), images dropped onto regions (image files only), per-region
 // prompt and Generate (region-masked reference-chain composition), Upscale of the result and Download.
+// The state and actions are regionEditStore's, the drawing surface RegionSelector's; this renders them.
 import { Download, ImagePlus, Sparkles, Trash2, Wand2 } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { type DragEvent, type PointerEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { CANVAS, CANVAS_IMAGES } from '../../../../common/constants.ts';
+import { useStore } from 'zustand';
+import { CANVAS_IMAGES } from '../../../../common/constants.ts';
 import { MESSAGES } from '../../../../common/messages.ts';
-import {
-  CANVAS_DIALOG_MESSAGES,
-  isImageFile,
-  normaliseRegion,
-  type Point,
-  REGION_COLOURS,
-  type RegionRect,
-  regionAt,
-  regionCanvasSize,
-  regionGenerateCheck,
-  regionLook,
-  regionPrompt,
-  regionToImageMask,
-} from '../../../../common/rules/canvas-dialogs.ts';
+import { isImageFile, REGION_COLOURS, regionLook } from '../../../../common/rules/canvas-dialogs.ts';
+import { localizeMessage } from '../../../i18n/localize.ts';
 import { Button, buttonClass } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
 import { DialogCloseButton } from '../../../ui/DialogTitleBar.tsx';
 import { inputClass } from '../../../ui/Field.tsx';
-import { localizeMessage } from '../../studio/localize.ts';
-import { type CanvasImage, useCanvas } from '../store.ts';
-import { blobAsDataUri, failureText, generateMultiComposition, imageRef } from './api.ts';
-import { startImageEnhancement } from './enhance.ts';
+import { useCanvas } from '../store.ts';
+import { blobAsDataUri } from './api.ts';
+import { RegionSelector } from './RegionSelector.ts';
+import { createRegionEditStore, type Region } from './regionEditStore.ts';
 
 export interface RegionEditModalProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   imageId: string;
-}
-
-interface Region extends RegionRect {
-  id: string;
-  prompt: string;
-  droppedImage: { url: string; name: string } | null;
-}
-
-interface Loaded {
-  element: HTMLImageElement;
-  natural: { width: number; height: number };
-  display: { width: number; height: number; scale: number };
-}
-
-let regionCounter = 0;
-function newRegionId() {
-  regionCounter += 1;
-  return `region-${Date.now().toString(36)}-${regionCounter}`;
 }
 
 function loadElement(src: string): Promise<HTMLImageElement> {
@@ -70,21 +42,24 @@ function downloadHref(url: string): string {
   return `${url}${url.includes('?') ? '&' : '?'}download=1`;
 }
 
+const selectable = (regions: readonly Region[]) => regions.map((r) => ({ ...r, hasImage: Boolean(r.droppedImage) }));
+
 export function RegionEditModal({ open, onOpenChange, imageId }: RegionEditModalProps) {
   const { t } = useTranslation();
   const image = useCanvas((s) => s.images.find((img) => img.id === imageId));
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const droppedElements = useRef(new Map<string, HTMLImageElement>());
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [loadError, setLoadError] = useState(false);
-  const [regions, setRegions] = useState<Region[]>([]);
-  const [activeId, setActiveId] = useState<string | null>(null);
-  const [dropId, setDropId] = useState<string | null>(null);
-  const [drawing, setDrawing] = useState<{ start: Point; current: Point } | null>(null);
-  const [stylePrompt, setStylePrompt] = useState('');
-  const [busyId, setBusyId] = useState<string | null>(null);
-  const [result, setResult] = useState<CanvasImage | null>(null);
-  const [upscaling, setUpscaling] = useState(false);
+  const [store] = useState(createRegionEditStore);
+  const [selector] = useState(() => new RegionSelector());
+  const loaded = useStore(store, (s) => s.loaded);
+  const loadError = useStore(store, (s) => s.loadError);
+  const regions = useStore(store, (s) => s.regions);
+  const activeId = useStore(store, (s) => s.activeId);
+  const dropId = useStore(store, (s) => s.dropId);
+  const stylePrompt = useStore(store, (s) => s.stylePrompt);
+  const busyId = useStore(store, (s) => s.busyId);
+  const result = useStore(store, (s) => s.result);
+  const upscaling = useStore(store, (s) => s.upscaling);
+  const { setActive, setDropTarget, setStylePrompt, updateRegion } = store.getState();
 
   const imageUrl = image?.url;
 
@@ -93,120 +68,79 @@ export function RegionEditModal({ open, onOpenChange, imageId }: RegionEditModal
   useEffect(() => {
     if (!open || !imageUrl) return;
     const controller = new AbortController();
-    setLoaded(null);
-    setLoadError(false);
-    setRegions([]);
-    setActiveId(null);
-    setResult(null);
-    droppedElements.current.clear();
+    store.getState().reset();
+    selector.forgetAll();
     (async () => {
       try {
         const element = await loadElement(imageUrl);
         if (controller.signal.aborted) return;
-        const natural = { width: element.naturalWidth, height: element.naturalHeight };
-        setLoaded({ element, natural, display: regionCanvasSize(natural) });
+        store.getState().setLoaded(element);
       } catch (error) {
         if (controller.signal.aborted) return;
         console.error('Region edit: image failed to load', error);
-        setLoadError(true);
+        store.getState().setLoadError();
       }
     })();
     return () => controller.abort();
-  }, [open, imageUrl]);
+  }, [open, imageUrl, store, selector]);
 
   const draw = useCallback(() => {
-    const canvas = canvasRef.current;
-    const ctx = canvas?.getContext('2d');
-    if (!canvas || !ctx || !loaded) return;
-    const { width, height } = loaded.display;
-    ctx.clearRect(0, 0, width, height);
-    ctx.drawImage(loaded.element, 0, 0, width, height);
-    for (const region of regions) {
-      const look = regionLook({ id: region.id, hasImage: Boolean(region.droppedImage) }, activeId, dropId);
-      const colour = REGION_COLOURS[look];
-      const dropped = droppedElements.current.get(region.id);
-      if (dropped) {
-        ctx.globalAlpha = 0.55;
-        ctx.drawImage(dropped, region.x, region.y, region.width, region.height);
-        ctx.globalAlpha = 1;
-      }
-      ctx.fillStyle = `${colour}33`;
-      ctx.fillRect(region.x, region.y, region.width, region.height);
-      ctx.strokeStyle = colour;
-      ctx.lineWidth = look === 'active' || look === 'dropTarget' ? 3 : 2;
-      ctx.setLineDash(look === 'dropTarget' ? [8, 4] : []);
-      ctx.strokeRect(region.x, region.y, region.width, region.height);
-    }
-    if (drawing) {
-      ctx.setLineDash([6, 4]);
-      ctx.strokeStyle = '#ffffff';
-      ctx.lineWidth = 2;
-      ctx.strokeRect(
-        Math.min(drawing.start.x, drawing.current.x),
-        Math.min(drawing.start.y, drawing.current.y),
-        Math.abs(drawing.current.x - drawing.start.x),
-        Math.abs(drawing.current.y - drawing.start.y),
-      );
-    }
-    ctx.setLineDash([]);
-  }, [loaded, regions, activeId, dropId, drawing]);
+    const ctx = canvasRef.current?.getContext('2d');
+    if (!ctx || !loaded) return;
+    selector.draw(ctx, {
+      image: loaded.element,
+      width: loaded.display.width,
+      height: loaded.display.height,
+      regions: selectable(regions),
+      activeId,
+      dropId,
+    });
+  }, [selector, loaded, regions, activeId, dropId]);
 
   useEffect(draw, [draw]);
 
-  const pointOf = (event: { clientX: number; clientY: number }): Point | null => {
+  const pointOf = (event: { clientX: number; clientY: number }) => {
     const canvas = canvasRef.current;
-    if (!canvas) return null;
-    const rect = canvas.getBoundingClientRect();
-    if (rect.width === 0 || rect.height === 0) return null;
-    return {
-      x: ((event.clientX - rect.left) * canvas.width) / rect.width,
-      y: ((event.clientY - rect.top) * canvas.height) / rect.height,
-    };
+    return canvas ? selector.pointAt(event, canvas, canvas.getBoundingClientRect()) : null;
   };
 
   const onPointerDown = (event: PointerEvent<HTMLCanvasElement>) => {
     if (!loaded || event.button !== 0) return;
     const point = pointOf(event);
     if (!point) return;
-    const hit = regionAt(regions, point);
-    if (hit && !event.shiftKey) {
-      setActiveId(hit.id);
+    const press = selector.press(point, selectable(regions), event.shiftKey);
+    if (press.kind === 'select') {
+      setActive(press.id);
       return;
     }
     event.currentTarget.setPointerCapture(event.pointerId);
-    setDrawing({ start: point, current: point });
+    draw();
   };
 
   const onPointerMove = (event: PointerEvent<HTMLCanvasElement>) => {
-    if (!drawing) return;
+    if (!selector.dragging) return;
     const point = pointOf(event);
-    if (point) setDrawing({ ...drawing, current: point });
+    if (point && selector.move(point)) draw();
   };
 
   const onPointerUp = (event: PointerEvent<HTMLCanvasElement>) => {
-    if (!drawing || !loaded) return;
-    const point = pointOf(event) ?? drawing.current;
-    setDrawing(null);
-    const rect = normaliseRegion(drawing.start, point, loaded.display);
-    if (!rect) return; // under 20x20: discarded
-    const region: Region = { ...rect, id: newRegionId(), prompt: '', droppedImage: null };
-    setRegions((list) => [...list, region]);
-    setActiveId(region.id);
+    if (!selector.dragging || !loaded) return;
+    const rect = selector.release(pointOf(event), loaded.display);
+    if (rect) store.getState().addRegion(rect);
+    else draw(); // under 20x20: discarded
   };
 
   const onDragOver = (event: DragEvent<HTMLCanvasElement>) => {
     event.preventDefault();
-    const point = pointOf(event);
-    const hit = point ? regionAt(regions, point) : null;
+    const hit = selector.regionAt(regions, pointOf(event));
     event.dataTransfer.dropEffect = hit ? 'copy' : 'none';
-    setDropId(hit?.id ?? null);
+    setDropTarget(hit?.id ?? null);
   };
 
   const onDrop = async (event: DragEvent<HTMLCanvasElement>) => {
     event.preventDefault();
-    setDropId(null);
-    const point = pointOf(event);
-    const hit = point ? regionAt(regions, point) : null;
+    setDropTarget(null);
+    const hit = selector.regionAt(regions, pointOf(event));
     const file = event.dataTransfer.files[0];
     if (!hit) {
       toast.info(t('canvasDialogs.region.dropOnRegion'));
@@ -223,85 +157,22 @@ export function RegionEditModal({ open, onOpenChange, imageId }: RegionEditModal
     }
     try {
       const url = await blobAsDataUri(file);
-      droppedElements.current.set(hit.id, await loadElement(url));
-      setRegions((list) => list.map((r) => (r.id === hit.id ? { ...r, droppedImage: { url, name: file.name } } : r)));
-      setActiveId(hit.id);
+      selector.setDroppedImage(hit.id, await loadElement(url));
+      updateRegion(hit.id, { droppedImage: { url, name: file.name } });
+      setActive(hit.id);
     } catch (error) {
       console.error('Region drop failed', error);
       toast.error(t('canvasDialogs.region.imagesOnly'));
     }
   };
 
-  const updateRegion = (id: string, patch: Partial<Region>) =>
-    setRegions((list) => list.map((r) => (r.id === id ? { ...r, ...patch } : r)));
-
   const removeRegion = (id: string) => {
-    droppedElements.current.delete(id);
-    setRegions((list) => list.filter((r) => r.id !== id));
-    if (activeId === id) setActiveId(null);
+    selector.forget(id);
+    store.getState().removeRegion(id);
   };
 
-  const generate = async (regionId: string | null) => {
-    const region = regions.find((r) => r.id === regionId) ?? null;
-    const check = regionGenerateCheck({
-      hasRegion: Boolean(region),
-      imageLoaded: Boolean(loaded),
-      prompt: region?.prompt ?? '',
-      busy: busyId !== null,
-    });
-    if (check === 'alert') {
-      toast.error(t('canvasDialogs.region.selectRegion'));
-      return;
-    }
-    if (check === 'blocked' || !region || !loaded || !image) return;
-    setBusyId(region.id);
-    try {
-      const reply = await generateMultiComposition({
-        baseImage: imageRef(image),
-        compositionSteps: [
-          {
-            id: region.id,
-            prompt: regionPrompt(region.prompt, stylePrompt),
-            regionMask: regionToImageMask(region, loaded.display.scale, loaded.natural),
-            referenceImage: region.droppedImage?.url,
-            referenceImageName: region.droppedImage?.name,
-          },
-        ],
-      });
-      const steps = reply.data.steps;
-      const last = steps[steps.length - 1];
-      const url = last?.outputImage ?? reply.data.finalImage;
-      if (!url) throw new Error('The composition returned no image');
-      const source = useCanvas.getState().images.find((img) => img.id === image.id) ?? image;
-      const added = useCanvas.getState().addImage({
-        url,
-        thumbnailUrl: last?.thumbnail_url ?? null,
-        name: `${image.name} (region)`,
-        prompt: region.prompt,
-        assetId: last?.assetId,
-        naturalWidth: loaded.natural.width,
-        naturalHeight: loaded.natural.height,
-        width: source.width,
-        height: source.height,
-      });
-      if (added) useCanvas.getState().reveal(added);
-      else toast.error(t('canvasEditor.limitReached', { max: CANVAS.maxImages }));
-      setResult(added ?? { ...source, id: `result-${region.id}`, url, thumbnailUrl: null, assetId: last?.assetId });
-      toast.success(t('canvasDialogs.region.done'));
-    } catch (error) {
-      console.error('Region generation failed', error);
-      toast.error(failureText(error, CANVAS_DIALOG_MESSAGES.compositionFailed));
-    } finally {
-      setBusyId(null);
-    }
-  };
-
-  const upscale = async () => {
-    if (!result || upscaling) return;
-    setUpscaling(true);
-    await startImageEnhancement(result, 'image-upscaler', t('canvasDialogs.enhance.services.image-upscaler.name'));
-    setUpscaling(false);
-  };
+  const generate = (regionId: string | null) => store.getState().generate(regionId, image);
+  const upscale = () => store.getState().upscale();
 
   const active = regions.find((r) => r.id === activeId) ?? null;
 
@@ -347,9 +218,12 @@ export function RegionEditModal({ open, onOpenChange, imageId }: RegionEditModal
                   onPointerDown={onPointerDown}
                   onPointerMove={onPointerMove}
                   onPointerUp={onPointerUp}
-                  onPointerCancel={() => setDrawing(null)}
+                  onPointerCancel={() => {
+                    selector.cancel();
+                    draw();
+                  }}
                   onDragOver={onDragOver}
-                  onDragLeave={() => setDropId(null)}
+                  onDragLeave={() => setDropTarget(null)}
                   onDrop={onDrop}
                 />
               ) : (
@@ -406,7 +280,7 @@ export function RegionEditModal({ open, onOpenChange, imageId }: RegionEditModal
                         <button
                           type="button"
                           className="min-w-0 flex-1 truncate text-start text-sm font-medium"
-                          onClick={() => setActiveId(region.id)}
+                          onClick={() => setActive(region.id)}
                           aria-pressed={region.id === activeId}
                         >
                           {t('canvasDialogs.region.item', { n: index + 1 })}
@@ -436,7 +310,7 @@ export function RegionEditModal({ open, onOpenChange, imageId }: RegionEditModal
                         data-testid="region-prompt"
                         className={cn(inputClass, 'min-h-16 resize-y py-2')}
                         value={region.prompt}
-                        onFocus={() => setActiveId(region.id)}
+                        onFocus={() => setActive(region.id)}
                         onChange={(e) => updateRegion(region.id, { prompt: e.target.value })}
                         placeholder={t('canvasDialogs.region.promptPlaceholder')}
                         aria-label={t('canvasDialogs.region.promptPlaceholder')}

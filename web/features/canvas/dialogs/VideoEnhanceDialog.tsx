@@ -13,11 +13,11 @@ import { qualityPresetText, videoEnhanceError } from '../../../../common/rules/c
 import { usePrice } from '../../../api/engines.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
+import { DialogShell } from '../../../ui/DialogShell.tsx';
 import { inputClass } from '../../../ui/Field.tsx';
 import { EngineNote } from '../../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../../billing/CreditShortfall.tsx';
 import { topazModels } from './api.ts';
-import { DialogShell } from './DialogShell.tsx';
 import { startVideoEnhancement } from './enhance.ts';
 
 export interface VideoEnhanceDialogProps {

@@ -10,7 +10,7 @@ import type {
 } from '../../../../common/api/canvas-images.ts';
 import type { EnhanceQueuedReply, TopazEnhanceBody, TopazModelsReply } from '../../../../common/api/upscale.ts';
 import { ApiError, apiRequest } from '../../../api/client.ts';
-import { localizeMessage } from '../../studio/localize.ts';
+import { localizeMessage } from '../../../i18n/localize.ts';
 
 type NanobanaReply = z.infer<typeof nanobanaReply>;
 

@@ -2,12 +2,12 @@ import { CircleAlert, Coins, PencilLine, RotateCcw, ShieldAlert } from 'lucide-r
 import { useTranslation } from 'react-i18next';
 import { MESSAGES } from '../../../../common/messages.ts';
 import type { StudioMode } from '../../../../common/rules/studio.ts';
+import { useCreditsText } from '../../../i18n/format.ts';
 import { translateMessage } from '../../../i18n/index.ts';
+import { localizeMessage } from '../../../i18n/localize.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
 import { creditShortfall, useNeedMoreText } from '../../billing/CreditShortfall.tsx';
-import { useCreditsText } from '../format.ts';
-import { localizeMessage } from '../localize.ts';
 import type { GenerationError } from '../store.ts';
 
 const TONES = {

@@ -6,11 +6,11 @@ import { downloadUrl, type StudioMode } from '../../../../common/rules/studio.ts
 import { translateMessage } from '../../../i18n/index.ts';
 import { buttonClass } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
+import { ProgressBar } from '../../../ui/ProgressBar.tsx';
 import { EngineBadge } from '../../assets/EngineBadge.tsx';
 import { MediaViewer } from '../../assets/MediaViewer.tsx';
 import type { GeneratedItem, Generation } from '../store.ts';
 import { ErrorPanel } from './ErrorPanel.tsx';
-import { ProgressBar } from './ProgressBar.tsx';
 
 function ResultImage({ item, index, onOpen }: { item: GeneratedItem; index: number; onOpen: () => void }) {
   const { t } = useTranslation();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { User } from '../../../common/api/auth.ts';
-import { cn } from '../../ui/cn.ts';
+import type { User } from '../../common/api/auth.ts';
+import { cn } from './cn.ts';
 
 export function UserAvatar({ user, className }: { user: User; className?: string }) {
   const [failed, setFailed] = useState(false);

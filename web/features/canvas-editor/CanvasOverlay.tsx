@@ -45,7 +45,15 @@ import { resolveTheme, usePreferences } from '../../app/preferences.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { cn } from '../../ui/cn.ts';
+import { useDir } from '../../ui/controls.tsx';
 import { EngineBadge } from '../assets/EngineBadge.tsx';
+import { generateOnCanvas, uploadToCanvas } from '../canvas/actions.ts';
+import { CanvasStage } from '../canvas/CanvasStage.tsx';
+import { installCanvasDebugHandle } from '../canvas/debug.ts';
+import { ImageEnhanceDialog } from '../canvas/dialogs/ImageEnhanceDialog.tsx';
+import { QuickEditPopover } from '../canvas/dialogs/QuickEditPopover.tsx';
+import { RegionEditModal } from '../canvas/dialogs/RegionEditModal.tsx';
+import { type CanvasTool, selectedImages, useCanvas } from '../canvas/store.ts';
 import { AutosaveIndicator } from '../editor-sessions/AutosaveIndicator.tsx';
 import { getSession } from '../editor-sessions/api.ts';
 import { useCanvasAutosave } from '../editor-sessions/canvasAutosave.ts';
@@ -68,14 +76,6 @@ import { MultiCompositionTool } from '../multi-composition/MultiCompositionTool.
 import { MultiReferencePanel } from '../multi-reference/MultiReferencePanel.tsx';
 import { CinemaSequencesPanel } from '../sequences/CinemaSequencesPanel.tsx';
 import { pinToSequence } from '../sequences/store.ts';
-import { useDir } from '../studio/controls.tsx';
-import { generateOnCanvas, uploadToCanvas } from './actions.ts';
-import { CanvasStage } from './CanvasStage.tsx';
-import { installCanvasDebugHandle } from './debug.ts';
-import { ImageEnhanceDialog } from './dialogs/ImageEnhanceDialog.tsx';
-import { QuickEditPopover } from './dialogs/QuickEditPopover.tsx';
-import { RegionEditModal } from './dialogs/RegionEditModal.tsx';
-import { type CanvasTool, selectedImages, useCanvas } from './store.ts';
 
 installCanvasDebugHandle();
 

@@ -1,9 +1,10 @@
+import { CircleAlert } from 'lucide-react';
 import { Switch, ToggleGroup } from 'radix-ui';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cn } from '../../ui/cn.ts';
-import { inputClass } from '../../ui/Field.tsx';
-import { NativeSelect } from '../../ui/Select.tsx';
+import { cn } from './cn.ts';
+import { inputClass } from './Field.tsx';
+import { NativeSelect } from './Select.tsx';
 
 export const labelClass = 'text-xs font-medium text-muted';
 
@@ -13,40 +14,81 @@ export function useDir(): 'ltr' | 'rtl' {
   return i18n.language === 'ar' ? 'rtl' : 'ltr';
 }
 
-export function SelectField({
+const selectVariants = {
+  /** A tool's setting: small label above. */
+  compact: {
+    wrapper: 'min-w-0 space-y-1.5',
+    label: labelClass,
+    select: 'h-10 appearance-none truncate pe-8',
+    chevron: 'end-2.5 size-4',
+    selectWrapper: undefined,
+  },
+  /** A form field: the form's label size, taller, with an error line. */
+  form: {
+    wrapper: 'min-w-0 space-y-1.5',
+    label: 'block text-sm font-medium text-fg',
+    select: 'h-11 appearance-none truncate pe-9',
+    chevron: 'end-3 size-4',
+    selectWrapper: undefined,
+  },
+  /** In a toolbar: the label beside the select (e.g. a list's sort order). */
+  inline: {
+    wrapper: 'flex shrink-0 items-center gap-2',
+    label: 'text-xs font-medium whitespace-nowrap text-muted',
+    select: 'h-10 w-full appearance-none truncate pe-8 sm:w-44',
+    chevron: 'end-2.5 size-4',
+    selectWrapper: 'min-w-0 flex-1 sm:flex-none',
+  },
+} as const;
+
+/** A labelled native select: the one select of the app, in the look of where it stands (`variant`). */
+export function SelectField<T extends string = string>({
   label,
   value,
   onChange,
   options,
   hint,
+  error,
   testId,
   disabled,
+  variant = 'compact',
 }: {
   label: string;
-  value: string;
-  onChange: (value: string) => void;
-  options: ReadonlyArray<{ value: string; label: string }>;
+  value: T;
+  onChange: (value: T) => void;
+  options: ReadonlyArray<{ value: T; label: string }>;
   hint?: ReactNode;
+  error?: string;
   testId?: string;
   disabled?: boolean;
+  variant?: keyof typeof selectVariants;
 }) {
   const id = useId();
+  const look = selectVariants[variant];
   return (
-    <div className="min-w-0 space-y-1.5">
-      <label htmlFor={id} className={labelClass}>
+    <div className={look.wrapper}>
+      <label htmlFor={id} className={look.label}>
         {label}
       </label>
       <NativeSelect
         id={id}
         value={value}
-        onChange={onChange}
+        onChange={(next) => onChange(next as T)}
         options={options}
         disabled={disabled}
         testId={testId}
+        aria-invalid={error ? true : undefined}
         aria-describedby={hint ? `${id}-hint` : undefined}
-        className={cn(inputClass, 'h-10 appearance-none truncate pe-8')}
-        chevronClassName="end-2.5 size-4"
+        wrapperClassName={look.selectWrapper}
+        className={cn(inputClass, look.select)}
+        chevronClassName={look.chevron}
       />
+      {error && (
+        <p className="flex items-center gap-1.5 text-xs text-danger">
+          <CircleAlert className="size-3.5 shrink-0" aria-hidden />
+          {error}
+        </p>
+      )}
       {hint && (
         <p id={`${id}-hint`} className="text-[11px] leading-snug text-subtle">
           {hint}

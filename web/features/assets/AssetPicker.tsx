@@ -3,11 +3,11 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Asset } from '../../../common/api/assets.ts';
 import { useAssets } from '../../api/assets.ts';
+import { localizeMessage } from '../../i18n/localize.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PickerDialog, PickerFooter, PickerTile } from '../../ui/PickerDialog.tsx';
-import { AssetSkeletons, uniqueAssets } from '../assets/AssetsGrid.tsx';
-import { AssetThumb } from '../assets/AssetThumb.tsx';
-import { localizeMessage } from './localize.ts';
+import { AssetSkeletons, uniqueAssets } from './AssetsGrid.tsx';
+import { AssetThumb } from './AssetThumb.tsx';
 
 function PickerBody({ type, max, onPick }: { type: string; max: number; onPick: (assets: Asset[]) => void }) {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { progressBarWidth } from '../../../../common/rules/generation-state.ts';
+import { progressBarWidth } from '../../common/rules/generation-state.ts';
 
 /** "1 min 5 s" / "40 s", in the current language. */
 function useDurationText() {

@@ -1,11 +1,11 @@
 import { CircleHelp, Hourglass, LifeBuoy, LockKeyhole, UserX } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { MESSAGES } from '../../../common/messages.ts';
-import type { ApprovalBanner as BannerKind } from '../../../common/rules/navigation.ts';
-import { translateMessage } from '../../i18n/index.ts';
-import { buttonClass } from '../../ui/Button.tsx';
-import { cn } from '../../ui/cn.ts';
+import { MESSAGES } from '../../common/messages.ts';
+import type { ApprovalBanner as BannerKind } from '../../common/rules/navigation.ts';
+import { translateMessage } from '../i18n/index.ts';
+import { buttonClass } from '../ui/Button.tsx';
+import { cn } from '../ui/cn.ts';
 
 const BANNERS = {
   pending: { icon: Hourglass, message: MESSAGES.approval.pending, tone: 'border-warning/30 bg-warning-soft' },

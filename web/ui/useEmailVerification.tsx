@@ -2,12 +2,12 @@ import { RotateCw } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { EMAIL_CODE } from '../../../common/constants.ts';
-import { MESSAGES } from '../../../common/messages.ts';
-import { useResendVerification, useVerifyCode } from '../../api/auth.ts';
-import { ApiError } from '../../api/client.ts';
-import { translateMessage } from '../../i18n/index.ts';
-import { Button } from '../../ui/Button.tsx';
+import { EMAIL_CODE } from '../../common/constants.ts';
+import { MESSAGES } from '../../common/messages.ts';
+import { useResendVerification, useVerifyCode } from '../api/auth.ts';
+import { ApiError } from '../api/client.ts';
+import { translateMessage } from '../i18n/index.ts';
+import { Button } from './Button.tsx';
 import type { CodeInputHandle } from './CodeInput.tsx';
 
 const V = MESSAGES.verification;

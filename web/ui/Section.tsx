@@ -1,11 +1,10 @@
 import { RefreshCw } from 'lucide-react';
-import { AlertDialog } from 'radix-ui';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../ui/Button.tsx';
-import { cn } from '../../ui/cn.ts';
-import { FormMessage } from '../../ui/Field.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import { Button } from './Button.tsx';
+import { cn } from './cn.ts';
+import { FormMessage } from './Field.tsx';
+import { Spinner } from './Spinner.tsx';
 
 /** One card of a tab: a title, an optional line under it, actions at the end and the body. */
 export function Section({
@@ -59,61 +58,6 @@ export function LoadError({ message, onRetry }: { message: string; onRetry: () =
         {t('common.retry')}
       </Button>
     </div>
-  );
-}
-
-/** A yes/no question before something that cannot be undone. */
-export function ConfirmDialog({
-  open,
-  onOpenChange,
-  title,
-  body,
-  confirmLabel,
-  onConfirm,
-  pending,
-  testId,
-  children,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  title: string;
-  body: ReactNode;
-  confirmLabel: string;
-  onConfirm: () => void;
-  pending?: boolean;
-  testId?: string;
-  children?: ReactNode;
-}) {
-  const { t } = useTranslation();
-  return (
-    <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-[70] bg-black/60" />
-        <AlertDialog.Content
-          data-testid={testId}
-          className="fixed top-1/2 left-1/2 z-[70] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-line bg-surface p-5 shadow-2xl"
-        >
-          <AlertDialog.Title className="text-base font-semibold">{title}</AlertDialog.Title>
-          <AlertDialog.Description asChild>
-            <div className="mt-2 text-sm leading-relaxed text-muted">{body}</div>
-          </AlertDialog.Description>
-          {children}
-          <div className="mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <AlertDialog.Cancel asChild>
-              <Button variant="secondary">{t('account.common.cancel')}</Button>
-            </AlertDialog.Cancel>
-            <Button
-              variant="danger"
-              data-testid={testId ? `${testId}-confirm` : undefined}
-              loading={pending}
-              onClick={onConfirm}
-            >
-              {confirmLabel}
-            </Button>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
   );
 }
 

@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import { translateMessage } from '../../i18n/index.ts';
+import { translateMessage } from './index.ts';
 
 /** A user-facing message in the current language (translated by its catalogue key); English is shown verbatim. */
 export function localizeMessage(message: string): string {

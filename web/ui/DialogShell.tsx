@@ -1,7 +1,7 @@
 import { Dialog } from 'radix-ui';
 import type { ReactNode } from 'react';
-import { cn } from '../../../ui/cn.ts';
-import { DialogTitleBar } from '../../../ui/DialogTitleBar.tsx';
+import { cn } from './cn.ts';
+import { DialogTitleBar } from './DialogTitleBar.tsx';
 
 /** The dialogs' frame: overlay, title bar with a close button, scrolling body. */
 export function DialogShell({

@@ -7,9 +7,9 @@ import type {
   workspaceItemReply,
   workspaceListReply,
   workspaceRemoveReply,
-} from '../../../common/api/workspace.ts';
-import { MESSAGES } from '../../../common/messages.ts';
-import { ApiError, apiRequest } from '../../api/client.ts';
+} from '../../common/api/workspace.ts';
+import { MESSAGES } from '../../common/messages.ts';
+import { ApiError, apiRequest } from './client.ts';
 
 export type { WorkspaceItem };
 

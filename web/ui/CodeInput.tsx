@@ -1,6 +1,6 @@
 import { type ClipboardEvent, type KeyboardEvent, type Ref, useImperativeHandle, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cn } from '../../ui/cn.ts';
+import { cn } from './cn.ts';
 
 export interface CodeInputHandle {
   focusFirst: () => void;
