@@ -1,6 +1,7 @@
-// The sequence store and runner against a stubbed fetch: pin rules, the status-poll back-off of spec 8
-// (5 s; 502 min(10 s, 2 s × attempt); network min(15 s, 3 s × attempt); completed without URL retried;
-// 60 attempts), the Movie Agent prompts and the master compile body.
+// The sequence store and runner against a stubbed fetch: pin rules, following an item's task through the
+// progress channel (web/api/tasks.ts; without EventSource it reads GET /api/tasks/{id} with back-off) within
+// the spec's 60 attempts of 5 s, the Movie Agent prompts and the master compile body. The spec's back-off
+// rule itself is tested in common/rules/sequences.test.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../i18n/index.ts';
 import { MAX_SEQUENCE_POLL_ATTEMPTS } from '../../../common/rules/sequences.ts';
@@ -76,54 +77,75 @@ describe('pinToSequence', () => {
 });
 
 describe('generateItemVideo', () => {
-  it('polls with the spec back-off and completes once a URL arrives', async () => {
+  const task = (state: Partial<{ status: string; progress: number; result: unknown; at: number }>) =>
+    ok({
+      success: true,
+      data: {
+        id: 'task-1',
+        kind: 'generate.video',
+        status: state.status ?? 'processing',
+        progress: state.progress ?? 0,
+        estimatedSecondsLeft: null,
+        result: state.result ?? null,
+        error: null,
+        createdAt: new Date(0).toISOString(),
+        updatedAt: new Date(state.at ?? 1000).toISOString(),
+      },
+    });
+
+  it('follows the task through the progress channel (read back while the stream is down) until its video is ready', async () => {
     pinToSequence(image);
     const id = useSequences.getState().items[0].id;
     replies = [
       ok({ success: true, videoUrl: null, data: { taskId: 'task-1' } }),
-      { status: 502, body: {} },
+      task({ progress: 10, at: 1000 }),
+      { status: 502, body: { success: false, error: 'Bad gateway' } },
       'network',
-      ok({ success: true, status: 'processing', data: { status: 'processing', progress: 30 } }),
-      ok({ success: true, status: 'completed', data: { status: 'completed', url: null } }),
-      ok({ success: true, status: 'completed', data: { status: 'completed', url: '/v.mp4', assetId: 'a1' } }),
+      task({ progress: 30, at: 2000 }),
+      task({
+        status: 'completed',
+        progress: 100,
+        at: 3000,
+        result: { url: '/v.mp4', assetId: 'a1', assets: [{ id: 'a1', type: 'video', url: '/v.mp4' }] },
+      }),
     ];
     const run = generateItemVideo(id);
     await advance(0);
     expect(calls[0].url).toBe('/api/ai/generate-video-sequence');
     expect(calls[0].body).toMatchObject({ model: 'seedance', itemId: id, prompt: 'Manually pinned: Hero' });
     expect(useSequences.getState().items[0].videoStatus).toBe('generating');
-
-    await advance(4_999);
-    expect(calls).toHaveLength(1);
-    await advance(1); // first poll after 5 s → 502
+    // Node has no EventSource: the task is read at once, then with back-off (1 s, doubling on a failed read).
     expect(calls).toHaveLength(2);
-    await advance(2_000); // 502 on attempt 1: min(10 s, 2 s × 1)
+    expect(calls[1].url).toBe('/api/tasks/task-1');
+    expect(useSequences.getState().items[0].progress).toBe(10);
+    await advance(1_000); // 502: read again after 2 s
     expect(calls).toHaveLength(3);
-    await advance(5_999); // network error on attempt 2: min(15 s, 3 s × 2) = 6 s
-    expect(calls).toHaveLength(3);
+    await advance(2_000); // network error: then 4 s
+    expect(calls).toHaveLength(4);
+    await advance(3_999);
+    expect(calls).toHaveLength(4);
     await advance(1);
-    expect(calls).toHaveLength(4); // processing
-    expect(useSequences.getState().items[0].progress).toBe(30);
-    await advance(5_000); // completed without URL: retried
     expect(calls).toHaveLength(5);
-    expect(useSequences.getState().items[0].videoStatus).toBe('generating');
-    await advance(5_000);
+    expect(useSequences.getState().items[0].progress).toBe(30);
+    await advance(1_000);
     await run;
     expect(useSequences.getState().items[0]).toMatchObject({ videoStatus: 'completed', videoUrl: '/v.mp4' });
-    expect(calls.slice(1).every((c) => c.url === '/api/ai/status' && c.body.taskId === 'task-1')).toBe(true);
+    expect(calls.slice(1).every((c) => c.url === '/api/tasks/task-1')).toBe(true);
     expect(toasts).toContainEqual(['success', 'Sequence video saved to campaign assets']);
   });
 
-  it('fails the item after 60 attempts', async () => {
+  it('fails the item with the time-out once the 60 attempts of 5 s have passed', async () => {
     pinToSequence(image);
     const id = useSequences.getState().items[0].id;
-    replies = [ok({ success: true, videoUrl: null, data: { taskId: 't' } })];
-    for (let i = 0; i < MAX_SEQUENCE_POLL_ATTEMPTS; i++) replies.push(ok({ success: true, status: 'processing' }));
+    replies = [ok({ success: true, videoUrl: null, data: { taskId: 'task-1' } })];
+    for (let i = 0; i < 400; i++) replies.push(task({ progress: 40, at: 1000 + i }));
     const run = generateItemVideo(id);
-    await advance(5_000 * MAX_SEQUENCE_POLL_ATTEMPTS);
+    await advance(5_000 * MAX_SEQUENCE_POLL_ATTEMPTS - 1);
+    expect(useSequences.getState().items[0].videoStatus).toBe('generating');
+    await advance(1);
     await run;
-    expect(calls).toHaveLength(1 + MAX_SEQUENCE_POLL_ATTEMPTS);
     expect(useSequences.getState().items[0].videoStatus).toBe('failed');
+    expect(toasts.some(([kind]) => kind === 'error')).toBe(true);
   });
 
   it('finishes at once when the start reply has the video URL; a failed start marks the item failed', async () => {
