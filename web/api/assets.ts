@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Asset, assetReply, ListAssetsReply } from '../../common/api/assets.ts';
 import type { EnhanceQueuedReply } from '../../common/api/upscale.ts';
 import { ASSETS_PAGE_SIZE } from '../../common/constants.ts';
-import { upscaleStartRequest } from '../../common/rules/asset-upscale.ts';
+import { upscaleStartRequest } from './asset-upscale.ts';
 import { apiRequest } from './client.ts';
 
 export type { Asset };

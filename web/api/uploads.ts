@@ -2,8 +2,8 @@
 // at most three at a time (UPLOAD_CONCURRENCY). Sizes are checked here first to save a wasted upload.
 import type { UploadedFile, UploadReply } from '../../common/api/uploads.ts';
 import { UPLOAD } from '../../common/constants.ts';
-import { mapWithConcurrency, uploadFailureMessage, uploadSizeError } from '../../common/rules/upload.ts';
 import { getToken } from './session.ts';
+import { mapWithConcurrency, uploadFailureMessage, uploadSizeError } from './upload-rules.ts';
 
 export type { UploadedFile };
 

@@ -2,10 +2,10 @@ import { CircleHelp, Hourglass, LifeBuoy, LockKeyhole, UserX } from 'lucide-reac
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MESSAGES } from '../../common/messages.ts';
-import type { ApprovalBanner as BannerKind } from '../../common/rules/navigation.ts';
 import { translateMessage } from '../i18n/index.ts';
 import { buttonClass } from '../ui/Button.tsx';
 import { cn } from '../ui/cn.ts';
+import type { ApprovalBanner as BannerKind } from './navigation.ts';
 
 const BANNERS = {
   pending: { icon: Hourglass, message: MESSAGES.approval.pending, tone: 'border-warning/30 bg-warning-soft' },

@@ -6,7 +6,6 @@ import { Link, Navigate, Outlet, useLocation, useSearchParams } from 'react-rout
 import { toast } from 'sonner';
 import { DASHBOARD_RETURN_FLAGS } from '../../common/constants.ts';
 import { MESSAGES } from '../../common/messages.ts';
-import { needsSubscription } from '../../common/rules/navigation.ts';
 import { type Me, meQueryKey, useMe } from '../api/auth.ts';
 import { useSession } from '../api/session.ts';
 import { SubscribeButton } from '../features/billing/SubscribeButton.tsx';
@@ -15,6 +14,7 @@ import { Button, buttonClass } from '../ui/Button.tsx';
 import { LogoMark } from '../ui/Logo.tsx';
 import { SettingsControl } from '../ui/SettingsControl.tsx';
 import { DashboardSkeleton } from './DashboardSkeleton.tsx';
+import { needsSubscription } from './navigation.ts';
 import { useSignOut } from './useSignOut.ts';
 
 /** Flags of a return from a checkout; such a return opens the Account dialog's Billing tab, where the result shows. */

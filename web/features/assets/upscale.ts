@@ -6,7 +6,7 @@ import i18next from 'i18next';
 import { toast } from 'sonner';
 import { create } from 'zustand';
 import { UPSCALE_POLL } from '../../../common/constants.ts';
-import { decideUpscalePoll, type UpscaleState, upscaleErrorMessage } from '../../../common/rules/asset-upscale.ts';
+import { decideUpscalePoll, type UpscaleState, upscaleErrorMessage } from '../../api/asset-upscale.ts';
 import { type Asset, assetsQueryKey, getAsset, startUpscale, updateCachedAsset } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';

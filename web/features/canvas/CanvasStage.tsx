@@ -10,8 +10,8 @@ import type Konva from 'konva';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Image as KonvaImage, Layer, Rect, Stage } from 'react-konva';
 import { useShallow } from 'zustand/react/shallow';
-import { chooseSource, cullToViewport, type View, visibleRect, wheelZoom } from '../../../common/rules/canvas.ts';
 import { forgetListener, loadImage } from './imageCache.ts';
+import { chooseSource, cullToViewport, type View, visibleRect, wheelZoom } from './rules.ts';
 import { type CanvasImage, type CanvasTool, useCanvas } from './store.ts';
 
 /** Mount images this far (element px) beyond the visible area so short pans never show gaps. */

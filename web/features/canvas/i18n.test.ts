@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CANVAS_DIALOG_MESSAGES } from '../../../common/rules/canvas-dialogs.ts';
+import { CANVAS_DIALOG_MESSAGES } from './dialogs/rules.ts';
 import en from './i18n/en.json';
 
 describe('canvas strings', () => {

@@ -2,7 +2,7 @@
 // (web/features/canvas/dialogs/**) and the Cinema Sequences panel all read and write this one store.
 import { create } from 'zustand';
 import { CANVAS, type CanvasFormat } from '../../../common/constants.ts';
-import { clampZoom, DEFAULT_VIEW, firstFreeGridPosition, type Rect, revealRect } from '../../../common/rules/canvas.ts';
+import { clampZoom, DEFAULT_VIEW, firstFreeGridPosition, type Rect, revealRect } from './rules.ts';
 
 export interface CanvasImage {
   id: string;

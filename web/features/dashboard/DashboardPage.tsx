@@ -1,6 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOutletContext, useSearchParams } from 'react-router';
+import { ApprovalBanner, ApprovalGate } from '../../app/ApprovalBanner.tsx';
+import type { DashboardContext } from '../../app/DashboardGuard.tsx';
 import {
   approvalBanner,
   isViewGated,
@@ -8,9 +10,7 @@ import {
   mobileTabViews,
   resolveDashboardView,
   visibleViews,
-} from '../../../common/rules/navigation.ts';
-import { ApprovalBanner, ApprovalGate } from '../../app/ApprovalBanner.tsx';
-import type { DashboardContext } from '../../app/DashboardGuard.tsx';
+} from '../../app/navigation.ts';
 import { useSignOut } from '../../app/useSignOut.ts';
 import { LogoMark } from '../../ui/Logo.tsx';
 import { SettingsControl } from '../../ui/SettingsControl.tsx';

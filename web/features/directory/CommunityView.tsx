@@ -9,9 +9,9 @@ import {
   CREATOR_SORTS,
   type CreatorSort,
 } from '../../../common/rules/directory.ts';
-import { isUnapprovedCreator } from '../../../common/rules/navigation.ts';
 import { ApprovalGate } from '../../app/ApprovalBanner.tsx';
 import type { DashboardContext } from '../../app/DashboardGuard.tsx';
+import { isUnapprovedCreator } from '../../app/navigation.ts';
 import { useCreators } from './api.ts';
 import { CreatorCardLink, directoryGridClass } from './cards.tsx';
 import { PagedResults, SearchSortToolbar } from './PagedList.tsx';

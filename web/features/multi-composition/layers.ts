@@ -1,7 +1,7 @@
 // Pure rules of the multi-composition workspace (canvas spec 2, 3, 9): up to ten image layers placed on an
 // artboard of canvasWidth × canvasHeight, their placement, scaling and stacking order, the layout text sent
 // with the prompt, the saved-session shape and the sniffing of uploaded image files. No DOM.
-import { MULTI_COMPOSITION_MAX } from '../../../common/rules/canvas-dialogs.ts';
+import { MULTI_COMPOSITION_MAX } from '../canvas/dialogs/rules.ts';
 
 export { MULTI_COMPOSITION_MAX };
 

@@ -4,11 +4,11 @@
 import i18next from 'i18next';
 import { createStore } from 'zustand/vanilla';
 import type { Asset } from '../../../common/api/assets.ts';
-import { CANVAS_DIALOG_MESSAGES, canCompose } from '../../../common/rules/canvas-dialogs.ts';
 import { uploadFiles } from '../../api/uploads.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { composeImages, imageAsDataUri } from '../canvas/dialogs/api.ts';
 import { finishedUrl } from '../canvas/dialogs/enhance.ts';
+import { CANVAS_DIALOG_MESSAGES, canCompose } from '../canvas/dialogs/rules.ts';
 import type { CanvasImage } from '../canvas/store.ts';
 import { fileHead, loadImage } from './images.ts';
 import {

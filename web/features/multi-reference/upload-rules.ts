@@ -2,7 +2,7 @@
 // video-to-video mode takes images and videos (mp4, mov, webm, avi) up to 100 MB. Pure.
 import { MULTI_REFERENCE } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { uploadSizeError } from '../../../common/rules/upload.ts';
+import { uploadSizeError } from '../../api/upload-rules.ts';
 
 export type MultiReferenceMode = 'image' | 'video-to-video';
 

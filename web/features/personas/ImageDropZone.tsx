@@ -1,7 +1,7 @@
 import { CircleAlert, ImagePlus, Loader2, X } from 'lucide-react';
 import { type DragEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { acceptFor } from '../../../common/rules/upload.ts';
+import { acceptFor } from '../../api/upload-rules.ts';
 import { localizeMessage } from '../../i18n/localize.ts';
 import { cn } from '../../ui/cn.ts';
 import type { ImageInputs } from './uploads.ts';

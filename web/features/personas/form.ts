@@ -13,7 +13,7 @@ import {
   type PersonaImageType,
   type Personality,
 } from '../../../common/rules/personas.ts';
-import { uploadKindOf } from '../../../common/rules/upload.ts';
+import { uploadKindOf } from '../../api/upload-rules.ts';
 
 /** One image input of a persona form (character or product image). */
 export interface ImageInput {

@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import type { Asset } from '../../../common/api/assets.ts';
 import { UPLOAD } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { limitUploadBatch, uploadKindOf, uploadSizeError } from '../../../common/rules/upload.ts';
+import { limitUploadBatch, uploadKindOf, uploadSizeError } from '../../api/upload-rules.ts';
 import { UploadError, uploadFiles } from '../../api/uploads.ts';
 import { localizeMessage } from '../../i18n/localize.ts';
 import { type InputSlot, type MediaInput, SINGLE_SLOTS, useStudio } from './store.ts';

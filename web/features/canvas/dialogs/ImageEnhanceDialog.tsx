@@ -4,12 +4,12 @@ import { Sparkles } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type EnhancorKind, IMAGE_ENHANCE_DEFAULTS } from '../../../../common/constants.ts';
-import { IMAGE_ENHANCE_SERVICES } from '../../../../common/rules/canvas-dialogs.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
 import { DialogShell } from '../../../ui/DialogShell.tsx';
 import { selectedImages, useCanvas } from '../store.ts';
 import { startImageEnhancement } from './enhance.ts';
+import { IMAGE_ENHANCE_SERVICES } from './rules.ts';
 
 export interface ImageEnhanceDialogProps {
   /** Defaults to the store's `openDialog === 'image-enhance'`. */

@@ -9,14 +9,6 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { CANVAS } from '../../../../common/constants.ts';
 import { MESSAGES } from '../../../../common/messages.ts';
-import {
-  CANVAS_DIALOG_MESSAGES,
-  canCompose,
-  canQuickEdit,
-  compositionSelection,
-  MULTI_COMPOSITION_MAX,
-  quickEditOutput,
-} from '../../../../common/rules/canvas-dialogs.ts';
 import { useModelEngines } from '../../../api/engines.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
@@ -26,6 +18,14 @@ import { engineOf } from '../../assets/EngineBadge.tsx';
 import { type CanvasImage, selectedImages, useCanvas } from '../store.ts';
 import { composeImages, editImage, failureText, imageRef } from './api.ts';
 import { finishedUrl } from './enhance.ts';
+import {
+  CANVAS_DIALOG_MESSAGES,
+  canCompose,
+  canQuickEdit,
+  compositionSelection,
+  MULTI_COMPOSITION_MAX,
+  quickEditOutput,
+} from './rules.ts';
 
 export interface QuickEditPopoverProps {
   /** Screen position (px, relative to the viewport) to show the popover at; centred near the top when absent. */

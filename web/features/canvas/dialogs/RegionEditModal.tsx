@@ -10,7 +10,6 @@ import { toast } from 'sonner';
 import { useStore } from 'zustand';
 import { CANVAS_IMAGES } from '../../../../common/constants.ts';
 import { MESSAGES } from '../../../../common/messages.ts';
-import { isImageFile, REGION_COLOURS, regionLook } from '../../../../common/rules/canvas-dialogs.ts';
 import { localizeMessage } from '../../../i18n/localize.ts';
 import { Button, buttonClass } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
@@ -20,6 +19,7 @@ import { useCanvas } from '../store.ts';
 import { blobAsDataUri } from './api.ts';
 import { RegionSelector } from './RegionSelector.ts';
 import { createRegionEditStore, type Region } from './regionEditStore.ts';
+import { isImageFile, REGION_COLOURS, regionLook } from './rules.ts';
 
 export interface RegionEditModalProps {
   open: boolean;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REGION_COLOURS } from '../../../../common/rules/canvas-dialogs.ts';
 import { type RegionContext, RegionSelector, type SelectableRegion } from './RegionSelector.ts';
+import { REGION_COLOURS } from './rules.ts';
 
 // A pixel buffer with the 2D calls the painting makes, drawn for real (solid lines; the alpha of a fill is kept
 // in its colour text): rectangles fill their pixels, a stroked rectangle the pixels within half the line width of

@@ -2,14 +2,7 @@
 // rectangle (or picks the region under the pointer), and the painting of the image, the regions (coloured by
 // their state, with any dropped image) and the rectangle being dragged. Written against the few canvas calls it
 // makes (RegionContext), so a test can run it on a plain pixel buffer.
-import {
-  normaliseRegion,
-  type Point,
-  REGION_COLOURS,
-  type RegionRect,
-  regionAt,
-  regionLook,
-} from '../../../../common/rules/canvas-dialogs.ts';
+import { normaliseRegion, type Point, REGION_COLOURS, type RegionRect, regionAt, regionLook } from './rules.ts';
 
 /** The 2D-context calls the painting makes (a CanvasRenderingContext2D has them all). */
 export interface RegionContext<Img> {

@@ -9,7 +9,6 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { VideoModel } from '../../../../common/api/upscale.ts';
 import { VIDEO_ENHANCE, type VideoEnhanceCategory, type VideoEnhanceQuality } from '../../../../common/constants.ts';
-import { qualityPresetText, videoEnhanceError } from '../../../../common/rules/canvas-dialogs.ts';
 import { usePrice } from '../../../api/engines.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
@@ -19,6 +18,7 @@ import { EngineNote } from '../../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../../billing/CreditShortfall.tsx';
 import { topazModels } from './api.ts';
 import { startVideoEnhancement } from './enhance.ts';
+import { qualityPresetText, videoEnhanceError } from './rules.ts';
 
 export interface VideoEnhanceDialogProps {
   open: boolean;

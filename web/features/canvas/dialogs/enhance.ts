@@ -8,6 +8,9 @@ import {
   type VideoEnhanceCategory,
   type VideoEnhanceQuality,
 } from '../../../../common/constants.ts';
+import { TaskWatchTimeout, watchTask } from '../../../api/tasks.ts';
+import { type CanvasImage, useCanvas } from '../store.ts';
+import { failureText, queueEnhancor, TaskFailedError, topazEnhance } from './api.ts';
 import {
   CANVAS_DIALOG_MESSAGES,
   decideEnhancePoll,
@@ -16,10 +19,7 @@ import {
   imageEnhanceRequest,
   type PollStep,
   VIDEO_ENHANCE_POLL,
-} from '../../../../common/rules/canvas-dialogs.ts';
-import { TaskWatchTimeout, watchTask } from '../../../api/tasks.ts';
-import { type CanvasImage, useCanvas } from '../store.ts';
-import { failureText, queueEnhancor, TaskFailedError, topazEnhance } from './api.ts';
+} from './rules.ts';
 
 /**
  * Follows a task until it is done, failed or the attempts' time (interval × attempts) runs out. A task that

@@ -5,6 +5,9 @@ import i18next from 'i18next';
 import { toast } from 'sonner';
 import { createStore } from 'zustand/vanilla';
 import { CANVAS } from '../../../../common/constants.ts';
+import { type CanvasImage, useCanvas } from '../store.ts';
+import { failureText, generateMultiComposition, imageRef } from './api.ts';
+import { startImageEnhancement } from './enhance.ts';
 import {
   CANVAS_DIALOG_MESSAGES,
   type RegionRect,
@@ -12,10 +15,7 @@ import {
   regionGenerateCheck,
   regionPrompt,
   regionToImageMask,
-} from '../../../../common/rules/canvas-dialogs.ts';
-import { type CanvasImage, useCanvas } from '../store.ts';
-import { failureText, generateMultiComposition, imageRef } from './api.ts';
-import { startImageEnhancement } from './enhance.ts';
+} from './rules.ts';
 
 export interface Region extends RegionRect {
   id: string;

@@ -22,7 +22,7 @@ import {
   taskResultUrl,
   VIDEO_ENHANCE_POLL,
   videoEnhanceError,
-} from './canvas-dialogs.ts';
+} from './rules.ts';
 
 describe('quick edit and composition', () => {
   it('uses seedream4 at 16:9 4K and nanobana at 1:1 2K', () => {

@@ -14,7 +14,7 @@ import {
   visibleRect,
   wheelZoom,
   zoomAround,
-} from './canvas.ts';
+} from './rules.ts';
 
 describe('gridPosition', () => {
   it('starts at 50,50 and steps 350 across, 300 down, three columns', () => {

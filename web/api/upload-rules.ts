@@ -1,7 +1,7 @@
 // Pure client-side upload rules (spec 5 "Uploads", spec 8 "Upload", canvas spec 9 concurrency).
 // No Node and no DOM imports: shared by web and tests.
-import { UPLOAD, UPLOAD_CONCURRENCY } from '../constants.ts';
-import { MESSAGES } from '../messages.ts';
+import { UPLOAD, UPLOAD_CONCURRENCY } from '../../common/constants.ts';
+import { MESSAGES } from '../../common/messages.ts';
 
 export type UploadKind = 'image' | 'video' | 'audio';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_VIEWS, type DashboardView, MOBILE_TAB_VIEWS, ROLES, USER_STATUSES } from '../constants.ts';
+import { DASHBOARD_VIEWS, type DashboardView, MOBILE_TAB_VIEWS, ROLES, USER_STATUSES } from '../../common/constants.ts';
 import {
   approvalBanner,
   isDashboardView,

@@ -6,7 +6,7 @@ import {
   uploadFailureMessage,
   uploadKindOf,
   uploadSizeError,
-} from './upload.ts';
+} from './upload-rules.ts';
 
 describe('upload rules', () => {
   it('derives the kind from the MIME type, else the extension', () => {

@@ -1,6 +1,6 @@
 // Pure multi-image canvas geometry (canvas spec 2, 3, 5 and 9): grid placement of new images, zoom clamped
 // around a point, viewport culling and the thumbnail-versus-full-resolution choice. No DOM imports.
-import { CANVAS, THUMBNAIL_WIDTH } from '../constants.ts';
+import { CANVAS, THUMBNAIL_WIDTH } from '../../../common/constants.ts';
 
 export interface Rect {
   x: number;

@@ -8,8 +8,8 @@ import {
   IMAGE_ENHANCE_DEFAULTS,
   VIDEO_ENHANCE,
   type VideoEnhanceQuality,
-} from '../constants.ts';
-import { freeSpotNear } from './canvas.ts';
+} from '../../../../common/constants.ts';
+import { freeSpotNear } from '../rules.ts';
 
 /** Spec 8 texts shown by the dialogs (English; the web translates them by key). */
 export const CANVAS_DIALOG_MESSAGES = {

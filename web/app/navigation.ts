@@ -7,7 +7,7 @@ import {
   MOBILE_TAB_VIEWS,
   type Role,
   type UserStatus,
-} from '../constants.ts';
+} from '../../common/constants.ts';
 
 /** The parts of a user the navigation rules read. `user_status` may hold an unexpected value from old data. */
 export interface NavigationSubject {
