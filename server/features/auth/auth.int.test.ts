@@ -245,7 +245,12 @@ describe('duplicates and credentials', () => {
     const unknown = await post('/api/auth/login', { email: 'nobody@example.com', password: 'whatever123' });
     for (const res of [wrong, unknown]) {
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ success: false, error: MESSAGES.auth.invalidCredentials, code: 'unauthorized' });
+      expect(res.json()).toEqual({
+        success: false,
+        error: MESSAGES.auth.invalidCredentials,
+        code: 'unauthorized',
+        messageKey: 'auth.invalidCredentials',
+      });
     }
   });
 

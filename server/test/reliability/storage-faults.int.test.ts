@@ -271,7 +271,12 @@ for (const backend of [localBackend(), s3Backend()]) {
       });
       backend.heal();
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ success: false, error: MESSAGES.generic.internal, code: 'internal' });
+      expect(res.json()).toEqual({
+        success: false,
+        error: MESSAGES.generic.internal,
+        code: 'internal',
+        messageKey: 'generic.internal',
+      });
       expect(await mediaRowsOfUser()).toEqual(mediaRowsBefore);
       expect(await backend.storedKeys()).toEqual(keysBefore);
     });

@@ -182,6 +182,8 @@ export const ROUTE_CATALOGUE: Record<string, RouteRule> = {
   'GET /api/upload/{id}': byId('upload'),
   'GET /api/account/storage': signedIn,
   'GET /api/tasks': signedIn,
+  /** The progress channel (SSE): only the caller's own tasks are ever sent (events.int.test.ts). */
+  'GET /api/tasks/events': signedIn,
   'GET /api/tasks/{id}': byId('task'),
   'POST /api/ai/generate/image': refs([
     'referenceImages',

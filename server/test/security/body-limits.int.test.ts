@@ -47,6 +47,8 @@ describe('request body limits', () => {
         success: false,
         error: MESSAGES.generic.bodyTooLarge('1 MB'),
         code: 'body_too_large',
+        messageKey: 'generic.bodyTooLarge',
+        messageParams: { limit: '1 MB' },
       });
     }
     // Just under the limit is parsed as usual.
