@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { PRICES } from '../common/constants.ts';
+import { PRICES } from '../common/api/generation.constants.ts';
 import { startStudio } from '../scripts/studio-process.ts';
 import { TEST_LOG_DIR } from '../server/test/security/log-secrets.ts';
 

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { WELCOME_CREDITS } from '../common/constants.ts';
+import { WELCOME_CREDITS } from '../common/api/auth.constants.ts';
 import { approvedCreator, baseUrl, expect, logIn, openBrowser } from './browser.ts';
 
 describe('dashboard shell', () => {

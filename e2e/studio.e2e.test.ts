@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, it } from 'vitest';
-import { IMAGE_DEFAULTS } from '../common/constants.ts';
+import { IMAGE_DEFAULTS } from '../common/api/generation.constants.ts';
 import { baseUrl, expect, freshCreator, openBrowser } from './browser.ts';
 
 async function openStudio(page: Page, mode: 'image' | 'video' | 'audio'): Promise<void> {

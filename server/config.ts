@@ -1,16 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
-import {
-  DEFAULT_STORAGE_REGION,
-  DEFAULT_TOPUP_PACKAGES,
-  LOCAL_PREVIEW_PRICES,
-  PRICE_ITEMS,
-  type PriceTable,
-  STORAGE_QUOTA,
-  SUBSCRIPTION_PLAN,
-  TEXT_AGENTS,
-  UPLOAD,
-} from '../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES, PRICE_ITEMS, type PriceTable, TEXT_AGENTS } from '../common/api/generation.constants.ts';
+import { DEFAULT_STORAGE_REGION, STORAGE_QUOTA, UPLOAD } from '../common/api/media.constants.ts';
+import { DEFAULT_TOPUP_PACKAGES, SUBSCRIPTION_PLAN } from '../common/api/payments.constants.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

@@ -1,22 +1,20 @@
 // HTTP contract of the account feature (issue 6): role profiles, the generic profile form, avatar,
 // bank accounts, settings, security (password, alerts, sessions, two-factor) and account deletion.
 import { z } from 'zod';
+import { MESSAGES } from '../messages.ts';
 import {
   BANK_ACCOUNT_LIMITS,
   BRAND_VERIFICATION_STATUSES,
   DELETE_ACCOUNT_PHRASE,
   IBAN_MAX_LENGTH,
-  LANGUAGES,
-  NAME_MAX_LENGTH,
   NOTIFICATION_FREQUENCIES,
-  PASSWORD_MAX_LENGTH,
   PROFILE_LIMITS,
   PROFILE_VISIBILITIES,
   SOCIAL_LINK_PLATFORMS,
-  THEMES,
   TWO_FACTOR,
-} from '../constants.ts';
-import { MESSAGES } from '../messages.ts';
+} from './account.constants.ts';
+import { LANGUAGES, THEMES } from './app.constants.ts';
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from './auth.constants.ts';
 import { passwordField, sessionInfo, sessionReply, userSchema } from './auth.ts';
 import { ok } from './envelope.ts';
 import { euroAmount } from './money.ts';

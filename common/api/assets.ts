@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ASSETS_PAGE_SIZE } from '../constants.ts';
+import { ASSETS_PAGE_SIZE } from './generation.constants.ts';
 
 export const ASSET_TYPES = ['image', 'video', 'audio', 'persona', 'enhancement', 'video_enhancement'] as const;
 export type AssetType = (typeof ASSET_TYPES)[number];

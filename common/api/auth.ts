@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MESSAGES } from '../messages.ts';
 import {
   DEVICE_TYPES,
   EMAIL_CODE,
@@ -9,8 +10,7 @@ import {
   SELF_SERVICE_ROLES,
   SUBSCRIPTION_STATUSES,
   USER_STATUSES,
-} from '../constants.ts';
-import { MESSAGES } from '../messages.ts';
+} from './auth.constants.ts';
 import { ok } from './envelope.ts';
 
 const v = MESSAGES.validation;

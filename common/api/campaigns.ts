@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MESSAGES } from '../messages.ts';
 import {
   APPLICATION_STATUSES,
   AUDIENCE_AGE,
@@ -8,8 +9,7 @@ import {
   CAMPAIGN_PLATFORMS,
   CAMPAIGN_STATUSES,
   COLLABORATION_STATUSES,
-} from '../constants.ts';
-import { MESSAGES } from '../messages.ts';
+} from './campaigns.constants.ts';
 import { ok } from './envelope.ts';
 import { euroAmount } from './money.ts';
 

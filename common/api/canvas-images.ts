@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CANVAS_IMAGES } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
+import { CANVAS_IMAGES } from './canvas-images.constants.ts';
 import { generatedMedia } from './generation.ts';
 
 // The canvas image calls (canvas spec 7; accounts spec 7): NanoBana edit, compositions, text to

@@ -2,7 +2,6 @@
 // GET /api/creators, GET /api/brands (approved creators, brands and admins), GET /api/creators/{id},
 // GET /api/brands/{id} (any signed-in user). Admin lists reuse these cards (common/api/admin.ts).
 import { z } from 'zod';
-import { BRAND_VERIFICATION_STATUSES, SOCIAL_LINK_PLATFORMS, USER_STATUSES } from '../constants.ts';
 import {
   BRAND_SORTS,
   COMMUNITY_CATEGORIES,
@@ -10,6 +9,8 @@ import {
   DIRECTORY_PAGE,
   DIRECTORY_SEARCH_MAX,
 } from '../rules/directory.ts';
+import { BRAND_VERIFICATION_STATUSES, SOCIAL_LINK_PLATFORMS } from './account.constants.ts';
+import { USER_STATUSES } from './auth.constants.ts';
 
 /** A query string value: trimmed, '' counts as absent. */
 export const searchParam = z

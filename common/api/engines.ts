@@ -2,7 +2,7 @@
 // for operators — whether its vendor answered its last call. GET /api/ai/engines (signed in),
 // GET /api/admin/engines (admins) and the `engines` list of GET /healthz.
 import { z } from 'zod';
-import { PRICE_ITEMS, type PriceTable } from '../constants.ts';
+import { PRICE_ITEMS, type PriceTable } from './generation.constants.ts';
 
 const ENGINE_MODEL_KINDS = ['image', 'video', 'audio', 'upscale', 'text'] as const;
 export type EngineModelKind = (typeof ENGINE_MODEL_KINDS)[number];

@@ -1,13 +1,13 @@
 import { z } from 'zod';
+import { MESSAGES } from '../messages.ts';
 import {
   AUDIO_DURATIONS,
   AUDIO_MODEL,
   IMAGE_DEFAULTS,
   MAX_IMAGES_PER_REQUEST,
-  TASK_STATUSES,
   VIDEO_DEFAULTS,
-} from '../constants.ts';
-import { MESSAGES } from '../messages.ts';
+} from './generation.constants.ts';
+import { TASK_STATUSES } from './tasks.constants.ts';
 
 /**
  * A media input: one of the user's own media URLs (`/api/images/…`, `/api/videos/…`, also absolute on

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { MAGIC_SELECTOR } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
 import { CANVAS_IMAGE_MAX_CHARS, nanobanaReply } from './canvas-images.ts';
+import { MAGIC_SELECTOR } from './inpaint.constants.ts';
 
 // POST /api/ai/generate/inpaint (canvas spec 7): the Magic Selector call. Images arrive as a data
 // URI, bare base64, one of the user's media URLs or a public URL; the mask is white where the image

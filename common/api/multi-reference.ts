@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { MULTI_REFERENCE } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
 import { generatedMedia } from './generation.ts';
+import { MULTI_REFERENCE } from './multi-reference.constants.ts';
 
 // POST /api/ai/generate/multi-reference (canvas spec 7): a weighted blend of up to 8 reference
 // images guided by a prompt. The panel calls it once per variation; weights and strength are 0–1.

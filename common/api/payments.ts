@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { CREDITS_HISTORY_PAGE, SUBSCRIPTION_STATUSES, WALLET_TOPUP } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
+import { SUBSCRIPTION_STATUSES } from './auth.constants.ts';
 import { ok } from './envelope.ts';
 import { euroAmount } from './money.ts';
+import { CREDITS_HISTORY_PAGE, WALLET_TOPUP } from './payments.constants.ts';
 
 // Payments, credit top-ups, subscriptions, the brand wallet and creator earnings (accounts spec 2.5,
 // 3, 4, 7). Money is kept in integer cents; every euro figure is also given in cents (`…Cents`).

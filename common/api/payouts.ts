@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { PAYOUT_LIMITS, PAYOUT_METHODS, PAYOUT_STATUSES } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
 import { pageParams, pagination } from './directory.ts';
 import { ok } from './envelope.ts';
 import { euroAmount } from './money.ts';
+import { PAYOUT_LIMITS, PAYOUT_METHODS, PAYOUT_STATUSES } from './payments.constants.ts';
 
 // Creator payouts (issue 21.4; docs/payments.md "Payouts"): earnings out to the primary bank account,
 // recorded by an admin (manual) or sent as a Stripe Connect transfer.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { TEXT_AGENTS } from '../constants.ts';
 import { MESSAGES } from '../messages.ts';
 import { SEQUENCE_LIMITS, SEQUENCE_MESSAGES, SEQUENCE_VIDEO_MODES } from '../rules/sequences.ts';
+import { TEXT_AGENTS } from './generation.constants.ts';
 
 // Cinema sequences (canvas spec 7): one video per sequence item, the movie agent, the master video.
 

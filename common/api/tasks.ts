@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { TASK_STATUSES } from '../constants.ts';
 import { ok } from './envelope.ts';
+import { TASK_STATUSES } from './tasks.constants.ts';
 
 /** GET /api/tasks?status=running: the signed-in user's tasks that are queued or processing, newest first. */
 export const listTasksQuery = z.object({

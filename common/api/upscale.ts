@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VIDEO_ENHANCE } from '../constants.ts';
+import { VIDEO_ENHANCE } from './uploads.constants.ts';
 
 const videoModelOption = z.object({
   id: z.string(),

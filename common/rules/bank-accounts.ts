@@ -1,7 +1,7 @@
 // IBAN and BIC rules shared by the server (the authority) and the bank account form, so the form refuses
 // exactly what the server would, with the same message. Pure: no Node and no DOM imports.
 import { getCountrySpecifications, ValidationErrorsIBAN, validateBIC, validateIBAN } from 'ibantools';
-import { IBAN_MAX_LENGTH } from '../constants.ts';
+import { IBAN_MAX_LENGTH } from '../api/account.constants.ts';
 import { MESSAGES } from '../messages.ts';
 
 const m = MESSAGES.account;

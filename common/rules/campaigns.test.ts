@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { CAMPAIGN_CONTENT_TYPES, CAMPAIGN_PLATFORMS } from '../api/campaigns.constants.ts';
 import { campaignPlanBody, createCampaignBody } from '../api/campaigns.ts';
-import { CAMPAIGN_CONTENT_TYPES, CAMPAIGN_PLATFORMS } from '../constants.ts';
 import {
   acceptsApplications,
   audienceAgeError,

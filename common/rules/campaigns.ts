@@ -6,7 +6,7 @@ import {
   type CampaignPlatform,
   type CampaignStatus,
   PLATFORM_CPM_EUROS,
-} from '../constants.ts';
+} from '../api/campaigns.constants.ts';
 import { MESSAGES } from '../messages.ts';
 
 const M = MESSAGES.campaigns;

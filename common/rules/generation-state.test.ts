@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VIDEO_POLL } from '../constants.ts';
+import { VIDEO_POLL } from '../api/generation.constants.ts';
 import { MESSAGES } from '../messages.ts';
 import {
   decideVideoPoll,

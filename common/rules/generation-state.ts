@@ -1,7 +1,7 @@
 // Pure generation rules for the Creation Studio (spec 4, 8 and 9): error kinds, the video poll's
 // attempts, progress and time-left figures, and what to do with each poll answer.
 // No Node and no DOM imports: shared by web and tests.
-import { VIDEO_POLL } from '../constants.ts';
+import { VIDEO_POLL } from '../api/generation.constants.ts';
 import { MESSAGES } from '../messages.ts';
 
 /** Spec 4, "Generation state": retry is offered from `error`. */

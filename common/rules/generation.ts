@@ -3,7 +3,7 @@ import {
   MODEL_IMAGE_LIMITS,
   QUALITY_SUFFIX,
   QUALITY_SUFFIX_MIN_WORDS,
-} from '../constants.ts';
+} from '../api/generation.constants.ts';
 import { MESSAGES } from '../messages.ts';
 
 /** The family the image limit is looked up by: 'runway-gen4_aleph' → runway, 'seedream4' → seedream. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCAL_PREVIEW_PRICES, PRICES } from '../constants.ts';
+import { LOCAL_PREVIEW_PRICES, PRICES } from '../api/generation.constants.ts';
 import {
   abbreviateCount,
   addTag,

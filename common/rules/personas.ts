@@ -1,4 +1,4 @@
-import type { PriceTable } from '../constants.ts';
+import type { PriceTable } from '../api/generation.constants.ts';
 
 // AI personas (accounts spec 2.4, 3, 4, 5, 9): the option lists of the Build Your Persona dialog,
 // the persona video and image limits, and the pure helpers both sides use.

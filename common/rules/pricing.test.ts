@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCAL_PREVIEW_PRICES, PRICE_ITEMS, PRICES } from '../constants.ts';
+import { LOCAL_PREVIEW_PRICES, PRICE_ITEMS, PRICES } from '../api/generation.constants.ts';
 import {
   canvasImagePrice,
   imageCount,

@@ -5,7 +5,7 @@ import {
   PRICES,
   type PriceItem,
   type PriceTable,
-} from '../constants.ts';
+} from '../api/generation.constants.ts';
 
 // What a generation costs, in credits. Pure, so the web shows the exact figure the server will
 // reserve before the user spends anything. Every figure comes from the price list of the engine that

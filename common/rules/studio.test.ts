@@ -5,7 +5,7 @@ import {
   MAGIC_MODIFY_MODEL,
   QUALITY_SUFFIX,
   VIDEO_DEFAULTS,
-} from '../constants.ts';
+} from '../api/generation.constants.ts';
 import { withQualitySuffix } from './generation.ts';
 import {
   appendUniqueById,

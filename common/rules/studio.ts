@@ -8,7 +8,7 @@ import {
   QUALITY_SUFFIX,
   QUALITY_SUFFIX_MIN_WORDS,
   VIDEO_DEFAULTS,
-} from '../constants.ts';
+} from '../api/generation.constants.ts';
 import { MESSAGES } from '../messages.ts';
 
 export const STUDIO_TABS = ['creator', 'personas', 'campaigns', 'publish'] as const;

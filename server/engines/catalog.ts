@@ -1,4 +1,4 @@
-import { VIDEO_ENHANCE } from '../../common/constants.ts';
+import { VIDEO_ENHANCE } from '../../common/api/uploads.constants.ts';
 import { modelImageLimit } from '../../common/rules/generation.ts';
 import type { ImageModelCapabilities, VideoModelCapabilities } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { LOCAL_PREVIEW_PRICES, PRICES } from '../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES, PRICES } from '../../common/api/generation.constants.ts';
 import { loadConfig } from '../config.ts';
 import { AppError } from '../platform/errors.ts';
 import {

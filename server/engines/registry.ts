@@ -1,5 +1,5 @@
 import type { EngineLastCall, EngineModel, EngineModelKind } from '../../common/api/engines.ts';
-import { LOCAL_PREVIEW_PRICES, type PriceTable } from '../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES, type PriceTable } from '../../common/api/generation.constants.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { modelName, vendorName } from '../../common/rules/engines.ts';
 import { type EngineKind, priceTableFor } from '../../common/rules/pricing.ts';

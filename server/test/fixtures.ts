@@ -5,7 +5,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import sharp from 'sharp';
-import { TRIAL_DAYS, TRIAL_PLAN } from '../../common/constants.ts';
+import { TRIAL_DAYS, TRIAL_PLAN } from '../../common/api/auth.constants.ts';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
 import { personas, sessions, subscriptions, tasks, users } from '../db/schema/index.ts';

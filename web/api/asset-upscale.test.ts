@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UPSCALE_POLL } from '../../common/constants.ts';
+import { UPSCALE_POLL } from '../../common/api/generation.constants.ts';
 import {
   canUpscale,
   decideUpscalePoll,

@@ -1,6 +1,6 @@
 // Pure rules of the per-asset upscale (spec 4 "Upscale per asset", 7 "Upscale", 8 and 9).
 // No Node and no DOM imports: shared by web and tests.
-import { UPSCALE_POLL } from '../../common/constants.ts';
+import { UPSCALE_POLL } from '../../common/api/generation.constants.ts';
 import { MESSAGES } from '../../common/messages.ts';
 
 export type UpscaleState = 'idle' | 'loading' | 'success' | 'error';

@@ -2,8 +2,8 @@
 import { type InfiniteData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { Asset, assetReply, ListAssetsReply } from '../../common/api/assets.ts';
+import { ASSETS_PAGE_SIZE } from '../../common/api/generation.constants.ts';
 import type { EnhanceQueuedReply } from '../../common/api/upscale.ts';
-import { ASSETS_PAGE_SIZE } from '../../common/constants.ts';
 import { upscaleStartRequest } from './asset-upscale.ts';
 import { apiRequest } from './client.ts';
 

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EngineModel, EngineModelKind, EnginesReply } from '../../common/api/engines.ts';
-import { PRICES, type PriceItem, type PriceTable } from '../../common/constants.ts';
+import { PRICES, type PriceItem, type PriceTable } from '../../common/api/generation.constants.ts';
 import { modelName, vendorName } from '../../common/rules/engines.ts';
 import { apiRequest } from './client.ts';
 import { useSession } from './session.ts';

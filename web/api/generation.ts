@@ -1,6 +1,7 @@
 // Calls of the Creation Studio's generation (spec 7, "Generation and assets") and how a generation task is
 // followed to its end. Types come from common/api.
 import type { z } from 'zod';
+import { VIDEO_POLL } from '../../common/api/generation.constants.ts';
 import type {
   GenerateAudioBody,
   GenerateImageBody,
@@ -11,7 +12,6 @@ import type {
   generateVideoReply,
   TaskAccepted,
 } from '../../common/api/generation.ts';
-import { VIDEO_POLL } from '../../common/constants.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import {
   decideVideoPoll,

@@ -1,6 +1,8 @@
 // Pure client-side upload rules (spec 5 "Uploads", spec 8 "Upload", canvas spec 9 concurrency).
 // No Node and no DOM imports: shared by web and tests.
-import { UPLOAD, UPLOAD_CONCURRENCY } from '../../common/constants.ts';
+
+import { UPLOAD_CONCURRENCY } from '../../common/api/generation.constants.ts';
+import { UPLOAD } from '../../common/api/media.constants.ts';
 import { MESSAGES } from '../../common/messages.ts';
 
 export type UploadKind = 'image' | 'video' | 'audio';

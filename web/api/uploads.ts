@@ -1,7 +1,8 @@
 // POST /api/upload (multipart `file` + `type`), one file per request so progress and errors are per file,
 // at most three at a time (UPLOAD_CONCURRENCY). Sizes are checked here first to save a wasted upload.
+
+import { UPLOAD } from '../../common/api/media.constants.ts';
 import type { UploadedFile, UploadReply } from '../../common/api/uploads.ts';
-import { UPLOAD } from '../../common/constants.ts';
 import { getToken } from './session.ts';
 import { mapWithConcurrency, uploadFailureMessage, uploadSizeError } from './upload-rules.ts';
 

@@ -4,7 +4,7 @@ import { type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import { DASHBOARD_RETURN_FLAGS } from '../../common/constants.ts';
+import { DASHBOARD_RETURN_FLAGS } from '../../common/api/app.constants.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { type Me, meQueryKey, useMe } from '../api/auth.ts';
 import { useSession } from '../api/session.ts';

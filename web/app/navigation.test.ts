@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_VIEWS, type DashboardView, MOBILE_TAB_VIEWS, ROLES, USER_STATUSES } from '../../common/constants.ts';
+import { DASHBOARD_VIEWS, type DashboardView, MOBILE_TAB_VIEWS } from '../../common/api/app.constants.ts';
+import { ROLES, USER_STATUSES } from '../../common/api/auth.constants.ts';
 import {
   approvalBanner,
   isDashboardView,

@@ -5,9 +5,8 @@ import {
   type DashboardView,
   DEFAULT_DASHBOARD_VIEW,
   MOBILE_TAB_VIEWS,
-  type Role,
-  type UserStatus,
-} from '../../common/constants.ts';
+} from '../../common/api/app.constants.ts';
+import type { Role, UserStatus } from '../../common/api/auth.constants.ts';
 
 /** The parts of a user the navigation rules read. `user_status` may hold an unexpected value from old data. */
 export interface NavigationSubject {

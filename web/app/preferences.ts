@@ -1,7 +1,7 @@
 // Theme and language preferences: remembered in localStorage and applied to <html> (class "dark", lang, dir).
 // web/index.html applies the same values before first paint.
 import { create } from 'zustand';
-import { LANGUAGES, type Language, THEMES, type Theme } from '../../common/constants.ts';
+import { LANGUAGES, type Language, THEMES, type Theme } from '../../common/api/app.constants.ts';
 
 const THEME_KEY = 'theme';
 const LANGUAGE_KEY = 'language';

@@ -1,6 +1,6 @@
 import { Languages, Monitor, Moon, Sun } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, type Language, THEMES, type Theme } from '../../common/constants.ts';
+import { LANGUAGES, type Language, THEMES, type Theme } from '../../common/api/app.constants.ts';
 import { usePreferences } from '../app/preferences.ts';
 import { cn } from './cn.ts';
 import { NativeSelect } from './Select.tsx';

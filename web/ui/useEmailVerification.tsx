@@ -2,7 +2,7 @@ import { RotateCw } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { EMAIL_CODE } from '../../common/constants.ts';
+import { EMAIL_CODE } from '../../common/api/auth.constants.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { useResendVerification, useVerifyCode } from '../api/auth.ts';
 import { ApiError } from '../api/client.ts';

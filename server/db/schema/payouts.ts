@@ -2,7 +2,7 @@
 // account, either recorded by an admin (manual) or sent as a Stripe Connect transfer.
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { PAYOUT_METHODS, PAYOUT_STATUSES } from '../../../common/constants.ts';
+import { PAYOUT_METHODS, PAYOUT_STATUSES } from '../../../common/api/payments.constants.ts';
 import { bankAccounts } from './account.ts';
 import { timestamps, users } from './users.ts';
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
+import { BANK_ACCOUNT_LIMITS } from '../../../common/api/account.constants.ts';
 import type { BankAccount, createBankAccountBody } from '../../../common/api/account.ts';
-import { BANK_ACCOUNT_LIMITS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { bicError, ibanError, normalizeBic, normalizeIban } from '../../../common/rules/bank-accounts.ts';
 import type { AppContext } from '../../context.ts';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DELETE_ACCOUNT_PHRASE } from '../../../common/api/account.constants.ts';
 import type { DeleteAccountBody } from '../../../common/api/account.ts';
-import { DELETE_ACCOUNT_PHRASE } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import {
   bankAccounts,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETTINGS_DEFAULTS } from '../../../common/api/account.constants.ts';
 import type {
   BrandProfileReply,
   CreatorProfileReply,
@@ -7,7 +8,6 @@ import type {
   UserSettingsReply,
 } from '../../../common/api/account.ts';
 import type { User } from '../../../common/api/auth.ts';
-import { SETTINGS_DEFAULTS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { authHeader, createTestUser, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
+import { SOCIAL_LINK_PLATFORMS, type SocialLinkPlatform } from '../../../common/api/account.constants.ts';
 import type {
   BrandProfile,
   CreatorProfile,
@@ -8,7 +9,6 @@ import type {
   updateUserProfileBody,
 } from '../../../common/api/account.ts';
 import type { User } from '../../../common/api/auth.ts';
-import { SOCIAL_LINK_PLATFORMS, type SocialLinkPlatform } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { brandProfiles, creatorProfiles, users } from '../../db/schema/index.ts';

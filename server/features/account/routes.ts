@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AVATAR } from '../../../common/api/account.constants.ts';
 import {
   avatarReply,
   avatarUrlBody,
@@ -20,7 +21,6 @@ import {
   userSettingsReply,
 } from '../../../common/api/account.ts';
 import { errorReplies, errorReply, messageReply } from '../../../common/api/envelope.ts';
-import { AVATAR } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser, SESSION_COOKIE } from '../../platform/auth/session.ts';

@@ -1,6 +1,10 @@
 import { eq } from 'drizzle-orm';
+import {
+  DEFAULT_TIMEZONE,
+  NOTIFICATION_FREQUENCIES,
+  SETTINGS_DEFAULTS,
+} from '../../../common/api/account.constants.ts';
 import type { UpdateUserSettingsBody, UserSettings } from '../../../common/api/account.ts';
-import { DEFAULT_TIMEZONE, NOTIFICATION_FREQUENCIES, SETTINGS_DEFAULTS } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { userSettings, users } from '../../db/schema/index.ts';

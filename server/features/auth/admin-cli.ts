@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { NAME_MAX_LENGTH } from '../../../common/api/auth.constants.ts';
 import { emailField, passwordField } from '../../../common/api/auth.ts';
-import { NAME_MAX_LENGTH } from '../../../common/constants.ts';
 import type { AdminInput } from './service.ts';
 
 const CREATE_ADMIN_USAGE =

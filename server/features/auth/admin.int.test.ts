@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WELCOME_CREDITS } from '../../../common/api/auth.constants.ts';
 import type { MeReply, SessionReply } from '../../../common/api/auth.ts';
-import { WELCOME_CREDITS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { creditTransactions, users } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_LOCKOUT } from '../../../common/api/auth.constants.ts';
 import type { SessionReply } from '../../../common/api/auth.ts';
-import { AUTH_LOCKOUT } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import ipaddr from 'ipaddr.js';
-import { AUTH_LOCKOUT } from '../../../common/constants.ts';
+import { AUTH_LOCKOUT } from '../../../common/api/auth.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { authAttempts } from '../../db/schema/index.ts';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMAIL_CODE, PASSWORD_MIN_LENGTH, TRIAL_DAYS, WELCOME_CREDITS } from '../../../common/api/auth.constants.ts';
 import type { MeReply, SessionReply, VerifyCodeReply } from '../../../common/api/auth.ts';
-import { EMAIL_CODE, PASSWORD_MIN_LENGTH, TRIAL_DAYS, WELCOME_CREDITS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { creditTransactions, emailVerificationCodes, mailOutbox, users } from '../../db/schema/index.ts';
 import { ManualClock } from '../../platform/clock.ts';

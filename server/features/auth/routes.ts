@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { loginReply, loginTwoFactorBody } from '../../../common/api/account.ts';
+import { EMAIL_CODE, SESSION_TTL_DAYS } from '../../../common/api/auth.constants.ts';
 import {
   loginBody,
   meReply,
@@ -14,7 +15,6 @@ import {
   verifyCodeReply,
 } from '../../../common/api/auth.ts';
 import { errorReplies, errorReply, messageReply } from '../../../common/api/envelope.ts';
-import { EMAIL_CODE, SESSION_TTL_DAYS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { assertSignedIn, currentUser, requireUser, SESSION_COOKIE } from '../../platform/auth/session.ts';

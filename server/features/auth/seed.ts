@@ -1,5 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
-import type { Role } from '../../../common/constants.ts';
+import type { Role } from '../../../common/api/auth.constants.ts';
 import type { AppContext } from '../../context.ts';
 import { users } from '../../db/schema/index.ts';
 import { hashPassword } from '../../platform/auth/crypto.ts';

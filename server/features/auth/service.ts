@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
+import { type Role, TRIAL_DAYS, TRIAL_PLAN, type UserStatus } from '../../../common/api/auth.constants.ts';
 import type { LoginBody, RegisterBody, User } from '../../../common/api/auth.ts';
-import { type Role, TRIAL_DAYS, TRIAL_PLAN, type UserStatus } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';

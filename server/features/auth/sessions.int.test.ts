@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_TTL_DAYS } from '../../../common/api/auth.constants.ts';
 import type { SessionReply, SessionsReply, VerifyCodeReply } from '../../../common/api/auth.ts';
-import { SESSION_TTL_DAYS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { sessions } from '../../db/schema/index.ts';
 import { ManualClock } from '../../platform/clock.ts';

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
+import { type DeviceType, SESSION_TTL_DAYS } from '../../../common/api/auth.constants.ts';
 import type { SessionInfo } from '../../../common/api/auth.ts';
-import { type DeviceType, SESSION_TTL_DAYS } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { sessions } from '../../db/schema/index.ts';
 import { generateToken, sha256 } from '../../platform/auth/crypto.ts';

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
+import type { SubscriptionStatus } from '../../../common/api/auth.constants.ts';
+import { SUBSCRIPTION_STATUSES } from '../../../common/api/auth.constants.ts';
 import type { User } from '../../../common/api/auth.ts';
-import type { SubscriptionStatus } from '../../../common/constants.ts';
-import { SUBSCRIPTION_STATUSES } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { subscriptions, users } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';

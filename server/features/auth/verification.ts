@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import { EMAIL_CODE } from '../../../common/constants.ts';
+import { EMAIL_CODE } from '../../../common/api/auth.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { CAMPAIGN_LIMITS, type CampaignPlatform } from '../../../common/api/campaigns.constants.ts';
 import type { CampaignPlan, campaignPlanBody } from '../../../common/api/campaigns.ts';
-import { CAMPAIGN_LIMITS, type CampaignPlatform } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import {
   audienceGeneration,

@@ -7,7 +7,7 @@ import type {
   CampaignPlan,
   Deliverable,
 } from '../../../common/api/campaigns.ts';
-import { MEDIA_URL_PREFIX } from '../../../common/constants.ts';
+import { MEDIA_URL_PREFIX } from '../../../common/api/media.constants.ts';
 import { audienceGeneration, durationLabel } from '../../../common/rules/campaigns.ts';
 import type { AppContext } from '../../context.ts';
 import {

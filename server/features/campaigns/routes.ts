@@ -19,7 +19,7 @@ import {
   updateCampaignBody,
 } from '../../../common/api/campaigns.ts';
 import { errorReplies, messageReply } from '../../../common/api/envelope.ts';
-import { TEXT_AGENTS } from '../../../common/constants.ts';
+import { TEXT_AGENTS } from '../../../common/api/generation.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';

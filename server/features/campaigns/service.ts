@@ -1,5 +1,6 @@
 import { and, count, desc, eq, exists, inArray, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { CampaignStatus } from '../../../common/api/campaigns.constants.ts';
 import type {
   Campaign,
   CampaignMaterial,
@@ -9,7 +10,6 @@ import type {
   listCampaignsQuery,
   updateCampaignBody,
 } from '../../../common/api/campaigns.ts';
-import type { CampaignStatus } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import {
   budgetShortfallCents,

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CANVAS_IMAGES } from '../../../common/api/canvas-images.constants.ts';
 import {
   advancedCompositionBody,
   editImageBody,
@@ -10,7 +11,6 @@ import {
   textToImageReply,
 } from '../../../common/api/canvas-images.ts';
 import { errorReplies } from '../../../common/api/envelope.ts';
-import { CANVAS_IMAGES } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { BODY_LIMITS } from '../../platform/http/body-limits.ts';

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { z } from 'zod';
+import { CANVAS_IMAGES } from '../../../common/api/canvas-images.constants.ts';
 import type {
   advancedCompositionBody,
   editImageBody,
@@ -12,7 +13,6 @@ import type {
 } from '../../../common/api/canvas-images.ts';
 import type { GeneratedMedia } from '../../../common/api/generation.ts';
 import { generateImageBody } from '../../../common/api/generation.ts';
-import { CANVAS_IMAGES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { canvasImagePrice } from '../../../common/rules/pricing.ts';
 import type { AppContext } from '../../context.ts';

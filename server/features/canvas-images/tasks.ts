@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { z } from 'zod';
-import { CANVAS_IMAGES } from '../../../common/constants.ts';
+import { CANVAS_IMAGES } from '../../../common/api/canvas-images.constants.ts';
 import { imageDimensions } from '../../../common/rules/pricing.ts';
 import type { AppContext } from '../../context.ts';
 import type { EngineMetadata, ImageResult, MediaBuffer } from '../../engines/types.ts';

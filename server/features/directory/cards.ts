@@ -1,8 +1,8 @@
 // The SQL behind creator and brand cards: one select each, shared by the directories, the public
 // profiles and the admin lists, plus the search, category and sort rules of common/rules/directory.ts.
 import { and, asc, count, desc, eq, inArray, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { SOCIAL_LINK_PLATFORMS, type SocialLinkPlatform } from '../../../common/api/account.constants.ts';
 import type { BrandCard, CreatorCard } from '../../../common/api/directory.ts';
-import { SOCIAL_LINK_PLATFORMS, type SocialLinkPlatform } from '../../../common/constants.ts';
 import type { CommunityCategory } from '../../../common/rules/directory.ts';
 import { CATEGORY_RULES } from '../../../common/rules/directory.ts';
 import type { DbOrTx } from '../../db/client.ts';

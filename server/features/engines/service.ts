@@ -1,5 +1,5 @@
 import type { AdminEnginesReply, EnginesReply } from '../../../common/api/engines.ts';
-import { PRICES } from '../../../common/constants.ts';
+import { PRICES } from '../../../common/api/generation.constants.ts';
 import type { AppContext } from '../../context.ts';
 
 /**

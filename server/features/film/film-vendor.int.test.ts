@@ -2,7 +2,7 @@
 // is the LLM's own; an answer that does not follow the schema gets one repair call, then a clear 502.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FilmScreenplayDraft } from '../../../common/api/film.ts';
-import { TEXT_AGENTS } from '../../../common/constants.ts';
+import { TEXT_AGENTS } from '../../../common/api/generation.constants.ts';
 import { FILM_MESSAGES } from '../../../common/rules/film.ts';
 import { chatReply, type FakeOpenAi, startFakeOpenAi } from '../../engines/openai/fake-openai.ts';
 import { authHeader, createTestUser, creditsOf } from '../../test/fixtures.ts';

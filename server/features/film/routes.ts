@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorReplies } from '../../../common/api/envelope.ts';
 import { filmAgentBody, filmAgentReply } from '../../../common/api/film.ts';
-import { TEXT_AGENTS } from '../../../common/constants.ts';
+import { TEXT_AGENTS } from '../../../common/api/generation.constants.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { textAgentRateLimit } from '../../platform/metering/text-agents.ts';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/api/generation.constants.ts';
 import type { GenerationStatus } from '../../../common/api/generation.ts';
-import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { assets, creditTransactions, tasks } from '../../db/schema/index.ts';
 import { createEngineRegistry, createLocalEngines } from '../../engines/registry.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ACT_STUDIO_MODEL, DUAL_FRAME_MODEL, MAGIC_MODIFY_MODEL } from '../../../common/api/generation.constants.ts';
 import { generateVideoBody } from '../../../common/api/generation.ts';
-import { ACT_STUDIO_MODEL, DUAL_FRAME_MODEL, MAGIC_MODIFY_MODEL } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { planVideo, serviceOf, videoDimensions } from './plan.ts';
 

@@ -1,4 +1,4 @@
-import { ACT_STUDIO_MODEL, DUAL_FRAME_MODEL, MAGIC_MODIFY_MODEL } from '../../../common/constants.ts';
+import { ACT_STUDIO_MODEL, DUAL_FRAME_MODEL, MAGIC_MODIFY_MODEL } from '../../../common/api/generation.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { parseAspectRatio } from '../../../common/rules/pricing.ts';
 import { badRequest } from '../../platform/errors.ts';

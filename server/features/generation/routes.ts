@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorReplies, errorReply } from '../../../common/api/envelope.ts';
+import { TEXT_AGENTS } from '../../../common/api/generation.constants.ts';
 import {
   aiStatusReply,
   generateAudioBody,
@@ -15,7 +16,6 @@ import {
   runwayTaskReply,
   taskIdBody,
 } from '../../../common/api/generation.ts';
-import { TEXT_AGENTS } from '../../../common/constants.ts';
 import { aiStatusOf, generationStatusOf } from '../../../common/rules/generation-status.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';

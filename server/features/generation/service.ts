@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
+import { UPLOAD_STORAGE_CEILINGS_MB, VIDEO_DEFAULTS } from '../../../common/api/generation.constants.ts';
 import type {
   GeneratedMedia,
   generateAudioBody,
@@ -9,7 +10,6 @@ import type {
   imageAgentReply,
 } from '../../../common/api/generation.ts';
 import { generatedMedia } from '../../../common/api/generation.ts';
-import { UPLOAD_STORAGE_CEILINGS_MB, VIDEO_DEFAULTS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { imageLimitError } from '../../../common/rules/generation.ts';
 import { GENERATE_KINDS, taskFailure } from '../../../common/rules/generation-status.ts';

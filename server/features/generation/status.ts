@@ -1,7 +1,7 @@
 import type { z } from 'zod';
+import { ACT_STUDIO_MODEL, MAGIC_MODIFY_MODEL } from '../../../common/api/generation.constants.ts';
 import type { runwayTaskReply, TaskAccepted } from '../../../common/api/generation.ts';
 import { taskOutputs } from '../../../common/api/tasks.ts';
-import { ACT_STUDIO_MODEL, MAGIC_MODIFY_MODEL } from '../../../common/constants.ts';
 import { GENERATE_KINDS, generationStatusOf } from '../../../common/rules/generation-status.ts';
 import { videoFamily } from '../../../common/rules/pricing.ts';
 import type { TaskRow } from '../../platform/jobs/types.ts';

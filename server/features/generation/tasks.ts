@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
+import { UPLOAD_STORAGE_CEILINGS_MB, UPSCALE_TARGET } from '../../../common/api/generation.constants.ts';
 import { generateAudioBody, generateImageBody, generateVideoBody } from '../../../common/api/generation.ts';
-import { UPLOAD_STORAGE_CEILINGS_MB, UPSCALE_TARGET } from '../../../common/constants.ts';
 import { withQualitySuffix } from '../../../common/rules/generation.ts';
 import { GENERATE_KINDS } from '../../../common/rules/generation-status.ts';
 import type { AppContext } from '../../context.ts';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset } from '../../../common/api/assets.ts';
-import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/api/generation.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { tasks } from '../../db/schema/index.ts';
 import { CONTENT_POLICY } from '../../engines/policy.ts';

@@ -1,6 +1,7 @@
+import { CANVAS_IMAGES } from '../../../common/api/canvas-images.constants.ts';
+import { MAGIC_SELECTOR } from '../../../common/api/inpaint.constants.ts';
 import type { InpaintBody, InpaintReply } from '../../../common/api/inpaint.ts';
 import { magicSelectorPrompt } from '../../../common/api/inpaint.ts';
-import { CANVAS_IMAGES, MAGIC_SELECTOR } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { inlineOrMediaRef, prepareMediaRef } from '../../platform/media/inputs.ts';

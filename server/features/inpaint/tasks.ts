@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CANVAS_IMAGES, MAGIC_SELECTOR } from '../../../common/constants.ts';
+import { CANVAS_IMAGES } from '../../../common/api/canvas-images.constants.ts';
+import { MAGIC_SELECTOR } from '../../../common/api/inpaint.constants.ts';
 import type { EngineMetadata, MediaBuffer } from '../../engines/types.ts';
 import { defineTask } from '../../platform/jobs/types.ts';
 import { resolveMediaInput } from '../../platform/media/inputs.ts';

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import { MEDIA_URL_PREFIX } from '../../../common/api/media.constants.ts';
 import { mediaParams, mediaQuery } from '../../../common/api/media.ts';
-import { MEDIA_URL_PREFIX } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../platform/errors.ts';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
+import { CACHE_SECONDS } from '../../../common/api/media.constants.ts';
 import type { MediaQuery } from '../../../common/api/media.ts';
-import { CACHE_SECONDS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound, unauthorized } from '../../platform/errors.ts';

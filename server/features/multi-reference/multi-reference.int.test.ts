@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/api/generation.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { assets, tasks } from '../../db/schema/index.ts';
 import { authHeader, createTestUser, creditsOf, solidPng, type TestUser } from '../../test/fixtures.ts';

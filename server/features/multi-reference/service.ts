@@ -1,6 +1,8 @@
 import type { z } from 'zod';
+import type { PriceTable } from '../../../common/api/generation.constants.ts';
+import { MEDIA_URL_PREFIX } from '../../../common/api/media.constants.ts';
+import { MULTI_REFERENCE } from '../../../common/api/multi-reference.constants.ts';
 import type { MultiReferenceReply, multiReferenceBody } from '../../../common/api/multi-reference.ts';
-import { MEDIA_URL_PREFIX, MULTI_REFERENCE, type PriceTable } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../platform/errors.ts';

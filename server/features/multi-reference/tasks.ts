@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MULTI_REFERENCE } from '../../../common/constants.ts';
+import { MULTI_REFERENCE } from '../../../common/api/multi-reference.constants.ts';
 import { imageDimensions } from '../../../common/rules/pricing.ts';
 import type { AppContext } from '../../context.ts';
 import type { MediaBuffer } from '../../engines/types.ts';

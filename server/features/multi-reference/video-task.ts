@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MULTI_REFERENCE } from '../../../common/constants.ts';
+import { MULTI_REFERENCE } from '../../../common/api/multi-reference.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { MediaBuffer } from '../../engines/types.ts';
 import { AppError } from '../../platform/errors.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/api/generation.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { assets } from '../../db/schema/index.ts';
 import { probeMedia } from '../../platform/media/probe.ts';

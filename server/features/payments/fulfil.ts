@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { SUBSCRIPTION_PLAN, TRIAL_PLAN } from '../../../common/constants.ts';
+import { TRIAL_PLAN } from '../../../common/api/auth.constants.ts';
+import { SUBSCRIPTION_PLAN } from '../../../common/api/payments.constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { paymentOrders, subscriptions } from '../../db/schema/index.ts';

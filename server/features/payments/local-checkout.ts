@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { SUBSCRIPTION_PLAN } from '../../../common/constants.ts';
+import { SUBSCRIPTION_PLAN } from '../../../common/api/payments.constants.ts';
 import { centsToEuros } from '../../platform/money/ledger.ts';
 import type { OrderRow } from './provider.ts';
 

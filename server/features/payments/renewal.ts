@@ -1,5 +1,6 @@
 import { and, eq, inArray, lte, ne } from 'drizzle-orm';
-import { PAYMENT_RETURN_URLS, TRIAL_PLAN } from '../../../common/constants.ts';
+import { TRIAL_PLAN } from '../../../common/api/auth.constants.ts';
+import { PAYMENT_RETURN_URLS } from '../../../common/api/payments.constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { paymentOrders, subscriptions } from '../../db/schema/index.ts';

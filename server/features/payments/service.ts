@@ -1,4 +1,16 @@
 import { and, count, desc, eq } from 'drizzle-orm';
+import {
+  SUBSCRIPTION_STATUSES,
+  type SubscriptionStatus,
+  TRIAL_DAYS,
+  TRIAL_PLAN,
+} from '../../../common/api/auth.constants.ts';
+import {
+  PAYMENT_CURRENCY,
+  PAYMENT_RETURN_URLS,
+  SUBSCRIPTION_PLAN,
+  type TopupKind,
+} from '../../../common/api/payments.constants.ts';
 import type {
   CancelType,
   CreditHistory,
@@ -6,16 +18,6 @@ import type {
   SubscriptionStatusDto,
   TopupBody,
 } from '../../../common/api/payments.ts';
-import {
-  PAYMENT_CURRENCY,
-  PAYMENT_RETURN_URLS,
-  SUBSCRIPTION_PLAN,
-  SUBSCRIPTION_STATUSES,
-  type SubscriptionStatus,
-  type TopupKind,
-  TRIAL_DAYS,
-  TRIAL_PLAN,
-} from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { creditTransactions, paymentOrders, subscriptions, users } from '../../db/schema/index.ts';

@@ -1,5 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { SUBSCRIPTION_ACCESS_STATUSES, type SubscriptionStatus, TRIAL_PLAN } from '../../../common/constants.ts';
+import {
+  SUBSCRIPTION_ACCESS_STATUSES,
+  type SubscriptionStatus,
+  TRIAL_PLAN,
+} from '../../../common/api/auth.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';

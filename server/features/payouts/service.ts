@@ -4,8 +4,8 @@
 // being paid (cancelled, failed) puts it back with a `payout_return` credit, once.
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
+import { PAYOUT_LIMITS, type PayoutMethod } from '../../../common/api/payments.constants.ts';
 import type { AdminPayoutDto, adminPayoutsQuery, PayoutDto, PayoutsOverview } from '../../../common/api/payouts.ts';
-import { PAYOUT_LIMITS, type PayoutMethod } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { eurosToCents } from '../../../common/rules/campaigns.ts';
 import type { AppContext } from '../../context.ts';

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { PAYMENT_CURRENCY } from '../../../common/constants.ts';
+import { PAYMENT_CURRENCY } from '../../../common/api/payments.constants.ts';
 import type { Config } from '../../config.ts';
 import { createStripeClient } from '../payments/stripe.ts';
 

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EditorSession, ListEditorSessionsReply } from '../../../common/api/editor-sessions.ts';
-import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/api/generation.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { assets, creditTransactions, editorSessions, tasks } from '../../db/schema/index.ts';
 import {

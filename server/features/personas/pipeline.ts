@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { z } from 'zod';
-import { PERSONA_GENERATION, UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/constants.ts';
+import { UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/api/generation.constants.ts';
+import { PERSONA_GENERATION } from '../../../common/api/personas.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import {
   BASE_IMAGE_TYPE,

@@ -1,4 +1,4 @@
-import { SUSPICIOUS_LOGIN_FAILURES } from '../../../common/constants.ts';
+import { SUSPICIOUS_LOGIN_FAILURES } from '../../../common/api/account.constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { MailDeliveryError, type MailMessage } from '../../platform/mail/types.ts';

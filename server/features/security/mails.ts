@@ -1,4 +1,4 @@
-import { SUPPORT_EMAIL } from '../../../common/constants.ts';
+import { SUPPORT_EMAIL } from '../../../common/api/auth.constants.ts';
 import { escapeHtml } from '../../platform/mail/templates.ts';
 import type { MailMessage } from '../../platform/mail/types.ts';
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUSPICIOUS_LOGIN_FAILURES } from '../../../common/api/account.constants.ts';
 import type { SecurityActionBody, SecurityActionReply, SecurityReply } from '../../../common/api/account.ts';
+import { PASSWORD_MIN_LENGTH } from '../../../common/api/auth.constants.ts';
 import type { SessionReply } from '../../../common/api/auth.ts';
-import { PASSWORD_MIN_LENGTH, SUSPICIOUS_LOGIN_FAILURES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { listOutbox } from '../../platform/mail/index.ts';

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TWO_FACTOR } from '../../../common/api/account.constants.ts';
 import type {
   LoginReply,
   SecurityReply,
@@ -9,8 +10,8 @@ import type {
   TwoFactorSetupReply,
   UserSettingsReply,
 } from '../../../common/api/account.ts';
+import { AUTH_LOCKOUT } from '../../../common/api/auth.constants.ts';
 import type { SessionReply } from '../../../common/api/auth.ts';
-import { AUTH_LOCKOUT, TWO_FACTOR } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { userTwoFactor } from '../../db/schema/index.ts';
 import { ManualClock } from '../../platform/clock.ts';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import { TWO_FACTOR } from '../../../common/constants.ts';
+import { TWO_FACTOR } from '../../../common/api/account.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/constants.ts';
+import { UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/api/generation.constants.ts';
 import { SEQUENCE_LIMITS } from '../../../common/rules/sequences.ts';
 import type { AppContext } from '../../context.ts';
 import { type ScriptScene, settingOf, withoutOtherTimes } from '../../engines/local/script-scenes.ts';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorReplies } from '../../../common/api/envelope.ts';
+import { TEXT_AGENTS } from '../../../common/api/generation.constants.ts';
 import {
   compileMasterBody,
   compileMasterReply,
@@ -8,7 +9,6 @@ import {
   movieAgentBody,
   movieAgentReply,
 } from '../../../common/api/sequences.ts';
-import { TEXT_AGENTS } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { BODY_LIMITS } from '../../platform/http/body-limits.ts';

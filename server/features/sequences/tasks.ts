@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/constants.ts';
+import { UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/api/generation.constants.ts';
 import { SEQUENCE_LIMITS, truncatePrompt } from '../../../common/rules/sequences.ts';
 import { defineTask } from '../../platform/jobs/types.ts';
 import { extensionOf, resolveMediaInput, storedKeyOf } from '../../platform/media/inputs.ts';

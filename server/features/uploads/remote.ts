@@ -1,5 +1,6 @@
+import type { StorageClass } from '../../../common/api/media.constants.ts';
 import type { Base64ToUrlBody, RemoteUploadReply, TempUploadBody } from '../../../common/api/remote-upload.ts';
-import { REMOTE_UPLOAD_MIME_TYPES, type StorageClass } from '../../../common/constants.ts';
+import { REMOTE_UPLOAD_MIME_TYPES } from '../../../common/api/uploads.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError, tooLarge } from '../../platform/errors.ts';

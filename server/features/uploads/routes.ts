@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorReply } from '../../../common/api/envelope.ts';
+import { UPLOAD } from '../../../common/api/media.constants.ts';
 import { anyUploadReply, storageUsageReply, uploadParams, uploadStatusReply } from '../../../common/api/uploads.ts';
-import { UPLOAD } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';

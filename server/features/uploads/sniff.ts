@@ -1,5 +1,6 @@
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
-import { UPLOAD_SNIFFED_TYPES, UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/constants.ts';
+import { UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/api/generation.constants.ts';
+import { UPLOAD_SNIFFED_TYPES } from '../../../common/api/media.constants.ts';
 import type { Config } from '../../config.ts';
 
 export type UploadKind = 'image' | 'video' | 'audio';

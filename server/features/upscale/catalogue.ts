@@ -1,5 +1,9 @@
+import {
+  VIDEO_ENHANCE,
+  type VideoEnhanceCategory,
+  type VideoEnhanceQuality,
+} from '../../../common/api/uploads.constants.ts';
 import type { TopazEnhanceBody, VideoModel } from '../../../common/api/upscale.ts';
-import { VIDEO_ENHANCE, type VideoEnhanceCategory, type VideoEnhanceQuality } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { videoEnhanceSettings } from '../../engines/catalog.ts';
 import { badRequest } from '../../platform/errors.ts';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { ENHANCOR_KINDS, type EnhancorKind } from '../../../common/api/generation.constants.ts';
+import { IMAGE_ENHANCE_DEFAULTS, VIDEO_ENHANCE } from '../../../common/api/uploads.constants.ts';
 import type { EnhanceQueuedReply, EnhancorQueueBody, TopazEnhanceBody } from '../../../common/api/upscale.ts';
-import { ENHANCOR_KINDS, type EnhancorKind, IMAGE_ENHANCE_DEFAULTS, VIDEO_ENHANCE } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, notFound, paymentRequired } from '../../platform/errors.ts';

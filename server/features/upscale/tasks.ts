@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { z } from 'zod';
-import { ENHANCOR_KINDS, UPSCALE_TARGET, VIDEO_ENHANCE } from '../../../common/constants.ts';
+import { ENHANCOR_KINDS, UPSCALE_TARGET } from '../../../common/api/generation.constants.ts';
+import { VIDEO_ENHANCE } from '../../../common/api/uploads.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';

@@ -1,5 +1,5 @@
+import { MONEY_HISTORY_LIMIT } from '../../../common/api/payments.constants.ts';
 import type { EarningsDto, MoneyTransactionDto, WalletReply } from '../../../common/api/payments.ts';
-import { MONEY_HISTORY_LIMIT } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import {
   centsToEuros,

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WELCOME_CREDITS } from '../../../common/constants.ts';
+import { WELCOME_CREDITS } from '../../../common/api/auth.constants.ts';
 import { creditTransactions, tasks } from '../../db/schema/index.ts';
 import { createTestUser, creditsOf } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';

@@ -1,5 +1,5 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
-import { WELCOME_CREDITS } from '../../../common/constants.ts';
+import { WELCOME_CREDITS } from '../../../common/api/auth.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { Db } from '../../db/client.ts';
 import { creditTransactions, tasks, users } from '../../db/schema/index.ts';

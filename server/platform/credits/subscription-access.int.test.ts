@@ -2,7 +2,7 @@
 // (admins aside) no credits are spent: 403 subscription_required before anything is reserved.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/api/generation.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { creditTransactions, subscriptions, tasks } from '../../db/schema/index.ts';
 import { authHeader, createTestUser, creditsOf, type TestUser } from '../../test/fixtures.ts';

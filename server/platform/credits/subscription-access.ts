@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { SUBSCRIPTION_ACCESS_STATUSES, type SubscriptionStatus } from '../../../common/constants.ts';
+import { SUBSCRIPTION_ACCESS_STATUSES, type SubscriptionStatus } from '../../../common/api/auth.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { Db } from '../../db/client.ts';
 import { subscriptions, users } from '../../db/schema/index.ts';

@@ -1,6 +1,6 @@
 import { CANVAS_IMAGE_MAX_CHARS } from '../../../common/api/canvas-images.ts';
+import { MULTI_REFERENCE } from '../../../common/api/multi-reference.constants.ts';
 import { MULTI_REFERENCE_MAX_CHARS } from '../../../common/api/multi-reference.ts';
-import { MULTI_REFERENCE } from '../../../common/constants.ts';
 import { EDITOR_SESSION_LIMITS } from '../../../common/rules/editor-sessions.ts';
 
 const KB = 1024;

@@ -3,7 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMAIL_CODE } from '../../../common/constants.ts';
+import { EMAIL_CODE } from '../../../common/api/auth.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { mailOutbox } from '../../db/schema/index.ts';
 import { register } from '../../features/auth/testing.ts';

@@ -1,4 +1,4 @@
-import { EMAIL_CODE } from '../../../common/constants.ts';
+import { EMAIL_CODE } from '../../../common/api/auth.constants.ts';
 import type { MailMessage } from './types.ts';
 
 const PRODUCT = 'GenPro Studio';

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
-import { MEDIA_URL_PREFIX, UPLOAD_SNIFFED_TYPES } from '../../../common/constants.ts';
+import { MEDIA_URL_PREFIX, UPLOAD_SNIFFED_TYPES } from '../../../common/api/media.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';

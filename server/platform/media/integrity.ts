@@ -1,6 +1,6 @@
 import { open, readFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import type { UPLOAD_SNIFFED_TYPES } from '../../../common/constants.ts';
+import type { UPLOAD_SNIFFED_TYPES } from '../../../common/api/media.constants.ts';
 import { AppError } from '../errors.ts';
 
 /** Most pixels (width × height) an image may declare; larger ones are refused before any decoding. */

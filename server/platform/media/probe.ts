@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { z } from 'zod';
-import { THUMBNAIL_WIDTH } from '../../../common/constants.ts';
+import { THUMBNAIL_WIDTH } from '../../../common/api/media.constants.ts';
 import type { Config } from '../../config.ts';
 import { ffmpegPath, ffprobePath, runTool } from './tools.ts';
 

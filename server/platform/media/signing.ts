@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { SIGNED_MEDIA_URL_TTL_SECONDS } from '../../../common/constants.ts';
+import { SIGNED_MEDIA_URL_TTL_SECONDS } from '../../../common/api/media.constants.ts';
 import type { Config } from '../../config.ts';
 import { configuredOrStoredSecret } from '../secrets.ts';
 

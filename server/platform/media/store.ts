@@ -2,7 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { and, eq, inArray, isNotNull, lt } from 'drizzle-orm';
-import { MEDIA_URL_PREFIX, type StorageClass } from '../../../common/constants.ts';
+import { MEDIA_URL_PREFIX, type StorageClass } from '../../../common/api/media.constants.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { mediaObjects } from '../../db/schema/index.ts';

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEXT_AGENTS } from '../../../common/constants.ts';
+import { TEXT_AGENTS } from '../../../common/api/generation.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { creditTransactions, subscriptions } from '../../db/schema/index.ts';
 import { chatReply, type FakeOpenAi, type FakeReply, startFakeOpenAi } from '../../engines/openai/fake-openai.ts';

@@ -1,4 +1,4 @@
-import { TEXT_AGENTS } from '../../../common/constants.ts';
+import { TEXT_AGENTS } from '../../../common/api/generation.constants.ts';
 import type { AppContext } from '../../context.ts';
 import { addCredits, reserveCredits } from '../credits/ledger.ts';
 import { sharedUserRateLimit } from '../http/user-rate-limit.ts';

@@ -4,7 +4,7 @@ import {
   type StorageClass,
   TEMPORARY_MEDIA_TTL_SECONDS,
   TEMPORARY_STORAGE_CLASSES,
-} from '../../../common/constants.ts';
+} from '../../../common/api/media.constants.ts';
 
 /**
  * Object keys are made by the server only, never from user-supplied path segments:

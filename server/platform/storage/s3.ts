@@ -9,7 +9,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { STORAGE_TAG_NAMES, type StorageTagName } from '../../../common/constants.ts';
+import { STORAGE_TAG_NAMES, type StorageTagName } from '../../../common/api/media.constants.ts';
 import { isValidKey } from './keys.ts';
 import {
   type ByteRange,

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { StorageClass, StorageTagName } from '../../../common/constants.ts';
+import type { StorageClass, StorageTagName } from '../../../common/api/media.constants.ts';
 
 export type StorageTags = Partial<Record<StorageTagName, string>>;
 

@@ -3,8 +3,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnginesReply } from '../../../common/api/engines.ts';
+import { LOCAL_PREVIEW_PRICES } from '../../../common/api/generation.constants.ts';
 import type { HealthReply } from '../../../common/api/health.ts';
-import { LOCAL_PREVIEW_PRICES } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { type SmtpSink, startSmtpSink } from '../../platform/mail/smtp-sink.ts';
 import { authHeader, createTestUser, creditsOf } from '../fixtures.ts';

@@ -2,8 +2,8 @@ import { BadgeCheck, Landmark, Plus, Star, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { BANK_ACCOUNT_LIMITS, IBAN_MAX_LENGTH } from '../../../common/api/account.constants.ts';
 import type { BankAccount } from '../../../common/api/account.ts';
-import { BANK_ACCOUNT_LIMITS, IBAN_MAX_LENGTH } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import {
   bicError,

@@ -3,9 +3,9 @@ import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'rea
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import { AVATAR, SOCIAL_LINK_PLATFORMS, type SocialLinkPlatform } from '../../../common/api/account.constants.ts';
 import { type BrandProfile, type CreatorProfile, isHttpUrl } from '../../../common/api/account.ts';
 import type { User } from '../../../common/api/auth.ts';
-import { AVATAR, SOCIAL_LINK_PLATFORMS, type SocialLinkPlatform } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';

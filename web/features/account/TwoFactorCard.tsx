@@ -2,7 +2,7 @@ import { Copy, Download, KeyRound, ShieldCheck, ShieldOff } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { TWO_FACTOR } from '../../../common/constants.ts';
+import { TWO_FACTOR } from '../../../common/api/account.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';

@@ -1,6 +1,7 @@
 // TanStack Query hooks for the account dialog (common/api/account.ts and the session routes of auth).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
+import { SETTINGS_DEFAULTS } from '../../../common/api/account.constants.ts';
 import type {
   AvatarReply,
   BankAccountsChangedReply,
@@ -27,7 +28,6 @@ import type {
 import type { LoginBody, SessionReply, SessionsReply, User } from '../../../common/api/auth.ts';
 import type { messageReply } from '../../../common/api/envelope.ts';
 import type { StorageUsageReply } from '../../../common/api/uploads.ts';
-import { SETTINGS_DEFAULTS } from '../../../common/constants.ts';
 import { type Me, meQueryKey } from '../../api/auth.ts';
 import { ApiError, apiRequest, getData } from '../../api/client.ts';
 import { clearSession, getToken, saveSession } from '../../api/session.ts';

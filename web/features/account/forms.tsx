@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { DEFAULT_TIMEZONE } from '../../../common/constants.ts';
+import { DEFAULT_TIMEZONE } from '../../../common/api/account.constants.ts';
 import { fieldErrorsOf } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';
 

@@ -2,7 +2,7 @@ import { FolderOpen, Loader2, RefreshCw, WifiOff } from 'lucide-react';
 import { Tooltip } from 'radix-ui';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ASSETS_LOAD_MORE_WITHIN_PX } from '../../../common/constants.ts';
+import { ASSETS_LOAD_MORE_WITHIN_PX } from '../../../common/api/generation.constants.ts';
 import { appendUniqueById } from '../../../common/rules/studio.ts';
 import { type Asset, useAssets } from '../../api/assets.ts';
 import { localizeMessage } from '../../i18n/localize.ts';

@@ -5,7 +5,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { toast } from 'sonner';
 import { create } from 'zustand';
-import { UPSCALE_POLL } from '../../../common/constants.ts';
+import { UPSCALE_POLL } from '../../../common/api/generation.constants.ts';
 import { decideUpscalePoll, type UpscaleState, upscaleErrorMessage } from '../../api/asset-upscale.ts';
 import { type Asset, assetsQueryKey, getAsset, startUpscale, updateCachedAsset } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';

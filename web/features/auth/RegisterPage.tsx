@@ -4,8 +4,13 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import {
+  PASSWORD_MIN_LENGTH,
+  SELF_SERVICE_ROLES,
+  TRIAL_DAYS,
+  WELCOME_CREDITS,
+} from '../../../common/api/auth.constants.ts';
 import { type RegisterBody, registerBody } from '../../../common/api/auth.ts';
-import { PASSWORD_MIN_LENGTH, SELF_SERVICE_ROLES, TRIAL_DAYS, WELCOME_CREDITS } from '../../../common/constants.ts';
 import { useRegister } from '../../api/auth.ts';
 import { ApiError, fieldErrorsOf } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';

@@ -2,7 +2,7 @@ import { CircleCheck, LogOut, MailCheck } from 'lucide-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { EMAIL_CODE } from '../../../common/constants.ts';
+import { EMAIL_CODE } from '../../../common/api/auth.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { useMe } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';

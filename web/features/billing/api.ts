@@ -1,6 +1,7 @@
 // TanStack Query hooks for payments, credits history, the brand wallet and creator earnings (common/api/payments.ts).
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
+import { CREDITS_HISTORY_PAGE, PAYMENT_RETURN_URLS } from '../../../common/api/payments.constants.ts';
 import type {
   CancelType,
   CheckoutReply,
@@ -15,7 +16,6 @@ import type {
   WalletTopupBody,
   walletTopupReply,
 } from '../../../common/api/payments.ts';
-import { CREDITS_HISTORY_PAGE, PAYMENT_RETURN_URLS } from '../../../common/constants.ts';
 import { meQueryKey } from '../../api/auth.ts';
 import { apiRequest, getData } from '../../api/client.ts';
 

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import { DASHBOARD_RETURN_FLAGS } from '../../../common/constants.ts';
+import { DASHBOARD_RETURN_FLAGS } from '../../../common/api/app.constants.ts';
 
 /**
  * Returns from a checkout that was not completed (`?topup=cancelled`, `?wallet_topup=cancelled`,

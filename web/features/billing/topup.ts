@@ -1,4 +1,4 @@
-import { CREDIT_BADGE } from '../../../common/constants.ts';
+import { CREDIT_BADGE } from '../../../common/api/app.constants.ts';
 
 // Pure helpers of the top-up dialog (accounts spec 2.5 and 9).
 

@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { CAMPAIGN_LIMITS } from '../../../common/api/campaigns.constants.ts';
 import { applyBody } from '../../../common/api/campaigns.ts';
-import { CAMPAIGN_LIMITS } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { fieldErrorsOf } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';

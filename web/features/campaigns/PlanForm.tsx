@@ -8,7 +8,7 @@ import {
   CAMPAIGN_KPIS,
   CAMPAIGN_LIMITS,
   CAMPAIGN_PLATFORMS,
-} from '../../../common/constants.ts';
+} from '../../../common/api/campaigns.constants.ts';
 import { audienceGeneration } from '../../../common/rules/campaigns.ts';
 import { useActionLabel } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';

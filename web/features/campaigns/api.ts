@@ -1,5 +1,6 @@
 // TanStack Query hooks for campaigns, applications and collaborations (common/api/campaigns.ts).
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CampaignStatus } from '../../../common/api/campaigns.constants.ts';
 import type {
   ActiveCollaborationsReply,
   ApplicationListReply,
@@ -14,7 +15,6 @@ import type {
   CreateCampaignBody,
   UpdateCampaignBody,
 } from '../../../common/api/campaigns.ts';
-import type { CampaignStatus } from '../../../common/constants.ts';
 import { apiRequest, getData } from '../../api/client.ts';
 
 const campaignKeys = {

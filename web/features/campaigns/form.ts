@@ -1,7 +1,6 @@
 // The plan form's state, its checks (the shared rules, so the form refuses what the server would) and the
 // request bodies built from it.
 import { z } from 'zod';
-import type { CampaignPlan, CampaignPlanBody, CreateCampaignBody } from '../../../common/api/campaigns.ts';
 import {
   CAMPAIGN_CONTENT_TYPES,
   CAMPAIGN_DEFAULTS,
@@ -11,7 +10,8 @@ import {
   type CampaignContentType,
   type CampaignKpi,
   type CampaignPlatform,
-} from '../../../common/constants.ts';
+} from '../../../common/api/campaigns.constants.ts';
+import type { CampaignPlan, CampaignPlanBody, CreateCampaignBody } from '../../../common/api/campaigns.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { audienceAgeError, budgetError, campaignDateErrors, clampAge } from '../../../common/rules/campaigns.ts';
 

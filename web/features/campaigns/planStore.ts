@@ -4,8 +4,8 @@
 // builder (createPlanStore), starting from the draft kept in the browser.
 import { createStore } from 'zustand/vanilla';
 import type { Asset } from '../../../common/api/assets.ts';
+import { CAMPAIGN_LIMITS } from '../../../common/api/campaigns.constants.ts';
 import type { Campaign, CampaignPlan } from '../../../common/api/campaigns.ts';
-import { CAMPAIGN_LIMITS } from '../../../common/constants.ts';
 import { clearDraft } from './draft.ts';
 import { checkDraft, type DraftErrors, EMPTY_DRAFT, type PlanDraft } from './form.ts';
 

@@ -37,8 +37,8 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import { CANVAS, type CanvasFormat } from '../../../common/api/canvas-images.constants.ts';
 import type { EditorSessionSummary } from '../../../common/api/editor-sessions.ts';
-import { CANVAS, type CanvasFormat } from '../../../common/constants.ts';
 import type { EditorSessionType } from '../../../common/rules/editor-sessions.ts';
 import { resolveTheme, usePreferences } from '../../app/preferences.ts';
 import { Button } from '../../ui/Button.tsx';

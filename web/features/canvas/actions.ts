@@ -1,6 +1,6 @@
 // Canvas generate and upload (canvas spec 2, 7, 8): POST /api/ai/generate/image with the format's model,
 // POST /api/upload for files; results go to the first free grid cells and the last one is brought into view. Messages are i18n keys under canvasEditor.
-import { CANVAS } from '../../../common/constants.ts';
+import { CANVAS } from '../../../common/api/canvas-images.constants.ts';
 import { generationStatusOf } from '../../../common/rules/generation-status.ts';
 import { generateImage, isTaskAccepted } from '../../api/generation.ts';
 import { isAbort } from '../../api/polling.ts';

@@ -1,6 +1,6 @@
 // window.__genproCanvas: a read-only view of the canvas store in every build (browser tests read positions
 // and the selection), plus `seed(n)` for the benchmark, only in dev builds or with `?bench=1` in the URL.
-import { CANVAS } from '../../../common/constants.ts';
+import { CANVAS } from '../../../common/api/canvas-images.constants.ts';
 import { type CanvasState, useCanvas } from './store.ts';
 
 interface CanvasDebugHandle {

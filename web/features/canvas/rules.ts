@@ -1,6 +1,7 @@
 // Pure multi-image canvas geometry (canvas spec 2, 3, 5 and 9): grid placement of new images, zoom clamped
 // around a point, viewport culling and the thumbnail-versus-full-resolution choice. No DOM imports.
-import { CANVAS, THUMBNAIL_WIDTH } from '../../../common/constants.ts';
+import { CANVAS } from '../../../common/api/canvas-images.constants.ts';
+import { THUMBNAIL_WIDTH } from '../../../common/api/media.constants.ts';
 
 export interface Rect {
   x: number;

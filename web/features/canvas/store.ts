@@ -1,7 +1,7 @@
 // The multi-image canvas store (canvas spec 2, 3 and 4). The canvas editor, its dialogs
 // (web/features/canvas/dialogs/**) and the Cinema Sequences panel all read and write this one store.
 import { create } from 'zustand';
-import { CANVAS, type CanvasFormat } from '../../../common/constants.ts';
+import { CANVAS, type CanvasFormat } from '../../../common/api/canvas-images.constants.ts';
 import { clampZoom, DEFAULT_VIEW, firstFreeGridPosition, type Rect, revealRect } from './rules.ts';
 
 export interface CanvasImage {

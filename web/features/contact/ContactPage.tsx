@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { SUPPORT_EMAIL } from '../../../common/constants.ts';
+import { SUPPORT_EMAIL } from '../../../common/api/auth.constants.ts';
 import { useSession } from '../../api/session.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';

@@ -1,6 +1,6 @@
 import { Coins } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { CREDIT_BADGE } from '../../../common/constants.ts';
+import { CREDIT_BADGE } from '../../../common/api/app.constants.ts';
 import { cn } from '../../ui/cn.ts';
 
 function formatCount(value: number, language: string): string {

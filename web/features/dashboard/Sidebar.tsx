@@ -1,8 +1,8 @@
 import { LogOut, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import type { DashboardView } from '../../../common/api/app.constants.ts';
 import type { User } from '../../../common/api/auth.ts';
-import type { DashboardView } from '../../../common/constants.ts';
 import { cn } from '../../ui/cn.ts';
 import { Logo } from '../../ui/Logo.tsx';
 import { UserAvatar } from '../../ui/UserAvatar.tsx';

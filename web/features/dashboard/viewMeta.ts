@@ -13,7 +13,7 @@ import {
   UsersRound,
   WandSparkles,
 } from 'lucide-react';
-import type { DashboardView } from '../../../common/constants.ts';
+import type { DashboardView } from '../../../common/api/app.constants.ts';
 
 export const VIEW_ICONS: Record<DashboardView, LucideIcon> = {
   creators: LayoutGrid,

@@ -3,7 +3,7 @@
 // activeTool, inputMode, videoGenerationMode (plus the image format). Converts between that shape and the
 // canvas and sequences stores; reading is tolerant (sessions may come from older builds), but data without
 // the required arrays is refused with the spec's validation messages.
-import { CANVAS, type CanvasFormat } from '../../../common/constants.ts';
+import { CANVAS, type CanvasFormat } from '../../../common/api/canvas-images.constants.ts';
 import { EDITOR_SESSION_MESSAGES, validateSessionData } from '../../../common/rules/editor-sessions.ts';
 import {
   DEFAULT_SEQUENCE_VIDEO_MODE,

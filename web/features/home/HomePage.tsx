@@ -16,7 +16,7 @@ import {
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { TRIAL_DAYS, WELCOME_CREDITS } from '../../../common/constants.ts';
+import { TRIAL_DAYS, WELCOME_CREDITS } from '../../../common/api/auth.constants.ts';
 import { useSession } from '../../api/session.ts';
 import { buttonClass } from '../../ui/Button.tsx';
 import { LogoMark } from '../../ui/Logo.tsx';

@@ -3,8 +3,8 @@ import { type DragEvent, useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useStore } from 'zustand';
+import { MAGIC_SELECTOR } from '../../../common/api/inpaint.constants.ts';
 import type { MagicQuality } from '../../../common/api/inpaint.ts';
-import { MAGIC_SELECTOR } from '../../../common/constants.ts';
 import { usePrice } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';

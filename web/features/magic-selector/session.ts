@@ -1,7 +1,8 @@
 // The Magic Selector's saved-session state (canvas spec 3: baseImage, prompt, mode, result), plus its
 // quality, style strength, reference image and the painted mask, so a reload restores the whole tool. Pure.
+
+import { MAGIC_SELECTOR } from '../../../common/api/inpaint.constants.ts';
 import type { MagicMode, MagicQuality } from '../../../common/api/inpaint.ts';
-import { MAGIC_SELECTOR } from '../../../common/constants.ts';
 
 export interface MagicResult {
   url: string;

@@ -1,8 +1,8 @@
 // The Magic Selector's state and actions, apart from its rendering. One store per open tool (createMagicStore),
 // so closing the tool forgets it as before; the mask itself is painted by MaskPainter.
 import { createStore } from 'zustand/vanilla';
+import { MAGIC_SELECTOR } from '../../../common/api/inpaint.constants.ts';
 import { type MagicMode, type MagicQuality, magicSelectorPrompt } from '../../../common/api/inpaint.ts';
-import { MAGIC_SELECTOR } from '../../../common/constants.ts';
 import { ApiError } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { engineOf } from '../assets/EngineBadge.tsx';

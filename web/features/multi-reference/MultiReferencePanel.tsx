@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useStore } from 'zustand';
-import { MULTI_REFERENCE } from '../../../common/constants.ts';
+import { MULTI_REFERENCE } from '../../../common/api/multi-reference.constants.ts';
 import { usePrice } from '../../api/engines.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { disabledButtonClass } from '../../ui/Button.tsx';

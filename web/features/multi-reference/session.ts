@@ -1,6 +1,6 @@
 // Multi-Reference saved-session state (canvas spec 3: referenceImages, prompt), plus the blend settings,
 // style modifier, negative prompt and the variation results. Pure.
-import { MULTI_REFERENCE } from '../../../common/constants.ts';
+import { MULTI_REFERENCE } from '../../../common/api/multi-reference.constants.ts';
 import type { MultiReferenceMode } from './upload-rules.ts';
 
 export type RefType = (typeof MULTI_REFERENCE.referenceTypes)[number];

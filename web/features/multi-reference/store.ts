@@ -2,9 +2,9 @@
 // the blend settings and prompts, uploads, and Generate (one call per variation; a video-to-video task is waited
 // for). One store per open tool (createMultiReferenceStore), so closing the tool forgets it as before.
 import { createStore } from 'zustand/vanilla';
+import { MULTI_REFERENCE } from '../../../common/api/multi-reference.constants.ts';
 import type { MultiReferenceBody, MultiReferenceReply } from '../../../common/api/multi-reference.ts';
 import { taskOutputs } from '../../../common/api/tasks.ts';
-import { MULTI_REFERENCE } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { ApiError, apiRequest } from '../../api/client.ts';
 import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';

@@ -1,6 +1,6 @@
 // Which files the Multi-Reference panel takes (canvas spec 7): image mode takes images up to 10 MB;
 // video-to-video mode takes images and videos (mp4, mov, webm, avi) up to 100 MB. Pure.
-import { MULTI_REFERENCE } from '../../../common/constants.ts';
+import { MULTI_REFERENCE } from '../../../common/api/multi-reference.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { uploadSizeError } from '../../api/upload-rules.ts';
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { PayoutStatus } from '../../../common/constants.ts';
+import type { PayoutStatus } from '../../../common/api/payments.constants.ts';
 import { cn } from '../../ui/cn.ts';
 
 const TONES: Record<PayoutStatus, string> = {

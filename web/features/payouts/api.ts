@@ -1,7 +1,7 @@
 // TanStack Query hooks of creator payouts and their admin side (common/api/payouts.ts).
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PayoutStatus } from '../../../common/api/payments.constants.ts';
 import type { AdminPayoutReply, AdminPayoutsReply, PayoutReply, PayoutsReply } from '../../../common/api/payouts.ts';
-import type { PayoutStatus } from '../../../common/constants.ts';
 import { apiRequest, getData } from '../../api/client.ts';
 
 const payoutsKey = ['creators', 'payouts'] as const;

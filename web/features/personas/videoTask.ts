@@ -3,7 +3,7 @@
 // failed or timed out. Progress is the reported value, else 5 + 2 per attempt, capped at 95.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { VIDEO_POLL } from '../../../common/constants.ts';
+import { VIDEO_POLL } from '../../../common/api/generation.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { videoPollSecondsLeft } from '../../../common/rules/generation-state.ts';
 import { assetsQueryKey } from '../../api/assets.ts';

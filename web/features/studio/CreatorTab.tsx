@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { AudioLines, CircleAlert, Coins, Image as ImageIcon, Sparkles, Video } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { QUALITY_SUFFIX } from '../../../common/constants.ts';
+import { QUALITY_SUFFIX } from '../../../common/api/generation.constants.ts';
 import {
   needsQualitySuffix,
   promptWordCount,

@@ -6,8 +6,8 @@ import {
   IMAGE_DEFAULTS,
   type PriceItem,
   VIDEO_DEFAULTS,
-  VIDEO_ENHANCE,
-} from '../../../common/constants.ts';
+} from '../../../common/api/generation.constants.ts';
+import { VIDEO_ENHANCE } from '../../../common/api/uploads.constants.ts';
 import { useModelEngines } from '../../api/engines.ts';
 import { useCreditsText } from '../../i18n/format.ts';
 import { TopUpDialog } from '../billing/TopUpDialog.tsx';

@@ -1,7 +1,7 @@
 import { CircleAlert, Film, FolderOpen, Loader2, Upload, X } from 'lucide-react';
 import { type DragEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { UPLOAD } from '../../../common/constants.ts';
+import { UPLOAD } from '../../../common/api/media.constants.ts';
 import { acceptFor } from '../../api/upload-rules.ts';
 import { localizeMessage } from '../../i18n/localize.ts';
 import { disabledButtonClass } from '../../ui/Button.tsx';

@@ -9,7 +9,7 @@ import {
   IMAGE_MODELS,
   MAX_IMAGES_PER_REQUEST,
   VIDEO_MODELS,
-} from '../../../common/constants.ts';
+} from '../../../common/api/generation.constants.ts';
 import { modelName } from '../../../common/rules/engines.ts';
 import { modelImageLimit } from '../../../common/rules/generation.ts';
 import {

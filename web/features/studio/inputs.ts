@@ -2,7 +2,7 @@
 // picked from the library.
 import { toast } from 'sonner';
 import type { Asset } from '../../../common/api/assets.ts';
-import { UPLOAD } from '../../../common/constants.ts';
+import { UPLOAD } from '../../../common/api/media.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { limitUploadBatch, uploadKindOf, uploadSizeError } from '../../api/upload-rules.ts';
 import { UploadError, uploadFiles } from '../../api/uploads.ts';

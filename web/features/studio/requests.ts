@@ -1,7 +1,8 @@
 // Builds the generation request of each mode from the studio's state, with the checks made before any credit
 // is spent: a prompt, finished uploads, the inputs a video sub-mode needs, and the model's image limit.
+
+import { AUDIO_MODEL, type PriceTable } from '../../../common/api/generation.constants.ts';
 import type { GenerateAudioBody, GenerateImageBody, GenerateVideoBody } from '../../../common/api/generation.ts';
-import { AUDIO_MODEL, type PriceTable } from '../../../common/constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { imageLimitError, withQualitySuffix } from '../../../common/rules/generation.ts';
 import { imageCount, priceOf } from '../../../common/rules/pricing.ts';

@@ -8,7 +8,7 @@ import {
   AUDIO_MOODS,
   IMAGE_DEFAULTS,
   VIDEO_DEFAULTS,
-} from '../../../common/constants.ts';
+} from '../../../common/api/generation.constants.ts';
 import type { GenerationErrorKind, GenerationPhase } from '../../../common/rules/generation-state.ts';
 import type { StudioMode } from '../../../common/rules/studio.ts';
 

@@ -3,7 +3,8 @@
 import { Sparkles } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type EnhancorKind, IMAGE_ENHANCE_DEFAULTS } from '../../../../common/constants.ts';
+import type { EnhancorKind } from '../../../../common/api/generation.constants.ts';
+import { IMAGE_ENHANCE_DEFAULTS } from '../../../../common/api/uploads.constants.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
 import { DialogShell } from '../../../ui/DialogShell.tsx';

@@ -7,7 +7,7 @@ import { Layers, Sparkles, Wand2, X } from 'lucide-react';
 import { type KeyboardEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { CANVAS } from '../../../../common/constants.ts';
+import { CANVAS } from '../../../../common/api/canvas-images.constants.ts';
 import { MESSAGES } from '../../../../common/messages.ts';
 import { useModelEngines } from '../../../api/engines.ts';
 import { Button } from '../../../ui/Button.tsx';

@@ -8,7 +8,7 @@ import { type DragEvent, type PointerEvent, useCallback, useEffect, useRef, useS
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { useStore } from 'zustand';
-import { CANVAS_IMAGES } from '../../../../common/constants.ts';
+import { CANVAS_IMAGES } from '../../../../common/api/canvas-images.constants.ts';
 import { MESSAGES } from '../../../../common/messages.ts';
 import { localizeMessage } from '../../../i18n/localize.ts';
 import { Button, buttonClass } from '../../../ui/Button.tsx';

@@ -7,8 +7,12 @@ import { Wand2 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import {
+  VIDEO_ENHANCE,
+  type VideoEnhanceCategory,
+  type VideoEnhanceQuality,
+} from '../../../../common/api/uploads.constants.ts';
 import type { VideoModel } from '../../../../common/api/upscale.ts';
-import { VIDEO_ENHANCE, type VideoEnhanceCategory, type VideoEnhanceQuality } from '../../../../common/constants.ts';
 import { usePrice } from '../../../api/engines.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';

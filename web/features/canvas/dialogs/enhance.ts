@@ -2,12 +2,9 @@
 // does not stop following the task: start → toast → follow it (web/api/tasks.ts) up to the limit.
 import i18next from 'i18next';
 import { toast } from 'sonner';
-import {
-  CANVAS,
-  type EnhancorKind,
-  type VideoEnhanceCategory,
-  type VideoEnhanceQuality,
-} from '../../../../common/constants.ts';
+import { CANVAS } from '../../../../common/api/canvas-images.constants.ts';
+import type { EnhancorKind } from '../../../../common/api/generation.constants.ts';
+import type { VideoEnhanceCategory, VideoEnhanceQuality } from '../../../../common/api/uploads.constants.ts';
 import { TaskWatchTimeout, watchTask } from '../../../api/tasks.ts';
 import { type CanvasImage, useCanvas } from '../store.ts';
 import { failureText, queueEnhancor, TaskFailedError, topazEnhance } from './api.ts';

@@ -4,7 +4,7 @@
 import i18next from 'i18next';
 import { toast } from 'sonner';
 import { createStore } from 'zustand/vanilla';
-import { CANVAS } from '../../../../common/constants.ts';
+import { CANVAS } from '../../../../common/api/canvas-images.constants.ts';
 import { type CanvasImage, useCanvas } from '../store.ts';
 import { failureText, generateMultiComposition, imageRef } from './api.ts';
 import { startImageEnhancement } from './enhance.ts';

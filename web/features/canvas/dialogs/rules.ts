@@ -1,14 +1,13 @@
 // Pure rules of the canvas dialogs (canvas spec 2, 3, 5, 8 and 9): quick edit and multi-composition requests,
 // image and video enhancement (services, polling, placement, quality presets) and the region edit modal
 // (drawing, minimum size, display-to-image scaling, drop targets). No DOM imports: shared by web and tests.
+import { CANVAS } from '../../../../common/api/canvas-images.constants.ts';
+import { ENHANCOR_KINDS, type EnhancorKind } from '../../../../common/api/generation.constants.ts';
 import {
-  CANVAS,
-  ENHANCOR_KINDS,
-  type EnhancorKind,
   IMAGE_ENHANCE_DEFAULTS,
   VIDEO_ENHANCE,
   type VideoEnhanceQuality,
-} from '../../../../common/constants.ts';
+} from '../../../../common/api/uploads.constants.ts';
 import { freeSpotNear } from '../rules.ts';
 
 /** Spec 8 texts shown by the dialogs (English; the web translates them by key). */

@@ -1,0 +1,27 @@
+// User-facing messages of this domain, keyed as '<group>.<name>' in the one catalogue (common/messages.ts).
+export const PAYOUTS_MESSAGES = {
+  payouts: {
+    creatorOnly: 'Only creator accounts can request payouts',
+    noPrimaryBankAccount: 'Add a bank account in Billing before requesting a payout',
+    aboveEarnings: 'The amount is more than your available earnings',
+    onePending: 'You already have a payout in progress. Payouts are made one at a time.',
+    belowMinimum: 'Your available earnings are below the minimum payout',
+    notProcessing: 'Only a Stripe payout that is still processing can be retried',
+    requested: 'Payout requested',
+    cancelled: 'Payout cancelled. The amount is back in your earnings.',
+    notFound: 'Payout not found',
+    notCancellable: 'Only a pending payout that is paid by hand can be cancelled',
+    notManualPending: 'Only a pending payout that is paid by hand can be marked paid or failed',
+    markedPaid: 'Payout marked as paid',
+    markedFailed: 'Payout marked as failed. The amount is back in the creator’s earnings.',
+    referenceRequired: 'Enter the bank transfer reference',
+    reasonRequired: 'Enter why the payout failed',
+    transferFailed: 'The transfer to your Stripe account failed. The amount is back in your earnings.',
+    transferSent: 'The transfer was sent. The payout is paid.',
+    transferUnanswered: 'Stripe did not answer. The payout is still processing; try again later.',
+    transferReversed: 'The transfer to your Stripe account was reversed. The amount is back in your earnings.',
+    stripeAccountInvalid: 'A Stripe account id starts with acct_',
+    stripeAccountSaved: 'Stripe account saved',
+    creatorNotFound: 'Creator not found',
+  },
+} as const;
