@@ -12,6 +12,7 @@ import { uploadFiles } from '../../api/uploads.ts';
 import { engineOf } from '../assets/EngineBadge.tsx';
 import type {
   BlendMode,
+  BlendSettings,
   CompositionMode,
   MultiReferenceResult,
   MultiReferenceSession,
@@ -50,19 +51,12 @@ async function taskOutput(
   return first ? { url: first.url, id: first.assetId, engine: first.engine } : null;
 }
 
-export interface MultiReferenceState {
+export interface MultiReferenceState extends BlendSettings {
   mode: MultiReferenceMode;
   refs: Reference[];
   prompt: string;
   styleModifier: string;
   negativePrompt: string;
-  blendMode: BlendMode;
-  strength: number;
-  variations: number;
-  aspectRatio: string;
-  quality: Quality;
-  compositionMode: CompositionMode;
-  preserveDetails: boolean;
   uploading: boolean;
   busy: boolean;
   /** Progress (percent) of a video-to-video task still running. */
