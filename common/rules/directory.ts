@@ -82,71 +82,8 @@ export const CATEGORY_RULES: Record<
   },
 };
 
-export function isCommunityCategory(value: unknown): value is CommunityCategory {
-  return typeof value === 'string' && (COMMUNITY_CATEGORIES as readonly string[]).includes(value);
-}
-
-const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Whether a creator falls in a community category (see CATEGORY_RULES). */
-export function matchesCategory(
-  creator: { niches: readonly string[]; creator_type: string | null },
-  category: CommunityCategory,
-): boolean {
-  if (category === 'all') return true;
-  const rule = CATEGORY_RULES[category];
-  if (creator.creator_type && (rule.creatorTypes as readonly string[]).includes(creator.creator_type)) return true;
-  const word = new RegExp(`\\b(${rule.keywords.map(escapeRegExp).join('|')})\\b`, 'i');
-  return creator.niches.some((niche) => word.test(niche));
-}
-
 /** Search terms longer than this are cut (the field is a search box, not a document). */
 export const DIRECTORY_SEARCH_MAX = 100;
-
-/**
- * Spec 9: the fields a directory search looks at. A creator matches when the trimmed query occurs,
- * case-insensitively, in its display name (or first and last name when it has none), bio, one of its
- * niches or skills, or its location; admins also search the email. A brand matches on company name,
- * industry, description, headquarters location (and email for admins).
- */
-export const CREATOR_SEARCH_FIELDS = ['name', 'bio', 'niches', 'skills', 'location'] as const;
-export const BRAND_SEARCH_FIELDS = [
-  'company_name',
-  'industry',
-  'company_description',
-  'headquarters_location',
-] as const;
-
-/** The query as the server uses it: trimmed, inner whitespace collapsed, at most DIRECTORY_SEARCH_MAX characters. */
-export function normalizeSearch(query: string | null | undefined): string {
-  return (query ?? '').trim().replace(/\s+/g, ' ').slice(0, DIRECTORY_SEARCH_MAX);
-}
-
-/** Whether a creator card matches a search (the same rule the server applies in SQL). */
-export function matchesCreatorSearch(
-  creator: {
-    displayName: string;
-    bio: string | null;
-    niches: readonly string[];
-    skills: readonly string[];
-    location: string | null;
-    email?: string | null;
-  },
-  query: string,
-  options: { includeEmail?: boolean } = {},
-): boolean {
-  const q = normalizeSearch(query).toLowerCase();
-  if (q === '') return true;
-  const fields = [
-    creator.displayName,
-    creator.bio ?? '',
-    ...creator.niches,
-    ...creator.skills,
-    creator.location ?? '',
-    ...(options.includeEmail ? [creator.email ?? ''] : []),
-  ];
-  return fields.some((field) => field.toLowerCase().includes(q));
-}
 
 /** Community directory sorts. 'followers' puts creators with no known follower count last. */
 export const CREATOR_SORTS = ['newest', 'followers', 'name'] as const;

@@ -80,16 +80,6 @@ export function actPageSplit(targetMinutes: number): [number, number, number] {
   return [first, second, total - first - second];
 }
 
-/** Runtime in minutes of a screenplay: one page per minute. */
-export function estimateRuntimeMinutes(acts: readonly { pages: number }[]): number {
-  return acts.reduce((sum, act) => sum + (Number.isFinite(act.pages) ? act.pages : 0), 0);
-}
-
-export function clampTargetDuration(value: number): number {
-  if (!Number.isFinite(value)) return FILM_DEFAULTS.targetDuration;
-  return Math.min(FILM_DEFAULTS.maxTargetDuration, Math.max(FILM_DEFAULTS.minTargetDuration, Math.round(value)));
-}
-
 /** Spec 5: what must be filled before the screenplay is generated; null when ready. */
 export function screenplayBlocker(
   concept: { title?: string | null; description?: string | null },

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { VIDEO_POLL } from '../api/generation.constants.ts';
 import { MESSAGES } from '../messages.ts';
 import {
   decideVideoPoll,
   generationErrorKind,
   normaliseTaskStatus,
   progressBarWidth,
-  VIDEO_QUICK_POLL,
   type VideoPollOutcome,
   type VideoPollReply,
   videoPollAttempt,
-  videoPollDelay,
   videoPollProgress,
   videoPollSecondsLeft,
 } from './generation-state.ts';
@@ -82,31 +79,12 @@ describe('video poll figures', () => {
     expect(progressBarWidth(Number.NaN)).toBe(5);
   });
 
-  it('attempts are 15 s slots; quick 2 s checks in the first minute, then on the slot boundaries', () => {
+  it('attempts are 15 s slots', () => {
     expect(videoPollAttempt(0)).toBe(1);
     expect(videoPollAttempt(2_000)).toBe(1);
     expect(videoPollAttempt(15_000)).toBe(1);
     expect(videoPollAttempt(15_001)).toBe(2);
     expect(videoPollAttempt(600_000)).toBe(40);
-    expect(videoPollDelay(0)).toBe(VIDEO_QUICK_POLL.intervalMs);
-    expect(videoPollDelay(58_000)).toBe(VIDEO_QUICK_POLL.intervalMs);
-    expect(videoPollDelay(60_000)).toBe(15_000);
-    expect(videoPollDelay(61_000)).toBe(14_000);
-    expect(videoPollDelay(75_000)).toBe(15_000);
-  });
-
-  it('the whole budget is 40 attempts of 15 s (10 minutes)', () => {
-    // Simulate the schedule: count polls until the attempt reaches the budget.
-    let elapsed = 0;
-    let polls = 0;
-    while (videoPollAttempt(elapsed) < VIDEO_POLL.maxAttempts) {
-      elapsed += videoPollDelay(elapsed);
-      polls += 1;
-    }
-    expect(elapsed).toBeGreaterThan(585_000);
-    expect(elapsed).toBeLessThanOrEqual(600_000);
-    // 30 quick checks in the first minute, then one per slot.
-    expect(polls).toBe(30 + 36);
   });
 });
 

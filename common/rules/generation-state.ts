@@ -48,14 +48,6 @@ export function videoPollAttempt(elapsedMs: number): number {
   return Math.max(1, Math.ceil(Math.max(0, elapsedMs) / VIDEO_POLL.intervalMs));
 }
 
-/** Milliseconds to wait before the next poll, given the time since the task was accepted. */
-export function videoPollDelay(elapsedMs: number): number {
-  if (elapsedMs < VIDEO_QUICK_POLL.windowMs) return VIDEO_QUICK_POLL.intervalMs;
-  // Afterwards, land on the next 15 s slot boundary.
-  const intoSlot = elapsedMs % VIDEO_POLL.intervalMs;
-  return intoSlot === 0 ? VIDEO_POLL.intervalMs : VIDEO_POLL.intervalMs - intoSlot;
-}
-
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 /** The reported progress (0–100) when there is one, else 5 + 2 per attempt, capped at 95. */

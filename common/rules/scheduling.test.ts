@@ -12,7 +12,6 @@ import {
   nextDay,
   parseMoment,
   parseReschedule,
-  primaryStatus,
   statsOf,
   TIME_SLOTS,
   TIMEZONE_PRESETS,
@@ -128,11 +127,11 @@ describe('calendar badges', () => {
     statsOf(statuses.map((status) => ({ status })));
 
   it('primary status: failed > scheduled > cancelled > published', () => {
-    expect(primaryStatus(of('published', 'cancelled', 'scheduled', 'failed'))).toBe('failed');
-    expect(primaryStatus(of('published', 'cancelled', 'scheduled'))).toBe('scheduled');
-    expect(primaryStatus(of('published', 'cancelled'))).toBe('cancelled');
-    expect(primaryStatus(of('published'))).toBe('published');
-    expect(primaryStatus(emptyStats())).toBeNull();
+    expect(dayBadge(of('published', 'cancelled', 'scheduled', 'failed')).primary).toBe('failed');
+    expect(dayBadge(of('published', 'cancelled', 'scheduled')).primary).toBe('scheduled');
+    expect(dayBadge(of('published', 'cancelled')).primary).toBe('cancelled');
+    expect(dayBadge(of('published')).primary).toBe('published');
+    expect(dayBadge(emptyStats()).primary).toBeNull();
   });
 
   it('shows a count from 5 posts, capped 99+', () => {

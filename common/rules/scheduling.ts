@@ -50,10 +50,6 @@ const STATUS_PRIORITY: readonly PostStatus[] = ['failed', 'scheduled', 'cancelle
 
 export type DayStats = Record<PostStatus, number> & { total: number };
 
-export function primaryStatus(stats: DayStats): PostStatus | null {
-  return STATUS_PRIORITY.find((s) => stats[s] > 0) ?? null;
-}
-
 export interface DayBadge {
   primary: PostStatus | null;
   /** '5'…'99', '99+', or null under 5 posts. */

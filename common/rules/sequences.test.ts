@@ -10,7 +10,6 @@ import {
   isPinned,
   itemsWithoutVideo,
   MAX_SEQUENCE_POLL_ATTEMPTS,
-  masterDuration,
   nextPollDelayMs,
   pinImage,
   pinMessage,
@@ -20,7 +19,6 @@ import {
   SEQUENCE_VIDEO_MODES,
   SEQUENCE_VIDEO_STATUSES,
   type SequenceItem,
-  savedSequenceStatus,
   sequenceItemState,
   sequenceStartFrom,
   sequenceStatusFrom,
@@ -139,11 +137,6 @@ describe('sequenceStartFrom', () => {
     });
     expect(sequenceStartFrom({ success: false, error: 'nope' })).toEqual({ videoStatus: 'failed', error: 'nope' });
   });
-  it('keeps completed and resets the rest to pending when a session is saved', () => {
-    expect(savedSequenceStatus('completed')).toBe('completed');
-    expect(savedSequenceStatus('generating')).toBe('pending');
-    expect(savedSequenceStatus('enhanced')).toBe('pending');
-  });
 });
 
 describe('modes and statuses', () => {
@@ -259,9 +252,8 @@ describe('master helpers', () => {
     expect(sequenceItemState({ videoStatus: 'pending', videoUrl: '/old.mp4' })).toBe('pending');
     expect(sequenceItemState({ videoStatus: 'completed', videoUrl: '/a.mp4' })).toBe('completed');
   });
-  it('plays completed items with a URL and sums durations', () => {
+  it('plays completed items with a URL', () => {
     expect(playableItems(items)).toHaveLength(1);
-    expect(masterDuration(items)).toBe(10);
     expect(truncatePrompt('x'.repeat(120), 100)).toHaveLength(100);
     expect(truncatePrompt('short', 50)).toBe('short');
   });

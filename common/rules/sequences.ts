@@ -237,11 +237,6 @@ export function sequenceStartFrom(reply: SequenceStartReply | null | undefined):
   return { videoStatus: 'failed', error: SEQUENCE_MESSAGES.unexpectedResponse };
 }
 
-/** Saving a session: completed stays, every other status becomes pending (spec 4). */
-export function savedSequenceStatus(status: SequenceVideoStatus): SequenceVideoStatus {
-  return status === 'completed' ? 'completed' : 'pending';
-}
-
 // ---- pinning (spec 5, 9) ----
 
 export const pinMessage = (name: string): string => SEQUENCE_MESSAGES.pinned(name);
@@ -408,9 +403,4 @@ export function playableItems<T extends Pick<SequenceItem, 'videoStatus' | 'vide
   items: readonly T[],
 ): (T & { videoUrl: string })[] {
   return items.filter((item): item is T & { videoUrl: string } => hasFinishedVideo(item));
-}
-
-/** Total length of the master: the sum of the items' cut durations. */
-export function masterDuration(items: readonly Pick<SequenceItem, 'duration'>[]): number {
-  return round1(items.reduce((sum, item) => sum + Math.max(0, item.duration), 0));
 }

@@ -68,10 +68,6 @@ export const STUDIO_ACTION_LABELS: Record<StudioAction, string> = {
   publish: 'Publish to Connected Platforms',
 };
 
-export function studioActionLabel(tab: StudioTab, mode: StudioMode, loading: boolean): string {
-  return loading ? MESSAGES.generation.working : STUDIO_ACTION_LABELS[studioAction(tab, mode)];
-}
-
 // ---- video sub-modes and model inputs ----
 
 export const VIDEO_SUB_MODES = ['normal', 'magicModify', 'actStudio', 'filmmakerPro'] as const;
@@ -197,12 +193,6 @@ export function sizeForAspectRatio(aspect: string, currentSize: string): string 
       ? size
       : best;
   });
-}
-
-/** Long side of a `WxH` size in pixels (0 when it cannot be read). */
-export function sizeLongSide(size: string): number {
-  const parsed = parseSize(size);
-  return parsed ? Math.max(parsed.width, parsed.height) : 0;
 }
 
 // ---- lists and links ----

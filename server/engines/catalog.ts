@@ -112,21 +112,6 @@ export function videoCapabilities(model: string): VideoModelCapabilities {
   };
 }
 
-/** Default local output size for an aspect ratio: 1280x720 (16:9), 720x1280 (9:16), 960x960 (1:1); others on a 1280 long side. */
-export function videoSizeForAspect(aspectRatio: string | undefined): { width: number; height: number } {
-  const fixed: Record<string, { width: number; height: number }> = {
-    '16:9': { width: 1280, height: 720 },
-    '9:16': { width: 720, height: 1280 },
-    '1:1': { width: 960, height: 960 },
-  };
-  const key = (aspectRatio ?? '16:9').trim();
-  if (fixed[key]) return fixed[key];
-  const [a, b] = key.split(':').map(Number);
-  if (!a || !b || !Number.isFinite(a) || !Number.isFinite(b)) return fixed['16:9'];
-  const even = (v: number) => Math.max(2, Math.round(v / 2) * 2);
-  return a >= b ? { width: 1280, height: even((1280 * b) / a) } : { width: even((1280 * a) / b), height: 1280 };
-}
-
 /** Video enhance quality → filter strengths (canvas spec 9): high 0.8/0.7/0.9, otherwise 0.5/0.4/0.6. */
 export function videoEnhanceSettings(quality: string | undefined): {
   denoise: number;

@@ -2,13 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { LOCAL_PREVIEW_PRICES, PRICES } from '../../common/api/generation.constants.ts';
 import { loadConfig } from '../config.ts';
 import { AppError } from '../platform/errors.ts';
-import {
-  AUDIO_MODEL_NAMES,
-  IMAGE_MODEL_NAMES,
-  UPSCALE_SERVICE_NAMES,
-  VIDEO_MODEL_NAMES,
-  videoSizeForAspect,
-} from './catalog.ts';
+import { AUDIO_MODEL_NAMES, IMAGE_MODEL_NAMES, UPSCALE_SERVICE_NAMES, VIDEO_MODEL_NAMES } from './catalog.ts';
 import { createEngineRegistry, isPoliced } from './registry.ts';
 import { patternPng, testToolConfig } from './test-media.ts';
 import { ContentFilteredError, type ImageEngine, type ImageResult } from './types.ts';
@@ -76,10 +70,6 @@ describe('engine registry', () => {
     });
     expect(registry.video('runway-gen4_aleph').capabilities.inputs).toEqual(['video']);
     expect(registry.video('runway-act_two').capabilities.inputs).toEqual(['character-performance']);
-    expect(videoSizeForAspect('16:9')).toEqual({ width: 1280, height: 720 });
-    expect(videoSizeForAspect('9:16')).toEqual({ width: 720, height: 1280 });
-    expect(videoSizeForAspect('1:1')).toEqual({ width: 960, height: 960 });
-    expect(videoSizeForAspect('2.39:1')).toEqual({ width: 1280, height: 536 });
   });
 
   it('resolves names case-insensitively and rejects unknown ones with a 400', () => {

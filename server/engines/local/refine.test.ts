@@ -4,7 +4,6 @@ import { patternPng, rectMask } from '../test-media.ts';
 import type { MediaBuffer } from '../types.ts';
 import { LocalImageEngine } from './image.ts';
 import { decode, type RawImage } from './raw.ts';
-import { lumaCorrelation } from './refine.ts';
 
 // The compose parameters (compositionMode, preserveDetails, negativePrompt) and Magic Selector premium
 // each change the picture, in the direction the docs (docs/engines.md) promise. Measured on decoded pixels.
@@ -101,6 +100,31 @@ async function compose(
     ...extra,
   });
   return { result, image: await raw(result.data) };
+}
+
+const luma = (r: number, g: number, b: number) => 0.299 * r + 0.587 * g + 0.114 * b;
+
+/** Per-pixel Pearson correlation of two images' luminance (−1…1); the measure of structure kept. */
+function lumaCorrelation(a: RawImage, b: RawImage): number {
+  const n = a.width * a.height;
+  let sa = 0;
+  let sb = 0;
+  let saa = 0;
+  let sbb = 0;
+  let sab = 0;
+  for (let p = 0; p < n; p++) {
+    const x = luma(a.data[p * a.channels], a.data[p * a.channels + 1], a.data[p * a.channels + 2]);
+    const y = luma(b.data[p * b.channels], b.data[p * b.channels + 1], b.data[p * b.channels + 2]);
+    sa += x;
+    sb += y;
+    saa += x * x;
+    sbb += y * y;
+    sab += x * y;
+  }
+  const cov = sab / n - (sa / n) * (sb / n);
+  const va = saa / n - (sa / n) ** 2;
+  const vb = sbb / n - (sb / n) ** 2;
+  return va <= 0 || vb <= 0 ? 0 : cov / Math.sqrt(va * vb);
 }
 
 describe('compose: compositionMode', () => {

@@ -99,29 +99,6 @@ export function structureWithColour(structure: RawImage, colour: RawImage): RawI
   return { data: out, width: structure.width, height: structure.height, channels: 3 };
 }
 
-/** Per-pixel Pearson correlation of two images' luminance (−1…1); the tests' measure of structure. */
-export function lumaCorrelation(a: RawImage, b: RawImage): number {
-  const n = a.width * a.height;
-  let sa = 0;
-  let sb = 0;
-  let saa = 0;
-  let sbb = 0;
-  let sab = 0;
-  for (let p = 0; p < n; p++) {
-    const x = luma(a.data[p * a.channels], a.data[p * a.channels + 1], a.data[p * a.channels + 2]);
-    const y = luma(b.data[p * b.channels], b.data[p * b.channels + 1], b.data[p * b.channels + 2]);
-    sa += x;
-    sb += y;
-    saa += x * x;
-    sbb += y * y;
-    sab += x * y;
-  }
-  const cov = sab / n - (sa / n) * (sb / n);
-  const va = saa / n - (sa / n) ** 2;
-  const vb = sbb / n - (sb / n) ** 2;
-  return va <= 0 || vb <= 0 ? 0 : cov / Math.sqrt(va * vb);
-}
-
 function hueOf(r: number, g: number, b: number): { hue: number; sat: number } {
   const max = Math.max(r, g, b);
   const min = Math.min(r, g, b);
