@@ -50,8 +50,14 @@ describe('progress channel', () => {
     const { page } = browser;
     try {
       await freshCreator(page);
+      const streamOpened = page.waitForResponse(
+        (response) => new URL(response.url()).pathname === '/api/tasks/events' && response.status() === 200,
+      );
       await page.goto(`${baseUrl()}/dashboard?view=creators`);
       await page.getByTestId('home-tasks-empty').waitFor();
+      // Once the stream is open the list is read once more (what changed before it opened); then nothing.
+      await streamOpened;
+      await page.waitForTimeout(2_000);
       const calls = recordTaskCalls(page);
       // Longer than the old idle poll (10 s) of the running list.
       await page.waitForTimeout(12_000);
