@@ -90,8 +90,9 @@ function Figure({
       <dt className="truncate text-[11px] text-subtle">{label}</dt>
       <dd
         className={cn(
-          'truncate tabular-nums',
-          value === null ? 'text-xs leading-5 text-subtle' : 'text-sm font-semibold text-fg',
+          'tabular-nums',
+          // A missing figure says why in a few words: it wraps rather than being cut off.
+          value === null ? 'text-xs leading-4 text-balance text-subtle' : 'truncate text-sm font-semibold text-fg',
         )}
       >
         {value ?? missing}
