@@ -17,7 +17,7 @@ import {
 import { errorReplies, errorReply, messageReply } from '../../../common/api/envelope.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
-import { assertSignedIn, currentUser, requireUser, SESSION_COOKIE } from '../../platform/auth/session.ts';
+import { assertSignedIn, currentUser, optionalUser, requireUser, SESSION_COOKIE } from '../../platform/auth/session.ts';
 import { notFound, unauthorized } from '../../platform/errors.ts';
 import { getMe, loginUser, loginWithSecondFactor, registerUser, subscriptionCache } from './service.ts';
 import { listSessions, type RequestMeta, revokeAllSessions, revokeSession } from './sessions.ts';
@@ -144,7 +144,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await resendVerification(ctx, request.body.email);
+        await resendVerification(ctx, request.body.email, optionalUser(request));
         return {
           success: true as const,
           message: MESSAGES.verification.sent,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CHAT_FAILURE_MESSAGE, chatBody, chatReply, helpPageReply } from '../../../common/api/chat.ts';
 import { errorReplies } from '../../../common/api/envelope.ts';
 import type { AppContext } from '../../context.ts';
+import { optionalUser } from '../../platform/auth/session.ts';
 import { notFound } from '../../platform/errors.ts';
 import { helpIndex } from './help-index.ts';
 import { answerChat, isLocalText, llmRequest } from './service.ts';
@@ -17,12 +18,7 @@ const CHAT_PER_MINUTE = 20;
  * The spec's chat call carries no auth header, so a request without a session is answered too, from the
  * help pages only; a cookie without X-Requested-With could be a cross-site form, so it gets no account data.
  */
-function askerOf(request: FastifyRequest): string | null {
-  const auth = request.auth;
-  if (!auth) return null;
-  if (auth.via === 'cookie' && !request.headers['x-requested-with']) return null;
-  return auth.user.id;
-}
+const askerOf = (request: FastifyRequest): string | null => optionalUser(request)?.id ?? null;
 
 const wantsStream = (request: FastifyRequest) => (request.headers.accept ?? '').includes('text/event-stream');
 const sse = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;

@@ -1,7 +1,7 @@
 import { SUSPICIOUS_LOGIN_FAILURES } from '../../../common/api/account.constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
-import { MailDeliveryError, type MailMessage } from '../../platform/mail/types.ts';
+import { type MailMessage, mailFailureForLog } from '../../platform/mail/types.ts';
 import { storedSettings } from '../account/settings.ts';
 import { deviceTypeFromUserAgent, locationLabelFromIp, type RequestMeta } from '../auth/sessions.ts';
 import { newDeviceLoginMail, passwordChangedMail, suspiciousLoginMail } from './mails.ts';
@@ -16,16 +16,6 @@ function details(meta: RequestMeta, at: Date) {
     userAgent: meta.userAgent?.slice(0, 200) ?? null,
     at,
   };
-}
-
-/**
- * What may be logged of a failed send: the error's name, and the SMTP server's reason for a
- * MailDeliveryError. Never the error itself: others (a failed outbox insert is a DrizzleQueryError with
- * the query's parameters) carry the mail's text, and with it a verification code or an alert.
- */
-export function mailFailureForLog(error: unknown): { error: string } {
-  if (error instanceof MailDeliveryError) return { error: error.message };
-  return { error: error instanceof Error ? error.name : typeof error };
 }
 
 /** Security mails never fail the request that caused them: a delivery failure is logged (and kept on the outbox row). */

@@ -159,6 +159,17 @@ export function requireUser(options: RequireOptions = {}) {
   };
 }
 
+/**
+ * The signed-in user of a route open to everyone, or null: signed out, or a session cookie sent without
+ * X-Requested-With (a cross-site form could send it, so it is treated as signed out rather than refused).
+ */
+export function optionalUser(request: FastifyRequest): UserRow | null {
+  const auth = request.auth;
+  if (!auth) return null;
+  if (auth.via === 'cookie' && !SAFE_METHODS.has(request.method) && !request.headers['x-requested-with']) return null;
+  return auth.user;
+}
+
 /** The signed-in user of a route guarded by requireUser. */
 export function currentUser(request: FastifyRequest): UserRow {
   if (!request.auth) throw unauthorized(MESSAGES.auth.required);

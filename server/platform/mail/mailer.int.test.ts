@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_CODE } from '../../../common/api/auth.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { mailOutbox } from '../../db/schema/index.ts';
-import { register } from '../../features/auth/testing.ts';
+import { bearer, register } from '../../features/auth/testing.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { ManualClock } from '../clock.ts';
 import { createMailer, listOutbox } from './index.ts';
@@ -100,28 +100,53 @@ describe('SMTP mailer', () => {
     expect(row.sentAt).not.toBeNull();
   });
 
-  it('records a failed delivery; sign-up still succeeds and resend reports the failure', async () => {
+  it('records a failed delivery; sign-up still succeeds; resend reports the failure to the signed-in owner only', async () => {
     const rejecting = await startSmtpSink({ rejectRecipients: true });
     const local = new ManualClock(new Date('2030-05-01T12:00:00Z'));
     const other = await createTestApp({ clock: local, env: { SMTP_URL: rejecting.url } });
     try {
       const reg = await register(other.app);
-      const [row] = await other.ctx.db
-        .select()
-        .from(mailOutbox)
-        .where(eq(mailOutbox.to, reg.email))
-        .orderBy(desc(mailOutbox.createdAt));
+      const rows = () =>
+        other.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, reg.email)).orderBy(desc(mailOutbox.createdAt));
+      const [row] = await rows();
       expect(row.sentAt).toBeNull();
       expect(row.error).toMatch(/550|mailbox unavailable/i);
 
+      // The account's owner on the verification page (signed in) is told the mail did not go.
       local.advance(EMAIL_CODE.resendCooldownSeconds * 1000);
-      const res = await other.app.inject({
+      const own = await other.app.inject({
         method: 'POST',
         url: '/api/auth/resend-verification',
+        headers: bearer(reg.token),
         payload: { email: reg.email },
       });
-      expect(res.statusCode).toBe(502);
-      expect(res.json()).toMatchObject({ success: false, error: MESSAGES.verification.sendFailed });
+      expect(own.statusCode).toBe(502);
+      expect(own.json()).toMatchObject({ success: false, error: MESSAGES.verification.sendFailed });
+
+      // Anyone else gets the answer an unknown address gets: the failure does not reveal the account.
+      local.advance(EMAIL_CODE.resendCooldownSeconds * 1000);
+      const unknown = await other.app.inject({
+        method: 'POST',
+        url: '/api/auth/resend-verification',
+        payload: { email: `nobody-${Date.now()}@example.com` },
+      });
+      expect(unknown.statusCode, unknown.body).toBe(200);
+      const stranger = await register(other.app);
+      for (const headers of [{}, bearer(stranger.token)]) {
+        local.advance(EMAIL_CODE.resendCooldownSeconds * 1000);
+        const res = await other.app.inject({
+          method: 'POST',
+          url: '/api/auth/resend-verification',
+          headers,
+          payload: { email: reg.email },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json()).toEqual(unknown.json());
+      }
+      // The attempts were made and their failures kept: three to the owner's address after sign-up.
+      const after = await rows();
+      expect(after).toHaveLength(4);
+      expect(after.every((r) => r.sentAt === null && /550|mailbox unavailable/i.test(r.error ?? ''))).toBe(true);
 
       await expect(other.ctx.mail.send({ to: 'x@example.com', subject: 's', text: 't' })).rejects.toBeInstanceOf(
         MailDeliveryError,

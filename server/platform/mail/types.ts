@@ -33,3 +33,13 @@ export class MailDeliveryError extends Error {
     this.name = 'MailDeliveryError';
   }
 }
+
+/**
+ * What may be logged of a failed send: the error's name, and the SMTP server's reason for a
+ * MailDeliveryError. Never the error itself: others (a failed outbox insert is a DrizzleQueryError with
+ * the query's parameters) carry the mail's text, and with it a verification code or an alert.
+ */
+export function mailFailureForLog(error: unknown): { error: string } {
+  if (error instanceof MailDeliveryError) return { error: error.message };
+  return { error: error instanceof Error ? error.name : typeof error };
+}
