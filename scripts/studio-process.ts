@@ -68,14 +68,21 @@ export interface StudioProcess {
  * The whole studio as `npm start` runs it (web built if stale), on a free port and a fresh embedded
  * data directory, for browser tests and benchmarks. `stop()` ends it and removes its data. With
  * `logFile`, the server logs at info level and its stdout is appended there. `env` adds or overrides variables
- * (e.g. NODE_ENV=production).
+ * (e.g. NODE_ENV=production). `prepareData` runs on the fresh data directory before the studio starts (e.g. to
+ * set up a database in a state a test needs).
  */
 export async function startStudio(
   label: string,
-  options: { logFile?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { logFile?: string; env?: NodeJS.ProcessEnv; prepareData?: (dataDir: string) => Promise<void> } = {},
 ): Promise<StudioProcess> {
   await ensureWebBuilt();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `genpro-${label}-`));
+  try {
+    await options.prepareData?.(dataDir);
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env = studioEnv({

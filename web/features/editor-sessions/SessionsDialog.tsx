@@ -345,9 +345,14 @@ export function SessionsDialog({
         <CircleAlert className="size-6 text-danger" aria-hidden />
         {/* Spec: unavailable storage shows 'Database setup required' (503 storage_unavailable). */}
         {query.error instanceof ApiError && query.error.code === 'storage_unavailable' ? (
-          <p className="text-sm font-medium text-fg" data-testid="sessions-setup-required">
-            {sessionMessage(t, EDITOR_SESSION_MESSAGES.databaseSetupRequired)}
-          </p>
+          <>
+            <p className="text-sm font-medium text-fg" data-testid="sessions-setup-required">
+              {sessionMessage(t, EDITOR_SESSION_MESSAGES.databaseSetupRequired)}
+            </p>
+            <p className="max-w-sm text-xs text-muted" data-testid="sessions-setup-hint">
+              {t('editorSessions.list.setupRequiredHint')}
+            </p>
+          </>
         ) : (
           <>
             <p className="text-sm font-medium text-fg">{sessionMessage(t, EDITOR_SESSION_MESSAGES.loadListFailed)}</p>
