@@ -138,6 +138,82 @@ describe('reach and engagement (issue 21)', () => {
     }
   });
 
+  it("a post carrying a persona's image counts for the persona: its card shows the reach and engagement", {
+    timeout: 300_000,
+  }, async () => {
+    const creator = await openBrowser({ width: 1280, height: 900 });
+    const visitor = await openBrowser({ width: 375, height: 800, userAgent: VISITOR_AGENT });
+    try {
+      const { page } = creator;
+      const token = await approvedCreator(page);
+      const name = `Nova ${Date.now() % 1_000_000}`;
+      const created = await call<{ data: { id: string } }>('POST', '/api/personas', token, {
+        name,
+        description: 'A calm yoga coach who films at sunrise.',
+      });
+      const personaId = created.data.id;
+      type PersonaView = { status: string; images: Array<{ type: string; asset_id: string | null }> };
+      const readPersona = () => call<{ data: PersonaView }>('GET', `/api/personas/${personaId}`, token);
+      await expect
+        .poll(async () => (await readPersona()).data.status, { timeout: 200_000, interval: 1000 })
+        .toBe('ready');
+      const portrait = (await readPersona()).data.images.find((i) => i.type === 'portrait')?.asset_id;
+      expect(portrait).toBeTruthy();
+
+      // Before any post: the card says there is nothing published yet, not 0.
+      const cardOf = async () => {
+        await page.goto(`${baseUrl()}/dashboard?view=aiPersonas`);
+        const card = page.locator(`[data-testid="persona-card"][data-name="${name}"]`);
+        await card.waitFor({ timeout: 20_000 });
+        return card;
+      };
+      expect(await (await cardOf()).getByTestId('persona-card-reach').innerText()).toBe('No published posts yet');
+
+      // Publish Now with the persona's portrait, picked among the creator's materials.
+      await connectInstagram(page);
+      await page.getByTestId('publish-subtab-now').click();
+      await page.getByTestId('publish-source-materials').click();
+      await page.getByTestId('publish-message').fill(`${name} says good morning`);
+      const material = page.locator(`[data-testid="publish-material"][data-id="${portrait}"]`);
+      await material.click();
+      expect(await material.getAttribute('aria-pressed')).toBe('true');
+      const instagram = page.getByTestId('publish-platform-instagram').locator('input');
+      if (!(await instagram.isChecked())) await page.getByTestId('publish-platform-instagram').click();
+      expect(await instagram.isChecked()).toBe(true);
+      await page.getByTestId('generate-button').click();
+      const result = page.getByTestId('publish-result-instagram');
+      await expect.poll(() => result.getAttribute('data-status'), { timeout: 30_000 }).toBe('published');
+      const share = await page.getByTestId('publish-share-instagram').getAttribute('href');
+      expect(share).toBeTruthy();
+
+      // Published, no visitor yet: 0 reach, and no engagement figure.
+      await expect
+        .poll(async () => (await cardOf()).getByTestId('persona-card-reach').innerText(), { timeout: 20_000 })
+        .toBe('0 reach');
+
+      // A visitor in another browser sees the persona's image on the post, and likes it.
+      const v = visitor.page;
+      await v.goto(new URL(share as string, baseUrl()).toString());
+      expect(await figure(v, 'post-views')).toBe(1);
+      const image = v.locator('img').first();
+      await expect.poll(() => image.evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      await v.getByTestId('post-like').click();
+      await expect.poll(() => figure(v, 'post-likes')).toBe(1);
+
+      // The persona's card: the post's view and like.
+      await expect
+        .poll(async () => (await cardOf()).getByTestId('persona-card-reach').innerText(), { timeout: 20_000 })
+        .toBe('1 reach · 1 engagement');
+      expect(await seriousViolations(page)).toEqual([]);
+      const card = await cardOf();
+      mkdirSync(SHOTS, { recursive: true });
+      await card.screenshot({ path: path.join(SHOTS, 'reach-persona-card-1280.png') });
+    } finally {
+      await visitor.close();
+      await creator.close();
+    }
+  });
+
   it("the brand sees a collaboration's views and engagement on the manage page", { timeout: 240_000 }, async () => {
     const brand = await openBrowser({ width: 1280, height: 900 });
     const creator = await openBrowser({ width: 1280, height: 900 });

@@ -267,6 +267,7 @@ function MediaGrid({
               type="button"
               aria-pressed={isSelected}
               data-testid={testId}
+              data-id={item.id}
               data-type={item.type}
               onClick={() => onToggle(item)}
               title={item.prompt ?? undefined}
