@@ -45,9 +45,9 @@ export async function openBrowser(
   };
 }
 
-/** Logs in through the form and waits for the dashboard shell. */
-export async function logIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${baseUrl()}/auth/login`);
+/** Logs in through the form (of the journeys' studio, or the one at `base`) and waits for the dashboard shell. */
+export async function logIn(page: Page, email: string, password: string, base = baseUrl()): Promise<void> {
+  await page.goto(`${base}/auth/login`);
   await page.locator('#login-email').fill(email);
   await page.locator('#login-password').fill(password);
   await page.getByTestId('login-submit').click();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type StudioProcess, startStudio } from '../scripts/studio-process.ts';
-import { expect, openBrowser } from './browser.ts';
+import { expect, logIn, openBrowser } from './browser.ts';
 
 // NODE_ENV=production with the mail variable and the demo accounts but no vendor key and no LOCAL_ENGINES:
 // what a creator sees in the studio. Every model is unavailable, so Generate is off and says why, instead of
@@ -20,11 +20,7 @@ describe('production mode without engines, in the browser', () => {
     const browser = await openBrowser();
     const { page } = browser;
     try {
-      await page.goto(`${studio.baseUrl}/auth/login`);
-      await page.locator('#login-email').fill('creator@genpro.local');
-      await page.locator('#login-password').fill('genpro-creator');
-      await page.getByTestId('login-submit').click();
-      await page.waitForURL('**/dashboard**');
+      await logIn(page, 'creator@genpro.local', 'genpro-creator', studio.baseUrl);
       await page.goto(`${studio.baseUrl}/dashboard?view=genproStudio&tab=creator&mode=video`);
       const generate = page.getByTestId('generate-button');
       await generate.waitFor();

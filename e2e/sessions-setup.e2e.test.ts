@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type StudioProcess, startStudio } from '../scripts/studio-process.ts';
 import { openPglite } from '../server/db/client.ts';
 import { seriousViolations } from './axe.ts';
-import { expect, openBrowser } from './browser.ts';
+import { expect, logIn, openBrowser } from './browser.ts';
 
 // Issue 21 point 7: the spec's 'Database setup required' state. A studio whose database lacks the saved-sessions
 // table (its migrations recorded as applied, the table gone: a database nobody finished setting up) answers
@@ -41,11 +41,7 @@ describe("the Sessions dialog when the sessions storage is unavailable (spec: 'D
     const browser = await openBrowser({ width: 1280, height: 860 });
     const { page } = browser;
     try {
-      await page.goto(`${studio.baseUrl}/auth/login`);
-      await page.locator('#login-email').fill('creator@genpro.local');
-      await page.locator('#login-password').fill('genpro-creator');
-      await page.getByTestId('login-submit').click();
-      await page.waitForURL('**/dashboard**');
+      await logIn(page, 'creator@genpro.local', 'genpro-creator', studio.baseUrl);
 
       await page.goto(`${studio.baseUrl}/dashboard?view=genproStudio&tab=creator&mode=image&canvas=1`);
       await page.getByTestId('canvas-overlay').waitFor();
