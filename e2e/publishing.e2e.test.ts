@@ -56,7 +56,10 @@ async function connectInstagram(page: Page): Promise<void> {
   // The flow is bound to this browser by an HttpOnly cookie only the callback receives (issue 17).
   const connectCookie = async () =>
     (await page.context().cookies()).find((c) => c.name === 'genpro_social_connect') ?? null;
-  expect(await connectCookie()).toMatchObject({ path: '/api/social/oauth/instagram', httpOnly: true, sameSite: 'Lax' });
+  // The tab opens blank at the click (popup blockers); the cookie comes with the connect call's answer.
+  await expect
+    .poll(connectCookie, { timeout: 15_000 })
+    .toMatchObject({ path: '/api/social/oauth/instagram', httpOnly: true, sameSite: 'Lax' });
   const closed = consent.waitForEvent('close', { timeout: 20_000 });
   await consent.getByTestId('sandbox-approve').click();
   await expect.poll(() => row.getAttribute('data-status'), { timeout: 20_000 }).toBe('connected');
