@@ -231,6 +231,11 @@ describe('creator payouts', () => {
       expect(await card.getByTestId('payout-request').isDisabled()).toBe(false);
       expect(await seriousViolations(page)).toEqual([]);
       await shot(card, 'creator-paid-375');
+      // The creator was told by email at once (notifications are instant by default).
+      const outbox = await fetch(`${baseUrl()}/dev/mail.json?to=${encodeURIComponent(creator.email)}`);
+      const [told] = ((await outbox.json()) as { data: Array<{ subject: string; text: string }> }).data;
+      expect(told?.subject).toBe('Your payout of €30.00 has been paid');
+      expect(told?.text).toContain('was paid to the bank account ending in 3000 (reference SEPA-2026-1126)');
 
       // ---- A second payout, cancelled before it is sent: the money comes back. ----
       await page.locator('#payout-amount').fill('12.50');
@@ -246,6 +251,20 @@ describe('creator payouts', () => {
       await expect.poll(() => page.getByTestId('earnings-total').textContent()).toBe('€20.00');
       expect(await row.count()).toBe(2);
       await shot(card, 'creator-cancelled-375');
+
+      // ---- Settings say when digests go out. ----
+      await page.goto(`${baseUrl()}/dashboard?account=settings`);
+      const notices = page.getByTestId('settings-notifications');
+      await notices.waitFor({ timeout: 20_000 });
+      expect(await notices.innerText()).toContain('Each update by email when it happens.');
+      await page.getByTestId('setting-frequency').selectOption('daily');
+      await expect
+        .poll(() => notices.innerText())
+        .toContain("One email a day at 08:00 in your time zone, with the day's updates.");
+      await page.reload();
+      await expect.poll(() => page.getByTestId('setting-frequency').inputValue(), { timeout: 20_000 }).toBe('daily');
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(notices, 'settings-notifications-375');
     } finally {
       await browser.close();
     }

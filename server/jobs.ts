@@ -3,6 +3,7 @@ import { generateAudioTask, generateImageTask, generateVideoTask } from './featu
 import { inpaintTask } from './features/inpaint/tasks.ts';
 import { multiReferenceTask } from './features/multi-reference/tasks.ts';
 import { multiReferenceVideoTask } from './features/multi-reference/video-task.ts';
+import { notificationsJob, weeklyReportJob } from './features/notifications/jobs.ts';
 import { subscriptionRenewalJob } from './features/payments/renewal.ts';
 import { personaImagesTask } from './features/personas/pipeline.ts';
 import { compileMasterVideoTask } from './features/sequences/tasks.ts';
@@ -34,5 +35,5 @@ export const STUDIO_JOBS: JobKinds = {
     personaImagesTask,
     publishPostTask,
   ],
-  scheduled: [subscriptionRenewalJob, postSchedulerJob, metricsRefreshJob],
+  scheduled: [subscriptionRenewalJob, postSchedulerJob, metricsRefreshJob, notificationsJob, weeklyReportJob],
 };

@@ -5,6 +5,7 @@ export * from './editor.ts';
 export * from './mail.ts';
 export * from './marketplace.ts';
 export * from './media.ts';
+export * from './notifications.ts';
 export * from './payouts.ts';
 export * from './personas.ts';
 export * from './social.ts';

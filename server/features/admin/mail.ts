@@ -1,69 +1,55 @@
-// Mails telling a creator or brand what an admin decided (sent through the mailer, so the outbox keeps them).
-import type { MailMessage } from '../../platform/mail/types.ts';
+// What an admin's decision tells the creator or brand (a notification: mailed as their settings say).
+import type { NotificationInput } from '../notifications/service.ts';
 
 const PRODUCT = 'GenPro Studio';
 
-export function creatorDecisionMail(
-  to: string,
-  firstName: string,
+export function creatorDecisionNotice(
+  userId: string,
   decision: 'approve' | 'reject',
   creatorType: string | null,
-  appUrl: string,
-): MailMessage {
-  const dashboard = `${appUrl.replace(/\/$/, '')}/dashboard`;
+): NotificationInput {
   if (decision === 'approve') {
     const type = creatorType ? creatorType.replaceAll('_', ' ') : 'creator';
     return {
-      to,
+      userId,
+      kind: 'account.creator_approved',
       subject: `Your ${PRODUCT} creator account is approved`,
-      text: [
-        `Hi ${firstName},`,
-        '',
+      lines: [
         `Good news: an admin approved your creator account (${type}).`,
         'The campaigns pool, the creator and brand directories and My Campaigns are now open to you.',
-        '',
-        dashboard,
-      ].join('\n'),
+      ],
+      path: '/dashboard',
     };
   }
   return {
-    to,
+    userId,
+    kind: 'account.creator_rejected',
     subject: `Your ${PRODUCT} creator application`,
-    text: [
-      `Hi ${firstName},`,
-      '',
+    lines: [
       'An admin reviewed your creator account and did not approve it. You can keep using the studio.',
-      `If you think this is a mistake, contact support: ${appUrl.replace(/\/$/, '')}/contact`,
-    ].join('\n'),
+      'If you think this is a mistake, contact support.',
+    ],
+    path: '/contact',
   };
 }
 
-export function brandDecisionMail(
-  to: string,
-  name: string,
-  decision: 'approve' | 'reject',
-  appUrl: string,
-): MailMessage {
+export function brandDecisionNotice(userId: string, decision: 'approve' | 'reject'): NotificationInput {
   return decision === 'approve'
     ? {
-        to,
+        userId,
+        kind: 'account.brand_verified',
         subject: `Your ${PRODUCT} brand is verified`,
-        text: [
-          `Hi ${name},`,
-          '',
-          'An admin verified your brand profile.',
-          '',
-          `${appUrl.replace(/\/$/, '')}/dashboard`,
-        ].join('\n'),
+        lines: ['An admin verified your brand profile.'],
+        path: '/dashboard',
       }
     : {
-        to,
+        userId,
+        kind: 'account.brand_rejected',
         subject: `Your ${PRODUCT} brand verification`,
-        text: [
-          `Hi ${name},`,
-          '',
+        lines: [
           'An admin reviewed your brand profile and did not verify it.',
-          `If you think this is a mistake, contact support: ${appUrl.replace(/\/$/, '')}/contact`,
-        ].join('\n'),
+          'If you think this is a mistake, contact support.',
+        ],
+        path: '/contact',
       };
 }

@@ -36,7 +36,8 @@ import {
   toCreatorCard,
   verificationStatus,
 } from '../directory/cards.ts';
-import { brandDecisionMail, creatorDecisionMail } from './mail.ts';
+import { deliverNotifications, recordNotification } from '../notifications/service.ts';
+import { brandDecisionNotice, creatorDecisionNotice } from './mail.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'log'>;
 const m = MESSAGES.admin;
@@ -143,15 +144,6 @@ async function brandCardOf(db: DbOrTx, id: string): Promise<BrandCard> {
   return toBrandCard(row, true);
 }
 
-/** Mail is sent after the decision is committed; a failed delivery is logged, the decision stands. */
-async function notify(deps: Pick<AppContext, 'mail' | 'log'>, send: () => Promise<void>, what: string) {
-  try {
-    await send();
-  } catch (err) {
-    deps.log.warn({ err }, `admin decision mail could not be delivered (${what})`);
-  }
-}
-
 /**
  * POST /api/admin/users/approve. Spec 4: pending → approved_creator (with the creator type) or
  * regular_user. Only a pending creator can be decided; anything else is 409.
@@ -181,16 +173,10 @@ export async function decideCreator(
       },
       now,
     );
+    await recordNotification(tx, now, creatorDecisionNotice(user.id, body.action, creatorType));
     return user;
   });
-  await notify(
-    deps,
-    () =>
-      deps.mail.send(
-        creatorDecisionMail(target.email, target.firstName, body.action, creatorType, deps.config.publicUrl),
-      ),
-    body.action,
-  );
+  await deliverNotifications(deps, target.id);
   return { message: approve ? m.creatorApproved : m.creatorRejected, card: await creatorCardOf(deps.db, target.id) };
 }
 
@@ -229,13 +215,10 @@ export async function decideBrand(
       },
       now,
     );
+    await recordNotification(tx, now, brandDecisionNotice(user.id, body.action));
     return { user, name: profile.companyName ?? user.firstName };
   });
-  await notify(
-    deps,
-    () => deps.mail.send(brandDecisionMail(target.user.email, target.name, body.action, deps.config.publicUrl)),
-    `brand ${body.action}`,
-  );
+  await deliverNotifications(deps, target.user.id);
   return { message: approve ? m.brandVerified : m.brandRejected, card: await brandCardOf(deps.db, target.user.id) };
 }
 

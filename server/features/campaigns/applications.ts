@@ -15,6 +15,7 @@ import { campaignApplications, campaignMaterials, campaigns, collaborations } fr
 import type { UserRow } from '../../platform/auth/session.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { centsToEuros, creditMoney } from '../../platform/money/ledger.ts';
+import { deliverNotifications, recordNotification } from '../notifications/service.ts';
 import {
   type ApplicationRow,
   applicationDtos,
@@ -52,26 +53,42 @@ export async function applyToCampaign(
   if (!acceptsApplications(campaign.status)) throw conflict(M.notOpen);
   const rateCents = eurosToCents(body.rate);
   const now = ctx.clock.now();
-  const [inserted] = await ctx.db
-    .insert(campaignApplications)
-    .values({ campaignId, creatorUserId: user.id, message: body.message, rateCents })
-    .onConflictDoNothing()
-    .returning();
-  if (inserted) return oneApplication(ctx, inserted);
-  // A withdrawn application may be sent again; any other earlier one stands.
-  const [again] = await ctx.db
-    .update(campaignApplications)
-    .set({ status: 'pending', message: body.message, rateCents, decidedAt: null, createdAt: now, updatedAt: now })
-    .where(
-      and(
-        eq(campaignApplications.campaignId, campaignId),
-        eq(campaignApplications.creatorUserId, user.id),
-        eq(campaignApplications.status, 'withdrawn'),
-      ),
-    )
-    .returning();
-  if (!again) throw conflict(M.alreadyApplied);
-  return oneApplication(ctx, again);
+  const row = await ctx.db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(campaignApplications)
+      .values({ campaignId, creatorUserId: user.id, message: body.message, rateCents })
+      .onConflictDoNothing()
+      .returning();
+    // A withdrawn application may be sent again; any other earlier one stands.
+    const [application] = inserted
+      ? [inserted]
+      : await tx
+          .update(campaignApplications)
+          .set({ status: 'pending', message: body.message, rateCents, decidedAt: null, createdAt: now, updatedAt: now })
+          .where(
+            and(
+              eq(campaignApplications.campaignId, campaignId),
+              eq(campaignApplications.creatorUserId, user.id),
+              eq(campaignApplications.status, 'withdrawn'),
+            ),
+          )
+          .returning();
+    if (!application) throw conflict(M.alreadyApplied);
+    await recordNotification(tx, now, {
+      userId: campaign.brandUserId,
+      kind: 'application.received',
+      subject: `New application to “${campaign.title}”`,
+      lines: [
+        `${user.firstName} ${user.lastName} applied for ${formatAmount(rateCents)}:`,
+        `“${body.message}”`,
+        'Accept or decline it on the campaign page.',
+      ],
+      path: `/dashboard/campaigns/${campaignId}/manage`,
+    });
+    return application;
+  });
+  await deliverNotifications(ctx, campaign.brandUserId);
+  return oneApplication(ctx, row);
 }
 
 /** GET /api/campaigns/{id}/applications (owner brand or admin), newest first. */
@@ -168,15 +185,26 @@ export async function acceptApplication(ctx: AppContext, user: UserRow, applicat
       agreedCents: application.rateCents,
       deliverables: campaign.deliverables,
     });
+    await recordNotification(tx, now, {
+      userId: application.creatorUserId,
+      kind: 'application.accepted',
+      subject: `You're in: “${campaign.title}” accepted your application`,
+      lines: [
+        `The brand accepted your application for ${formatAmount(application.rateCents)}.`,
+        'Your collaboration is active: its brief, materials and deliverables are in My Campaigns.',
+      ],
+      path: '/dashboard?view=myCampaigns',
+    });
     return accepted;
   });
+  await deliverNotifications(ctx, row.creatorUserId);
   return oneApplication(ctx, row);
 }
 
 /** POST /api/applications/{id}/decline (owner brand): a pending application is declined. */
 export async function declineApplication(ctx: AppContext, user: UserRow, applicationId: string): Promise<Application> {
   const row = await ctx.db.transaction(async (tx) => {
-    const { application } = await lockForBrand(tx, user, applicationId);
+    const { application, campaign } = await lockForBrand(tx, user, applicationId);
     if (application.status !== 'pending') throw conflict(M.applicationNotPending);
     const now = ctx.clock.now();
     const [declined] = await tx
@@ -184,8 +212,16 @@ export async function declineApplication(ctx: AppContext, user: UserRow, applica
       .set({ status: 'declined', decidedAt: now, updatedAt: now })
       .where(eq(campaignApplications.id, application.id))
       .returning();
+    await recordNotification(tx, now, {
+      userId: application.creatorUserId,
+      kind: 'application.declined',
+      subject: `Your application to “${campaign.title}” was declined`,
+      lines: ['The brand chose other creators this time. Other open campaigns are in the campaigns pool.'],
+      path: '/dashboard?view=campaignsPool',
+    });
     return declined;
   });
+  await deliverNotifications(ctx, row.creatorUserId);
   return oneApplication(ctx, row);
 }
 
@@ -321,8 +357,19 @@ export async function completeCollaboration(
       referenceId: collab.id,
       description: `Collaboration on "${campaign.title}" completed`,
     });
+    await recordNotification(tx, now, {
+      userId: collab.creatorUserId,
+      kind: 'collaboration.completed',
+      subject: `“${campaign.title}” is complete: ${formatAmount(collab.agreedCents)} added to your earnings`,
+      lines: [
+        `The brand marked your collaboration complete. ${formatAmount(collab.agreedCents)} is in your earnings.`,
+        'You can pay it out to your bank account from Billing.',
+      ],
+      path: '/dashboard?account=billing',
+    });
     return { collab: done as CollaborationRow, paid: true, heldCents };
   });
+  if (result.paid) await deliverNotifications(ctx, result.collab.creatorUserId);
   const [dto] = await collaborationDtos(ctx, [result.collab], () => true);
   return {
     collaboration: dto,

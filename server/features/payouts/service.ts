@@ -17,10 +17,13 @@ import { centsToEuros, creditMoney, debitMoney, moneyBalance } from '../../platf
 import { maskIban } from '../account/bank-accounts.ts';
 import { audit } from '../admin/service.ts';
 import { page } from '../directory/cards.ts';
+import { deliverNotifications, recordNotification } from '../notifications/service.ts';
 import type { PayoutTransfers } from './stripe-transfers.ts';
 
 type PayoutRow = typeof payouts.$inferSelect;
-export type PayoutDeps = Pick<AppContext, 'db' | 'clock' | 'log'> & { transfers: PayoutTransfers | null };
+export type PayoutDeps = Pick<AppContext, 'db' | 'clock' | 'log' | 'mail' | 'config'> & {
+  transfers: PayoutTransfers | null;
+};
 const m = MESSAGES.payouts;
 const OPEN = ['pending', 'processing'] as const;
 
@@ -206,6 +209,37 @@ export async function requestPayout(
   return { payout: toDto(row), created: result.created };
 }
 
+const euros = (cents: number) => `€${(cents / 100).toFixed(2)}`;
+const BILLING_PATH = '/dashboard?account=billing';
+
+/** Tells the creator their payout was paid or failed (in the transaction that decided it). */
+function recordPayoutOutcome(tx: DbOrTx, row: PayoutRow, now: Date): Promise<void> {
+  const amount = euros(row.amountCents);
+  if (row.status === 'paid') {
+    const where =
+      row.method === 'stripe'
+        ? 'was sent to your Stripe account'
+        : `was paid to the bank account ending in ${row.iban.slice(-4)}${row.reference ? ` (reference ${row.reference})` : ''}`;
+    return recordNotification(tx, now, {
+      userId: row.userId,
+      kind: 'payout.paid',
+      subject: `Your payout of ${amount} has been paid`,
+      lines: [`${amount} from your earnings ${where}.`],
+      path: BILLING_PATH,
+    });
+  }
+  return recordNotification(tx, now, {
+    userId: row.userId,
+    kind: 'payout.failed',
+    subject: `Your payout of ${amount} could not be paid`,
+    lines: [
+      `Your payout of ${amount} failed${row.failureReason ? `: ${row.failureReason}` : '.'}`,
+      'The amount is back in your earnings; check your bank account and request the payout again.',
+    ],
+    path: BILLING_PATH,
+  });
+}
+
 /** Ends an open payout without paying it: status, then the money back to earnings (once per payout). */
 async function endUnpaid(
   tx: Db,
@@ -250,20 +284,25 @@ async function sendTransfer(deps: PayoutDeps, row: PayoutRow): Promise<PayoutRow
     deps.log.warn({ payoutId: row.id, detail: outcome.message }, 'payout transfer unanswered; left processing');
     return row;
   }
-  return deps.db.transaction(async (tx) => {
+  const ended = await deps.db.transaction(async (tx) => {
     const [current] = await tx.select().from(payouts).where(eq(payouts.id, row.id)).for('update');
     if (current?.status !== 'processing') return current ?? row;
+    let ended: PayoutRow;
     if (outcome.kind === 'sent') {
-      const [paid] = await tx
+      [ended] = await tx
         .update(payouts)
         .set({ status: 'paid', stripeTransferId: outcome.transferId, paidAt: now, updatedAt: now })
         .where(eq(payouts.id, row.id))
         .returning();
-      return paid;
+    } else {
+      deps.log.warn({ payoutId: row.id, detail: outcome.message }, 'payout transfer refused by Stripe');
+      ended = await endUnpaid(tx, current, { status: 'failed', reason: m.transferFailed, by: null }, now);
     }
-    deps.log.warn({ payoutId: row.id, detail: outcome.message }, 'payout transfer refused by Stripe');
-    return endUnpaid(tx, current, { status: 'failed', reason: m.transferFailed, by: null }, now);
+    await recordPayoutOutcome(tx, ended, now);
+    return ended;
   });
+  await deliverNotifications(deps, row.userId);
+  return ended;
 }
 
 /**
@@ -287,7 +326,12 @@ export async function applyTransferReversal(
     deps.log.warn({ transferId, payoutId: row.id }, 'payout transfer partly reversed; settle it by hand');
     return;
   }
-  await endUnpaid(tx, row, { status: 'failed', reason: m.transferReversed, by: null }, deps.clock.now());
+  const now = deps.clock.now();
+  await recordPayoutOutcome(
+    tx,
+    await endUnpaid(tx, row, { status: 'failed', reason: m.transferReversed, by: null }, now),
+    now,
+  );
 }
 
 async function lockedPayout(tx: Tx, id: string, userId?: string): Promise<PayoutRow> {
@@ -350,7 +394,7 @@ export async function markPayout(
   decision: { paid: true; reference: string } | { paid: false; reason: string },
 ): Promise<AdminPayoutDto> {
   const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  const decided = await deps.db.transaction(async (tx) => {
     const payout = await lockedPayout(tx, id);
     if (payout.status !== 'pending' || payout.method !== 'manual') throw conflict(m.notManualPending);
     let row: PayoutRow;
@@ -363,7 +407,7 @@ export async function markPayout(
     } else {
       row = await endUnpaid(tx, payout, { status: 'failed', reason: decision.reason, by: admin.id }, now);
     }
-    const dto = await adminRow(tx, row);
+    const adminDto = await adminRow(tx, row);
     await audit(
       tx,
       admin,
@@ -372,7 +416,7 @@ export async function markPayout(
         targetType: 'payout',
         targetId: id,
         details: {
-          email: dto.creator.email,
+          email: adminDto.creator.email,
           amountCents: row.amountCents,
           ibanLast4: row.iban.slice(-4),
           ...(decision.paid ? { reference: decision.reference } : { reason: decision.reason }),
@@ -380,8 +424,11 @@ export async function markPayout(
       },
       now,
     );
-    return dto;
+    await recordPayoutOutcome(tx, row, now);
+    return { adminDto, creatorId: row.userId };
   });
+  await deliverNotifications(deps, decided.creatorId);
+  return decided.adminDto;
 }
 
 /** POST /api/admin/payouts/:id/retry-transfer: a Stripe payout left processing asks Stripe again. */

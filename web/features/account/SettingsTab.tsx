@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { NOTIFICATION_FREQUENCIES, PROFILE_VISIBILITIES } from '../../../common/api/account.constants.ts';
 import type { UpdateUserSettingsBody, UserSettings } from '../../../common/api/account.ts';
 import { LANGUAGES, THEMES } from '../../../common/api/app.constants.ts';
+import { DIGEST_LOCAL_HOUR } from '../../../common/api/notifications.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { usePreferences } from '../../app/preferences.ts';
 import { translateMessage } from '../../i18n/index.ts';
@@ -23,6 +24,7 @@ type Toggle =
   | 'crossPostOptimization';
 const NOTIFICATION_TOGGLES: Toggle[] = ['emailNotifications', 'pushNotifications', 'marketingEmails', 'weeklyReports'];
 const PUBLISHING_TOGGLES: Toggle[] = ['autoPublish', 'crossPostOptimization'];
+const DIGEST_HOUR_LABEL = `${String(DIGEST_LOCAL_HOUR).padStart(2, '0')}:00`;
 
 /** Spec 3 Settings: every change is saved at once; theme and language also apply at once. */
 function SettingsForm({ initial }: { initial: UserSettings }) {
@@ -63,7 +65,7 @@ function SettingsForm({ initial }: { initial: UserSettings }) {
       <SwitchField
         key={key}
         label={t(`account.settings.fields.${key}`)}
-        description={t(`account.settings.hints.${key}`)}
+        description={t(`account.settings.hints.${key}`, { hour: DIGEST_HOUR_LABEL })}
         checked={values[key]}
         onChange={(checked) => change({ [key]: checked })}
         testId={`setting-${key}`}
@@ -120,6 +122,7 @@ function SettingsForm({ initial }: { initial: UserSettings }) {
               onChange={(v) => change({ notificationFrequency: v as UserSettings['notificationFrequency'] })}
               options={NOTIFICATION_FREQUENCIES.map((v) => ({ value: v, label: t(`account.settings.frequency.${v}`) }))}
               testId="setting-frequency"
+              hint={t(`account.settings.frequencyHints.${values.notificationFrequency}`, { hour: DIGEST_HOUR_LABEL })}
             />
           </div>
         </div>
