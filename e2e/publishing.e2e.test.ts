@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, it } from 'vitest';
 import { makeTestClip } from '../server/test/fixtures.ts';
+import { seriousViolations } from './axe.ts';
 import { baseUrl, expect, freshCreator, latestCode, openBrowser, uniqueEmail } from './browser.ts';
 
 const SHOTS = path.resolve('test-results', 'screenshots');
@@ -440,6 +441,67 @@ describe('publishing and scheduling', () => {
       expect(await images.getByTestId('collaboration-deliverable-count').textContent()).toBe('0/1');
       expect(await collaboration.getByTestId('metric-posts').textContent()).toBe('1');
       await shot(page, 'manage-deliverables-1440');
+    } finally {
+      await close();
+    }
+  });
+
+  it('fits a caption too long for Instagram when Cross-post optimization is on, and refuses it when off', {
+    timeout: 120_000,
+  }, async () => {
+    const { page, close } = await openBrowser({ width: 1280, height: 900 });
+    try {
+      const token = await freshCreator(page);
+      await openPublishTab(page);
+      await connectInstagram(page);
+      const words = Array.from({ length: 400 }, (_, i) => `sunrise${i}`).join(' ');
+      await page.getByTestId('publish-source-materials').click();
+      await page.getByTestId('publish-message').fill(words);
+      await page.getByTestId('publish-platform-instagram').click();
+      const notice = page.getByTestId('publish-length-notice');
+      await expect.poll(() => notice.getAttribute('data-refused')).toBe('false');
+      expect(await notice.innerText()).toBe(
+        `Instagram: ${words.length}/2200 characters. It will be shortened to fit (Cross-post optimization).`,
+      );
+      await page.getByTestId('generate-button').click();
+      const result = page.getByTestId('publish-result-instagram');
+      await expect.poll(() => result.getAttribute('data-status'), { timeout: 30_000 }).toBe('published');
+      const share = await page.getByTestId('publish-share-instagram').getAttribute('href');
+      const shared = await page.context().newPage();
+      await shared.goto(share as string);
+      const caption = await shared.getByTestId('post-message').innerText();
+      expect(caption.length).toBeLessThanOrEqual(2200);
+      expect(caption.endsWith('…')).toBe(true);
+      expect(words.startsWith(caption.slice(0, -1))).toBe(true);
+      await shared.close();
+
+      // Off (in Settings): the notice says it will be refused, and publishing is refused with the figures.
+      await page.goto(`${baseUrl()}/dashboard?view=genproStudio&tab=publish&account=settings`);
+      const toggle = page.getByTestId('setting-crossPostOptimization');
+      await toggle.waitFor();
+      await toggle.click();
+      await expect
+        .poll(async () => {
+          const res = await fetch(`${baseUrl()}/api/users/settings`, { headers: { authorization: `Bearer ${token}` } });
+          return ((await res.json()) as { data: { crossPostOptimization: boolean } }).data.crossPostOptimization;
+        })
+        .toBe(false);
+      await openPublishTab(page);
+      await page.getByTestId('publish-source-materials').click();
+      await page.getByTestId('publish-message').fill(words);
+      if (!(await page.getByTestId('publish-platform-instagram').locator('input').isChecked())) {
+        await page.getByTestId('publish-platform-instagram').click();
+      }
+      await expect.poll(() => notice.getAttribute('data-refused')).toBe('true');
+      expect(await notice.innerText()).toContain('too long. Shorten the message, or turn on Cross-post optimization');
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(page, 'too-long-refused-1280');
+      await page.getByTestId('generate-button').click();
+      await expect
+        .poll(() => page.getByTestId('publish-now').getByTestId('form-error').first().innerText(), { timeout: 20_000 })
+        .toBe(
+          `The message is too long for Instagram: ${words.length} characters, at most 2200. Shorten it, or turn on Cross-post optimization in Settings.`,
+        );
     } finally {
       await close();
     }

@@ -54,6 +54,11 @@ export const SOCIAL_MESSAGES = {
     brandsNoCollaboration: 'Brand accounts publish materials only',
     tokenExpired: 'The connection to this account has expired. Please reconnect it.',
     publishFailed: 'The post could not be published',
+    messageTooLong: withParams(
+      ['platform', 'length', 'limit'],
+      (platform: string, length: number, limit: number) =>
+        `The message is too long for ${platform}: ${length} characters, at most ${limit}. Shorten it, or turn on Cross-post optimization in Settings.`,
+    ),
     postGone: 'This post does not exist',
   },
 } as const;

@@ -9,6 +9,7 @@ import type {
   SocialPlatform,
 } from '../../../common/api/social.ts';
 import { MESSAGES } from '../../../common/messages.ts';
+import { fitPostText, POST_TEXT_LIMITS, postTextLength } from '../../../common/rules/post-text.ts';
 import {
   dayInZone,
   dayStart,
@@ -28,6 +29,7 @@ import { ownedMediaObject, type ParsedMediaRef, parseMediaRef, storedKeyOf } fro
 import { signMediaUrl, signPostMediaUrl } from '../../platform/media/signing.ts';
 import { mediaUrl } from '../../platform/media/store.ts';
 import { isPublicAddress } from '../../platform/net/address.ts';
+import { storedSettings } from '../account/settings.ts';
 import { getAsset } from '../assets/service.ts';
 import { collaborationMaterials, myActiveCollaborations } from '../campaigns/applications.ts';
 import { thumbnailsOf } from '../media/thumbnails.ts';
@@ -118,6 +120,25 @@ async function requireConnected(ctx: AppContext, userId: string, platforms: read
   if (missing) throw badRequest(M.platformNotConnected(SANDBOX_NAMES[missing]));
 }
 
+/**
+ * With Cross-post optimization off, a message longer than a network allows is refused up front (the links as
+ * given; the publish checks again with the links it sends). On, it is shortened for that network when posted.
+ */
+async function assertFitsWhereRefused(
+  ctx: AppContext,
+  userId: string,
+  message: string,
+  mediaUrls: readonly string[],
+  platforms: readonly SocialPlatform[],
+): Promise<void> {
+  if ((await storedSettings(ctx.db, userId)).crossPostOptimization) return;
+  for (const platform of platforms) {
+    const length = postTextLength(platform, message, mediaUrls);
+    const limit = POST_TEXT_LIMITS[platform];
+    if (length > limit) throw badRequest(M.messageTooLong(SANDBOX_NAMES[platform], length, limit));
+  }
+}
+
 // ---- Publishing (a task per platform) ----
 
 async function publishOnce(ctx: AppContext, post: PostRow, signal: AbortSignal): Promise<PostOutcome> {
@@ -132,12 +153,12 @@ async function publishOnce(ctx: AppContext, post: PostRow, signal: AbortSignal):
     throw new PermanentTaskError('bad_media', M.mediaUrlInvalid('media_urls'));
   }
   const connector = connectorFor(ctx, platform);
-  const input = {
-    message: post.message,
-    mediaUrls: post.mediaUrls.map((url) => networkMediaUrl(ctx.config, url, post.id)),
-    idempotencyKey: post.id,
-    authorId: account.externalId ?? '',
-  };
+  const mediaUrls = post.mediaUrls.map((url) => networkMediaUrl(ctx.config, url, post.id));
+  const fitted = fitPostText(platform, post.message, mediaUrls);
+  if (fitted.shortened && !(await storedSettings(ctx.db, post.userId)).crossPostOptimization) {
+    throw new PermanentTaskError('too_long', M.messageTooLong(SANDBOX_NAMES[platform], fitted.length, fitted.limit));
+  }
+  const input = { message: fitted.message, mediaUrls, idempotencyKey: post.id, authorId: account.externalId ?? '' };
   let refreshed = false;
   let waited = false;
   for (;;) {
@@ -363,6 +384,7 @@ export async function publish(ctx: AppContext, user: UserRow, body: PublishInput
   const chosen = await postableMedia(ctx, user.id, materials, 'selected_materials', campaign);
   const media = [...new Set([...given, ...chosen])];
   const platforms = [...new Set(body.platforms)];
+  await assertFitsWhereRefused(ctx, user.id, body.message, media, platforms);
   if (body.schedule_time) {
     const posts = await createScheduled(ctx, user.id, {
       message: body.message,
@@ -446,6 +468,7 @@ async function createScheduled(
   await requireConnected(ctx, userId, platforms);
   const campaign = await campaignMediaOf(ctx, body.collaboration_id ?? null);
   const mediaUrls = await postableMedia(ctx, userId, body.media_urls, 'media_urls', campaign);
+  await assertFitsWhereRefused(ctx, userId, body.message, mediaUrls, platforms);
   const now = ctx.clock.now();
   const at = momentOf(body.scheduled_time, body.timezone, now, M.futureDateTime);
   const rows = await ctx.db
@@ -536,7 +559,10 @@ export async function updatePost(
   const set: Partial<PostRow> = {};
   if (body.message !== undefined) {
     const next = editedMessage(row.message, body.message);
-    if (next !== null) set.message = next;
+    if (next !== null) {
+      await assertFitsWhereRefused(ctx, userId, next, row.mediaUrls, [row.platform as SocialPlatform]);
+      set.message = next;
+    }
   }
   if (body.scheduled_time !== undefined) {
     const zone = body.timezone ?? row.timezone;

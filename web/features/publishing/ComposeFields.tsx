@@ -4,11 +4,13 @@ import { useTranslation } from 'react-i18next';
 import type { Asset } from '../../../common/api/assets.ts';
 import type { ActiveCollaboration, CampaignMaterial } from '../../../common/api/campaigns.ts';
 import type { SocialPlatform } from '../../../common/api/social.ts';
+import { POST_TEXT_LIMITS, postTextLength } from '../../../common/rules/post-text.ts';
 import { useAssets } from '../../api/assets.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { labelClass, Segmented } from '../../ui/controls.tsx';
 import { FormMessage, inputClass } from '../../ui/Field.tsx';
+import { useUserSettings } from '../account/api.ts';
 import { AssetSkeletons, uniqueAssets } from '../assets/AssetsGrid.tsx';
 import { AssetThumb, isVideoType } from '../assets/AssetThumb.tsx';
 import { useCampaignAssets, useMyActiveCollaborations } from '../campaigns/api.ts';
@@ -49,6 +51,51 @@ export function MessageField({
         className={cn(inputClass, 'min-h-28 resize-y py-2.5 leading-relaxed')}
       />
     </div>
+  );
+}
+
+/**
+ * Which chosen networks the message is too long for, as each counts it (links included where they go in the
+ * text): shortened to fit with Cross-post optimization on, refused with it off (common/rules/post-text.ts).
+ */
+export function PostLengthNotice({
+  message,
+  platforms,
+  mediaUrls,
+  testId,
+}: {
+  message: string;
+  platforms: readonly SocialPlatform[];
+  mediaUrls: readonly string[];
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  const settings = useUserSettings();
+  const optimize = settings.data?.crossPostOptimization ?? true;
+  // The links as the networks get them: absolute, with the post's signature (about 90 characters more).
+  const links = mediaUrls.map((url) => `${new URL(url, window.location.origin).href}${'x'.repeat(90)}`);
+  const over = platforms.flatMap((platform) => {
+    const length = postTextLength(platform, message.trim(), links);
+    const limit = POST_TEXT_LIMITS[platform];
+    return length > limit ? [{ platform, length, limit }] : [];
+  });
+  if (over.length === 0) return null;
+  return (
+    <ul className="space-y-1" data-testid={testId} data-refused={optimize ? 'false' : 'true'} aria-live="polite">
+      {over.map(({ platform, length, limit }) => (
+        <li
+          key={platform}
+          className={cn('text-xs leading-snug', optimize ? 'text-muted' : 'text-danger')}
+          data-platform={platform}
+        >
+          {t(optimize ? 'publishing.compose.tooLongFitted' : 'publishing.compose.tooLongRefused', {
+            platform: t(`publishing.platforms.${platform}`),
+            length,
+            limit,
+          })}
+        </li>
+      ))}
+    </ul>
   );
 }
 

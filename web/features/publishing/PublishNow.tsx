@@ -8,7 +8,14 @@ import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage } from '../../ui/Field.tsx';
 import { usePublish, useScheduledPosts } from './api.ts';
-import { attachedMedia, type ContentChoice, ContentPicker, MessageField, PlatformChecklist } from './ComposeFields.tsx';
+import {
+  attachedMedia,
+  type ContentChoice,
+  ContentPicker,
+  MessageField,
+  PlatformChecklist,
+  PostLengthNotice,
+} from './ComposeFields.tsx';
 import { type PlatformView, usePlatformStates } from './connect.ts';
 import { errorText, socialMessage } from './messages.ts';
 import { PlatformMark } from './platforms.tsx';
@@ -204,6 +211,14 @@ export function PublishNow({
             selected={draft.platforms}
             onChange={(platforms) => onDraftChange({ ...draft, platforms })}
             testIdPrefix="publish-platform"
+          />
+          <PostLengthNotice
+            message={draft.message}
+            platforms={draft.platforms}
+            mediaUrls={attachedMedia(draft.content, isCreator && draft.content.source === 'collaborations').map(
+              (m) => m.url,
+            )}
+            testId="publish-length-notice"
           />
           {validation && <FormMessage>{socialMessage(validation)}</FormMessage>}
           {publish.isError && <FormMessage>{errorText(publish.error, M.publishFailed)}</FormMessage>}

@@ -8,7 +8,7 @@ import { Button } from '../../ui/Button.tsx';
 import { SelectField } from '../../ui/controls.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { useCreateScheduled } from './api.ts';
-import { ContentPicker, MessageField, PlatformChecklist } from './ComposeFields.tsx';
+import { attachedMedia, ContentPicker, MessageField, PlatformChecklist, PostLengthNotice } from './ComposeFields.tsx';
 import type { PlatformView } from './connect.ts';
 import { MonthCalendar, monthOf } from './MonthCalendar.tsx';
 import { errorText, socialMessage } from './messages.ts';
@@ -133,6 +133,14 @@ export function SchedulePost({
           selected={draft.platforms}
           onChange={(platforms) => onDraftChange({ ...draft, platforms })}
           testIdPrefix="schedule-platform"
+        />
+        <PostLengthNotice
+          message={draft.message}
+          platforms={draft.platforms}
+          mediaUrls={attachedMedia(draft.content, isCreator && draft.content.source === 'collaborations').map(
+            (m) => m.url,
+          )}
+          testId="schedule-length-notice"
         />
         <section
           className="space-y-1 rounded-xl border border-line bg-surface-2/60 px-3.5 py-3 text-sm"

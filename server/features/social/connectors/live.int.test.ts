@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishResult, SocialAccount } from '../../../../common/api/social.ts';
 import { MESSAGES } from '../../../../common/messages.ts';
+import { postTextLength } from '../../../../common/rules/post-text.ts';
 import { socialAccounts, socialOauthStates, socialPosts } from '../../../db/schema/index.ts';
 import { authHeader, createTestUser, solidPng, storeUpload, type TestUser } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
@@ -163,6 +164,20 @@ async function startFake(): Promise<Fake> {
         return send(429, { title: 'Too Many Requests', detail: 'Too Many Requests' }, { 'retry-after': '1' });
       }
       const body = JSON.parse(raw) as Record<string, unknown>;
+      // X counts text by its weighted length (links 23); over 280 it refuses the post.
+      if (url.pathname === '/2/tweets') {
+        const lines = String(body.text ?? '').split('\n');
+        const isLink = (line: string) => /^https?:\/\//.test(line);
+        const words = lines.filter((line) => !isLink(line)).join('\n');
+        if (postTextLength('twitter', words, lines.filter(isLink)) > 280) {
+          return send(400, {
+            title: 'Invalid Request',
+            detail: 'Your Tweet text is too long.',
+            type: 'https://api.twitter.com/2/problems/invalid-request',
+            status: 400,
+          });
+        }
+      }
       fake.posts.push({ platform, body, headers: req.headers });
       if (url.pathname === '/2/tweets')
         return send(201, { data: { id: `${1000 + fake.posts.length}`, text: body.text } });
@@ -416,6 +431,62 @@ describe('live connectors through the studio', () => {
       expect(await sharp(got.rawPayload).metadata()).toMatchObject({ format: 'png', width: 20, height: 10 });
     }
     expect((await t.app.inject({ method: 'GET', url: image.url })).statusCode).toBe(401);
+  });
+
+  it('fits a long message to X with its link whole when Cross-post optimization is on, and refuses it when off', async () => {
+    const optimizePosts = (crossPostOptimization: boolean) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/users/settings',
+        headers: authHeader(user.token),
+        payload: { crossPostOptimization },
+      });
+    const image = await storeUpload(t.ctx, user.id, await solidPng(20, 10, '#aa7733'), 'image/png', 'png');
+    const message = Array.from({ length: 70 }, (_, i) => `word${i}`).join(' ');
+    const before = fake.posts.length;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/social/publish',
+      headers: authHeader(user.token),
+      payload: { message, platforms: ['twitter', 'linkedin'], media_urls: [image.url] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const results = (res.json() as { data: { results: PublishResult[] } }).data.results;
+    expect(results.map((r) => r.status)).toEqual(['published', 'published']);
+    const sent = fake.posts.slice(before);
+    const tweet = String(sent.find((p) => p.platform === 'twitter')?.body.text);
+    const [text, link] = tweet.split('\n');
+    expect(text?.endsWith('…')).toBe(true);
+    expect(message.startsWith(text?.slice(0, -1) ?? '-')).toBe(true);
+    expect(postTextLength('twitter', text ?? '', [link ?? ''])).toBeLessThanOrEqual(280);
+    expect(link).toMatch(new RegExp(`^https://studio\\.example\\.com${image.url}\\?post=[\\w-]+&sig=[\\w-]{43}$`));
+    // LinkedIn takes 3000 characters: the message goes as written.
+    expect(String(sent.find((p) => p.platform === 'linkedin')?.body.commentary).split('\n')[0]).toBe(message);
+
+    // Off: the post is refused for X before anything is sent, with the figures; LinkedIn alone still posts.
+    await optimizePosts(false);
+    const sentBefore = fake.posts.length;
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/social/publish',
+      headers: authHeader(user.token),
+      payload: { message, platforms: ['twitter', 'linkedin'], media_urls: [image.url] },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      error: MESSAGES.social.messageTooLong('X (Twitter)', message.length + 24, 280),
+      messageKey: 'social.messageTooLong',
+      messageParams: { platform: 'X (Twitter)', length: message.length + 24, limit: 280 },
+    });
+    expect(fake.posts.length).toBe(sentBefore);
+    const alone = await t.app.inject({
+      method: 'POST',
+      url: '/api/social/publish',
+      headers: authHeader(user.token),
+      payload: { message, platforms: ['linkedin'] },
+    });
+    expect((alone.json() as { data: { results: PublishResult[] } }).data.results[0]?.status).toBe('published');
+    await optimizePosts(true);
   });
 
   it('the refresh pass reads followers and post figures from X and LinkedIn into the accounts and posts', async () => {
