@@ -118,6 +118,22 @@ useSession.subscribe((state, previous) => {
   connect();
 });
 
+/** Listeners told once of each watched task that finishes (the browser alerts). */
+const finishedListeners = new Set<(task: TaskView) => void>();
+const announced = new Set<string>();
+
+/** Hears each task a page was waiting for when it completes or fails, once per task. Returns the unsubscribe. */
+export function onTaskFinished(listener: (task: TaskView) => void): () => void {
+  finishedListeners.add(listener);
+  return () => finishedListeners.delete(listener);
+}
+
+function announceFinished(task: TaskView): void {
+  if (announced.has(task.id)) return;
+  announced.add(task.id);
+  for (const listener of finishedListeners) listener(task);
+}
+
 /** The watched task ran longer than the caller's `timeoutMs`. */
 export class TaskWatchTimeout extends Error {
   constructor() {
@@ -168,8 +184,10 @@ export function watchTask(id: string, { signal, onProgress, timeoutMs }: WatchTa
       // Events and reads may cross: an older state never replaces a newer one.
       if (latest && Date.parse(task.updatedAt) < Date.parse(latest.updatedAt)) return;
       latest = task;
-      if (isTaskFinished(task)) finish(() => resolve(task));
-      else onProgress?.(task);
+      if (isTaskFinished(task)) {
+        finish(() => resolve(task));
+        announceFinished(task);
+      } else onProgress?.(task);
     };
 
     const schedule = () => {

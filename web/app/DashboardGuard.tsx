@@ -13,6 +13,7 @@ import { translateMessage } from '../i18n/index.ts';
 import { Button, buttonClass } from '../ui/Button.tsx';
 import { LogoMark } from '../ui/Logo.tsx';
 import { SettingsControl } from '../ui/SettingsControl.tsx';
+import { BrowserAlerts } from './BrowserAlerts.tsx';
 import { DashboardSkeleton } from './DashboardSkeleton.tsx';
 import { needsSubscription } from './navigation.ts';
 import { useSignOut } from './useSignOut.ts';
@@ -194,6 +195,7 @@ export function DashboardGuard() {
 
   return (
     <Suspense fallback={<DashboardSkeleton />}>
+      <BrowserAlerts />
       <Outlet context={me.data satisfies DashboardContext} />
     </Suspense>
   );

@@ -7,12 +7,16 @@ import type { UpdateUserSettingsBody, UserSettings } from '../../../common/api/a
 import { LANGUAGES, THEMES } from '../../../common/api/app.constants.ts';
 import { DIGEST_LOCAL_HOUR } from '../../../common/api/notifications.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
+import { useUserSettings } from '../../api/settings.ts';
+import { type AlertPermission, alertPermission, requestAlertPermission } from '../../app/alert-permission.ts';
 import { usePreferences } from '../../app/preferences.ts';
 import { translateMessage } from '../../i18n/index.ts';
+import { Button } from '../../ui/Button.tsx';
+import { cn } from '../../ui/cn.ts';
 import { SelectField, SwitchField } from '../../ui/controls.tsx';
 import { LoadError, Loading, Section } from '../../ui/Section.tsx';
 import { serverMessage } from '../billing/errors.ts';
-import { useSaveSettings, useUserSettings } from './api.ts';
+import { useSaveSettings } from './api.ts';
 import { timezoneOptions } from './forms.tsx';
 
 type Toggle =
@@ -22,9 +26,31 @@ type Toggle =
   | 'weeklyReports'
   | 'autoPublish'
   | 'crossPostOptimization';
-const NOTIFICATION_TOGGLES: Toggle[] = ['emailNotifications', 'pushNotifications', 'marketingEmails', 'weeklyReports'];
 const PUBLISHING_TOGGLES: Toggle[] = ['autoPublish', 'crossPostOptimization'];
 const DIGEST_HOUR_LABEL = `${String(DIGEST_LOCAL_HOUR).padStart(2, '0')}:00`;
+
+/** Whether this browser will show the alerts the setting asks for, and what to do when it will not. */
+function BrowserAlertStatus({ permission, onAllow }: { permission: AlertPermission; onAllow: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div
+      className={cn(
+        'flex flex-wrap items-center gap-2 rounded-lg px-3 py-2 text-xs leading-snug',
+        permission === 'granted' ? 'bg-surface-2/60 text-muted' : 'bg-warning-soft text-fg',
+      )}
+      data-testid="push-permission"
+      data-state={permission}
+      aria-live="polite"
+    >
+      <span className="min-w-0 flex-1">{t(`account.settings.push.${permission}`)}</span>
+      {permission === 'default' && (
+        <Button size="sm" variant="secondary" onClick={onAllow} data-testid="push-allow">
+          {t('account.settings.push.allow')}
+        </Button>
+      )}
+    </div>
+  );
+}
 
 /** Spec 3 Settings: every change is saved at once; theme and language also apply at once. */
 function SettingsForm({ initial }: { initial: UserSettings }) {
@@ -41,7 +67,12 @@ function SettingsForm({ initial }: { initial: UserSettings }) {
     return () => window.clearTimeout(timer);
   }, [savedAt]);
 
+  const [permission, setPermission] = useState<AlertPermission>(alertPermission);
+  const askForAlerts = async () => setPermission(await requestAlertPermission());
+
   const change = (patch: UpdateUserSettingsBody) => {
+    // Turning browser alerts on asks the browser (once) to allow them.
+    if (patch.pushNotifications) void askForAlerts();
     const previous = values;
     setValues((v) => ({ ...v, ...patch }) as UserSettings);
     if (patch.themePreference) setTheme(patch.themePreference);
@@ -113,7 +144,11 @@ function SettingsForm({ initial }: { initial: UserSettings }) {
       </Section>
       <Section title={t('account.settings.notifications')} testId="settings-notifications">
         <div className="space-y-2">
-          {toggles(NOTIFICATION_TOGGLES)}
+          {toggles(['emailNotifications', 'pushNotifications'])}
+          {values.pushNotifications && (
+            <BrowserAlertStatus permission={permission} onAllow={() => void askForAlerts()} />
+          )}
+          {toggles(['marketingEmails', 'weeklyReports'])}
           <div className="pt-2 sm:max-w-xs">
             <SelectField
               variant="form"

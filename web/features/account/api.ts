@@ -31,6 +31,7 @@ import type { StorageUsageReply } from '../../../common/api/uploads.ts';
 import { type Me, meQueryKey } from '../../api/auth.ts';
 import { ApiError, apiRequest, getData } from '../../api/client.ts';
 import { clearSession, getToken, saveSession } from '../../api/session.ts';
+import { settingsQueryKey } from '../../api/settings.ts';
 import { usePreferences } from '../../app/preferences.ts';
 
 type MessageReply = z.infer<typeof messageReply>;
@@ -40,7 +41,7 @@ const accountKeys = {
   creatorProfile: ['account', 'creator-profile'] as const,
   brandProfile: ['account', 'brand-profile'] as const,
   bankAccounts: ['account', 'bank-accounts'] as const,
-  settings: ['account', 'settings'] as const,
+  settings: settingsQueryKey,
   security: ['account', 'security'] as const,
   sessions: ['auth', 'sessions'] as const,
   storage: ['account', 'storage'] as const,
@@ -180,14 +181,6 @@ export function useBankAccountMutations(role: 'creator' | 'brand') {
 }
 
 // ---- Settings ----
-
-export function useUserSettings(enabled = true) {
-  return useQuery({
-    queryKey: accountKeys.settings,
-    enabled,
-    queryFn: getData<UserSettingsReply>('/api/users/settings'),
-  });
-}
 
 export function useSaveSettings() {
   const queryClient = useQueryClient();

@@ -6,11 +6,11 @@ import type { ActiveCollaboration, CampaignMaterial } from '../../../common/api/
 import type { SocialPlatform } from '../../../common/api/social.ts';
 import { POST_TEXT_LIMITS, postTextLength } from '../../../common/rules/post-text.ts';
 import { useAssets } from '../../api/assets.ts';
+import { useUserSettings } from '../../api/settings.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { labelClass, Segmented } from '../../ui/controls.tsx';
 import { FormMessage, inputClass } from '../../ui/Field.tsx';
-import { useUserSettings } from '../account/api.ts';
 import { AssetSkeletons, uniqueAssets } from '../assets/AssetsGrid.tsx';
 import { AssetThumb, isVideoType } from '../assets/AssetThumb.tsx';
 import { useCampaignAssets, useMyActiveCollaborations } from '../campaigns/api.ts';
