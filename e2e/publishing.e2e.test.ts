@@ -507,6 +507,52 @@ describe('publishing and scheduling', () => {
     }
   });
 
+  it('a post missed while its account was disconnected is published again after reconnecting', {
+    timeout: 240_000,
+  }, async () => {
+    const { page, close } = await openBrowser({ width: 375, height: 812 });
+    try {
+      const token = await freshCreator(page);
+      await openPublishTab(page);
+      await connectInstagram(page);
+      // Due at the next minute; the account is disconnected before then, so the scheduler fails it.
+      const due = new Date(Date.now() + 60_000).toISOString().slice(0, 16);
+      await call('POST', '/api/social/scheduled-posts', token, {
+        message: 'Missed sunrise',
+        scheduled_time: due,
+        timezone: 'UTC',
+        platforms: ['instagram'],
+        mode: 'materials',
+      });
+      await call('DELETE', '/api/social/accounts?platform=instagram', token);
+      await expect
+        .poll(async () => (await posts(token)).find((p) => p.message === 'Missed sunrise')?.status, {
+          timeout: 150_000,
+          interval: 2_000,
+        })
+        .toBe('failed');
+
+      await openPublishTab(page);
+      await page.getByTestId('publish-subtab-scheduled').click();
+      await page.getByTestId('posts-filter-all').click();
+      const card = page.locator('[data-testid="scheduled-post"][data-status="failed"]');
+      await card.waitFor({ timeout: 20_000 });
+      expect(await card.innerText()).toContain('Instagram is not connected');
+      await shot(page, 'missed-failed-375', false);
+      await connectInstagram(page);
+      await card.getByTestId('post-publish-again').click();
+      await expect
+        .poll(async () => (await posts(token)).find((p) => p.message === 'Missed sunrise')?.status, {
+          timeout: 30_000,
+        })
+        .toBe('published');
+      await page.locator('[data-testid="scheduled-post"][data-status="published"]').waitFor({ timeout: 20_000 });
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('lays out at 375 px in Arabic and in the account dialog', { timeout: 120_000 }, async () => {
     const { page, close } = await openBrowser({ width: 375, height: 812 });
     try {

@@ -54,6 +54,12 @@ export const SOCIAL_MESSAGES = {
     brandsNoCollaboration: 'Brand accounts publish materials only',
     tokenExpired: 'The connection to this account has expired. Please reconnect it.',
     publishFailed: 'The post could not be published',
+    onlyFailedRepublish: 'Only a post that failed can be published again',
+    connectedResumed: withParams(
+      ['count'],
+      (count: number) =>
+        `Account connected. ${count === 1 ? '1 missed post is' : `${count} missed posts are`} being published. You can close this tab.`,
+    ),
     messageTooLong: withParams(
       ['platform', 'length', 'limit'],
       (platform: string, length: number, limit: number) =>

@@ -86,7 +86,9 @@ export async function startConnect(
   return { authUrl: auth.url, browserNonce };
 }
 
-export type CallbackOutcome = { ok: true; platform: SocialPlatform; username: string } | { ok: false; message: string };
+export type CallbackOutcome =
+  | { ok: true; platform: SocialPlatform; username: string; userId: string }
+  | { ok: false; message: string };
 
 /** The browser the callback arrives in: its nonce cookie and the user of its session, if it has one. */
 export interface CallbackBrowser {
@@ -151,7 +153,7 @@ export async function completeConnect(
       .insert(socialAccounts)
       .values({ userId: pending.userId, platform, ...values, createdAt: now })
       .onConflictDoUpdate({ target: [socialAccounts.userId, socialAccounts.platform], set: values });
-    return { ok: true, platform, username: profile.username };
+    return { ok: true, platform, username: profile.username, userId: pending.userId };
   } catch (error) {
     // A ConnectorError's message is an HTTP status and the provider's error text, never the code or a token we sent.
     ctx.log.warn({ err: error, platform }, 'social connect failed');

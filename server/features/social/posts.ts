@@ -633,6 +633,63 @@ export async function dayPosts(ctx: AppContext, userId: string, date: string, zo
   return postDtos(ctx, await postsBetween(ctx, userId, from, to));
 }
 
+// ---- Missed posts ----
+
+/** How far back a post missed for want of a connection is still published when its account comes back. */
+const MISSED_WINDOW_MS = 7 * 86_400_000;
+
+/** The failures a reconnection cures: the account was gone or its connection had expired at the post's time. */
+const connectionFailures = (platform: SocialPlatform) => [
+  M.tokenExpired,
+  M.platformNotConnected(SANDBOX_NAMES[platform]),
+];
+
+/** Puts failed posts back in the queue (their time has passed, so the dispatcher sends them at once). */
+async function requeue(ctx: AppContext, where: ReturnType<typeof and>): Promise<PostRow[]> {
+  const now = ctx.clock.now();
+  const rows = await ctx.db
+    .update(socialPosts)
+    .set({ status: 'scheduled', taskId: null, errorMessage: null, updatedAt: now })
+    .where(and(eq(socialPosts.status, 'failed'), where))
+    .returning();
+  if (rows.length > 0) await dispatchDuePosts(ctx);
+  return rows;
+}
+
+/**
+ * After the user (re)connects `platform`: with Auto publish on (Settings), the scheduled posts of the last
+ * MISSED_WINDOW_MS that failed because that account was missing or expired are published now. Off, they wait
+ * for Publish again. Answers how many were sent.
+ */
+export async function resumeMissedPosts(ctx: AppContext, userId: string, platform: SocialPlatform): Promise<number> {
+  if (!(await storedSettings(ctx.db, userId)).autoPublish) return 0;
+  const since = new Date(ctx.clock.now().getTime() - MISSED_WINDOW_MS);
+  const rows = await requeue(
+    ctx,
+    and(
+      eq(socialPosts.userId, userId),
+      eq(socialPosts.platform, platform),
+      eq(socialPosts.origin, 'scheduled'),
+      gte(socialPosts.scheduledTime, since),
+      inArray(socialPosts.errorMessage, connectionFailures(platform)),
+    ),
+  );
+  if (rows.length > 0) ctx.log.info({ userId, platform, posts: rows.length }, 'missed posts published after reconnect');
+  return rows.length;
+}
+
+/** POST /api/social/scheduled-posts/{id}/publish-again: a failed post of the user's is published now. */
+export async function publishAgain(ctx: AppContext, userId: string, id: string): Promise<ScheduledPost> {
+  const row = await ownPost(ctx, userId, id);
+  if (row.status !== 'failed') throw conflict(M.onlyFailedRepublish);
+  await requireConnected(ctx, userId, [row.platform as SocialPlatform]);
+  await assertFitsWhereRefused(ctx, userId, row.message, row.mediaUrls, [row.platform as SocialPlatform]);
+  const [queued] = await requeue(ctx, eq(socialPosts.id, row.id));
+  if (!queued) throw conflict(M.onlyFailedRepublish);
+  const [current] = await ctx.db.select().from(socialPosts).where(eq(socialPosts.id, row.id));
+  return postDto(ctx, current ?? queued);
+}
+
 // ---- The due-post dispatcher ----
 
 /**

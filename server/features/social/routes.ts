@@ -30,7 +30,17 @@ import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { CONNECT_TTL_MS, completeConnect, disconnect, listAccounts, redirectUriFor, startConnect } from './accounts.ts';
 import { CALLBACK_PAGE_CSP, callbackPage } from './pages.ts';
-import { calendar, cancelPost, dayPosts, listPosts, publish, scheduleFor, updatePost } from './posts.ts';
+import {
+  calendar,
+  cancelPost,
+  dayPosts,
+  listPosts,
+  publish,
+  publishAgain,
+  resumeMissedPosts,
+  scheduleFor,
+  updatePost,
+} from './posts.ts';
 import { sandboxRoutes } from './sandbox/routes.ts';
 
 const M = MESSAGES.social;
@@ -131,7 +141,10 @@ export function socialRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           signedInUserId: request.auth?.user.id ?? null,
         });
         reply.clearCookie(CONNECT_COOKIE, connectCookieOptions(platform));
-        const html = outcome.ok ? callbackPage(true, M.connectedCloseTab) : callbackPage(false, outcome.message);
+        const resumed = outcome.ok ? await resumeMissedPosts(ctx, outcome.userId, platform) : 0;
+        const html = outcome.ok
+          ? callbackPage(true, resumed > 0 ? M.connectedResumed(resumed) : M.connectedCloseTab)
+          : callbackPage(false, outcome.message);
         return reply
           .code(outcome.ok ? 200 : 400)
           .headers({ ...PAGE_HEADERS, 'content-security-policy': CALLBACK_PAGE_CSP })
@@ -204,6 +217,23 @@ export function socialRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => ({
         success: true as const,
         data: await updatePost(ctx, currentUser(request).id, request.body),
+      }),
+    );
+
+    app.post(
+      '/api/social/scheduled-posts/:id/publish-again',
+      {
+        preValidation: signedIn,
+        schema: {
+          tags,
+          summary: 'Publishes a failed post again now (e.g. after reconnecting its account)',
+          params: cancelScheduledQuery,
+          response: { 200: updateScheduledReply, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await publishAgain(ctx, currentUser(request).id, request.params.id),
       }),
     );
 

@@ -32,8 +32,8 @@ export async function submitConsent(
   return { consent, answered };
 }
 
-/** Connect → consent page → Approve → callback, in `user`'s browser; throws unless the account connected. */
-export async function connectSandbox(t: TestApp, user: TestUser, platform: string): Promise<void> {
+/** Connect → consent page → Approve → callback, in `user`'s browser; throws unless the account connected. Answers the callback page. */
+export async function connectSandbox(t: TestApp, user: TestUser, platform: string): Promise<string> {
   const started = await t.app.inject({
     method: 'POST',
     url: `/api/social/connect/${platform}`,
@@ -49,6 +49,7 @@ export async function connectSandbox(t: TestApp, user: TestUser, platform: strin
     headers: { cookie: `${cookie}; ${connectCookie}` },
   });
   if (callback.statusCode !== 200) throw new Error(`connect ${platform} failed: ${callback.body}`);
+  return callback.body;
 }
 
 /** POST /api/social/publish as `user`; the results. */

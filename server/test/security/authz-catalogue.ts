@@ -384,6 +384,9 @@ export const ROUTE_CATALOGUE: Record<string, RouteRule> = {
   'GET /api/social/scheduled-posts': signedIn,
   'PUT /api/social/scheduled-posts': owned('socialPost', (fx) => ({ body: { id: fx.socialPost, message: 'Edited' } })),
   'DELETE /api/social/scheduled-posts': owned('socialPost', (fx) => ({ query: { id: fx.socialPost } })),
+  'POST /api/social/scheduled-posts/{id}/publish-again': owned('socialPost', (fx) => ({
+    params: { id: fx.socialPost },
+  })),
   'GET /api/social/scheduled-posts/calendar': signedIn,
   'POST /api/social/scheduled-posts/calendar': signedIn,
   'GET /dev/mail.json': pub('local outbox of the embedded mail mode (development); not registered with real mail'),

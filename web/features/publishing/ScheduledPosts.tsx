@@ -1,7 +1,8 @@
-import { CalendarX2, CircleAlert, ExternalLink, Film, Inbox, RefreshCw } from 'lucide-react';
+import { CalendarX2, CircleAlert, ExternalLink, Film, Inbox, RefreshCw, RotateCw } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
 import type { CalendarDay, ScheduledPost, ScheduledPostStatus } from '../../../common/api/social.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { dayBadge, dayInZone, isChangeable } from '../../../common/rules/scheduling.ts';
@@ -12,7 +13,7 @@ import { DialogTitleBar } from '../../ui/DialogTitleBar.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { AssetThumb } from '../assets/AssetThumb.tsx';
-import { useCalendar, useDayPosts, useScheduledPosts } from './api.ts';
+import { useCalendar, useDayPosts, usePublishAgain, useScheduledPosts } from './api.ts';
 import { MonthCalendar, monthGrid, monthOf } from './MonthCalendar.tsx';
 import { errorText, socialMessage } from './messages.ts';
 import { PostActions } from './PostActions.tsx';
@@ -94,6 +95,29 @@ function StatusPill({ status }: { status: ScheduledPostStatus }) {
   );
 }
 
+/** A failed post is published again now: after reconnecting its account, or once the network is back. */
+function PublishAgain({ post }: { post: ScheduledPost }) {
+  const { t } = useTranslation();
+  const again = usePublishAgain();
+  return (
+    <Button
+      variant="secondary"
+      size="sm"
+      loading={again.isPending}
+      data-testid="post-publish-again"
+      onClick={() =>
+        again.mutate(post.id, {
+          onSuccess: () => toast.success(t('publishing.scheduled.publishAgainToast')),
+          onError: (error) => toast.error(errorText(error, MESSAGES.social.publishFailed)),
+        })
+      }
+    >
+      <RotateCw className="size-3.5" aria-hidden />
+      {t('publishing.scheduled.publishAgain')}
+    </Button>
+  );
+}
+
 function PostCard({ post, now }: { post: ScheduledPost; now: Date }) {
   const { t, i18n } = useTranslation();
   return (
@@ -121,6 +145,7 @@ function PostCard({ post, now }: { post: ScheduledPost; now: Date }) {
             {socialMessage(post.error_message)}
           </p>
         )}
+        {post.status === 'failed' && <PublishAgain post={post} />}
         {post.share_url && (
           <a
             href={post.share_url}

@@ -146,3 +146,16 @@ export function useCancelScheduled() {
     onSuccess: refresh,
   });
 }
+
+/** A failed post published again now (after reconnecting its account). */
+export function usePublishAgain() {
+  const refresh = useRefreshPosts();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiRequest<Reply<typeof updateScheduledReply>>(
+        `/api/social/scheduled-posts/${encodeURIComponent(id)}/publish-again`,
+        { method: 'POST' },
+      ).then((r) => r.data),
+    onSuccess: refresh,
+  });
+}
