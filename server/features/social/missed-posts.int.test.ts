@@ -72,8 +72,8 @@ describe('missed scheduled posts', () => {
 
     const page = await connectSandbox(t, user, 'instagram');
     expect(page).toContain(M.connectedResumed(2));
-    await eventually(async () => expect(await statusOf(notConnected)).toBe('published'));
-    await eventually(async () => expect(await statusOf(expired)).toBe('published'));
+    await eventually(async () => (await statusOf(notConnected)) === 'published', { what: `notConnected published` });
+    await eventually(async () => (await statusOf(expired)) === 'published', { what: `expired published` });
     expect(await statusOf(tooOld)).toBe('failed');
     expect(await statusOf(otherCause)).toBe('failed');
     // Reconnecting again sends nothing twice.
@@ -104,7 +104,7 @@ describe('missed scheduled posts', () => {
     const res = await again(user, missed);
     expect(res.statusCode, res.body).toBe(200);
     expect((res.json() as { data: ScheduledPost }).data.id).toBe(missed);
-    await eventually(async () => expect(await statusOf(missed)).toBe('published'));
+    await eventually(async () => (await statusOf(missed)) === 'published', { what: `missed published` });
     const twice = await again(user, missed);
     expect(twice.statusCode).toBe(409);
     expect(twice.json().error).toBe(M.onlyFailedRepublish);
