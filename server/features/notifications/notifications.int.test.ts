@@ -20,7 +20,8 @@ let admin: TestUser;
 
 beforeAll(async () => {
   clock = new ManualClock(START);
-  t = await createTestApp({ clock });
+  // No workers: the scheduled jobs run when the test says, not when their cron fires mid-test.
+  t = await createTestApp({ clock, env: { RUN_WORKERS: 'false' } });
   admin = await userAs(t, { role: 'admin' });
 });
 afterAll(async () => {
@@ -263,7 +264,7 @@ describe('notifications', () => {
 
   it('try a failed delivery again, three times in all, and keep the reason', async () => {
     const rejecting = await startSmtpSink({ rejectRecipients: true });
-    const other = await createTestApp({ clock, env: { SMTP_URL: rejecting.url } });
+    const other = await createTestApp({ clock, env: { SMTP_URL: rejecting.url, RUN_WORKERS: 'false' } });
     try {
       const creator = await userAs(other, { role: 'creator' });
       await other.ctx.db.insert(notifications).values({
