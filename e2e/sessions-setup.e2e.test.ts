@@ -98,6 +98,8 @@ describe("the Sessions dialog when the sessions storage is unavailable (spec: 'D
       expect(await ar.evaluate(() => document.documentElement.dir)).toBe('rtl');
       const openAr = ar.getByTestId('editor-sessions-open');
       await expect.poll(() => openAr.isEnabled(), { timeout: 20_000 }).toBe(true);
+      // The canvas says its autosave could not be read; at 375 px that toast covers the header for a few seconds.
+      await expect.poll(() => ar.locator('[data-sonner-toast]').count(), { timeout: 20_000 }).toBe(0);
       await openAr.click();
       const setupAr = ar.getByTestId('sessions-setup-required');
       await setupAr.waitFor({ timeout: 20_000 });
