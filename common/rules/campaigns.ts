@@ -79,6 +79,11 @@ export function formatAmount(cents: number): string {
   return (Math.round(cents) / 100).toFixed(2);
 }
 
+/** Cents as euros for mails and messages: 1030 → "€10.30". */
+export function formatEuros(cents: number): string {
+  return `€${formatAmount(cents)}`;
+}
+
 /** How many cents the wallet lacks for a budget (0 when it covers it). */
 export function budgetShortfallCents(budgetCents: number, walletCents: number): number {
   return Math.max(0, budgetCents - walletCents);

@@ -14,7 +14,7 @@ function alertKey(kind: string): string {
   if (kind.startsWith('persona.')) return 'persona';
   if (kind.startsWith('upscale.')) return 'upscale';
   if (kind === 'social.publish') return 'post';
-  if (kind.endsWith('.video') || kind.endsWith('video')) return 'video';
+  if (kind.endsWith('video')) return 'video';
   if (kind.endsWith('.audio')) return 'audio';
   if (kind.endsWith('.image')) return 'image';
   return 'task';

@@ -8,7 +8,7 @@ import type {
   Deliverable,
 } from '../../../common/api/campaigns.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { acceptsApplications, eurosToCents, formatAmount } from '../../../common/rules/campaigns.ts';
+import { acceptsApplications, eurosToCents, formatAmount, formatEuros } from '../../../common/rules/campaigns.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { campaignApplications, campaignMaterials, campaigns, collaborations } from '../../db/schema/index.ts';
@@ -79,7 +79,7 @@ export async function applyToCampaign(
       kind: 'application.received',
       subject: `New application to “${campaign.title}”`,
       lines: [
-        `${user.firstName} ${user.lastName} applied for ${formatAmount(rateCents)}:`,
+        `${user.firstName} ${user.lastName} applied for ${formatEuros(rateCents)}:`,
         `“${body.message}”`,
         'Accept or decline it on the campaign page.',
       ],
@@ -190,7 +190,7 @@ export async function acceptApplication(ctx: AppContext, user: UserRow, applicat
       kind: 'application.accepted',
       subject: `You're in: “${campaign.title}” accepted your application`,
       lines: [
-        `The brand accepted your application for ${formatAmount(application.rateCents)}.`,
+        `The brand accepted your application for ${formatEuros(application.rateCents)}.`,
         'Your collaboration is active: its brief, materials and deliverables are in My Campaigns.',
       ],
       path: '/dashboard?view=myCampaigns',
@@ -360,9 +360,9 @@ export async function completeCollaboration(
     await recordNotification(tx, now, {
       userId: collab.creatorUserId,
       kind: 'collaboration.completed',
-      subject: `“${campaign.title}” is complete: ${formatAmount(collab.agreedCents)} added to your earnings`,
+      subject: `“${campaign.title}” is complete: ${formatEuros(collab.agreedCents)} added to your earnings`,
       lines: [
-        `The brand marked your collaboration complete. ${formatAmount(collab.agreedCents)} is in your earnings.`,
+        `The brand marked your collaboration complete. ${formatEuros(collab.agreedCents)} is in your earnings.`,
         'You can pay it out to your bank account from Billing.',
       ],
       path: '/dashboard?account=billing',

@@ -134,7 +134,7 @@ describe('notifications', () => {
       'New application to “Spring launch”',
       'New application to “Spring launch”',
     ]);
-    expect(toBrand[1]?.text).toContain('Test User applied for 80.00:');
+    expect(toBrand[1]?.text).toContain('Test User applied for €80.00:');
     expect(toBrand[1]?.text).toContain('“I run daily”');
     expect(toBrand[1]?.text).toContain(`/dashboard/campaigns/${campaign.id}/manage`);
 
@@ -152,7 +152,7 @@ describe('notifications', () => {
     );
     await api('POST', `/api/collaborations/${collaborations[0]?.id}/complete`, brand);
     const [done] = await mailsTo(chosen);
-    expect(done?.subject).toBe('“Spring launch” is complete: 80.00 added to your earnings');
+    expect(done?.subject).toBe('“Spring launch” is complete: €80.00 added to your earnings');
     // A replayed completion pays nothing and tells nothing.
     await api('POST', `/api/collaborations/${collaborations[0]?.id}/complete`, brand);
     expect(await mailsTo(chosen)).toHaveLength(2);

@@ -1,4 +1,5 @@
 import { and, eq, gt, gte, lt, sql } from 'drizzle-orm';
+import { formatEuros } from '../../../common/rules/campaigns.ts';
 import type { AppContext } from '../../context.ts';
 import {
   campaignApplications,
@@ -90,8 +91,6 @@ const isQuiet = (f: WeekFigures) =>
   f.earnedCents === 0 &&
   f.applicationsReceived === 0;
 
-const euros = (cents: number) => `€${(cents / 100).toFixed(2)}`;
-
 function weeklyReportLines(f: WeekFigures): string[] {
   const lines = [
     `Generations finished: ${f.finishedTasks}`,
@@ -102,7 +101,7 @@ function weeklyReportLines(f: WeekFigures): string[] {
     lines.push(`Views of those posts: ${f.views ?? 'not reported yet'}`);
     lines.push(`Likes of those posts: ${f.likes ?? 'not reported yet'}`);
   }
-  if (f.earnedCents > 0) lines.push(`Earnings from completed collaborations: ${euros(f.earnedCents)}`);
+  if (f.earnedCents > 0) lines.push(`Earnings from completed collaborations: ${formatEuros(f.earnedCents)}`);
   if (f.applicationsReceived > 0) lines.push(`Applications to your campaigns: ${f.applicationsReceived}`);
   return lines;
 }

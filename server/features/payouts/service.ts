@@ -2,12 +2,13 @@
 // to be paid to their primary bank account. The amount leaves earnings (a `payout` debit) in the same
 // transaction as the payout row, so a balance can never be paid out twice; a payout that ends without
 // being paid (cancelled, failed) puts it back with a `payout_return` credit, once.
+
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { PAYOUT_LIMITS, type PayoutMethod } from '../../../common/api/payments.constants.ts';
 import type { AdminPayoutDto, adminPayoutsQuery, PayoutDto, PayoutsOverview } from '../../../common/api/payouts.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { eurosToCents } from '../../../common/rules/campaigns.ts';
+import { eurosToCents, formatEuros } from '../../../common/rules/campaigns.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { bankAccounts, creatorStripeAccounts, payouts, users } from '../../db/schema/index.ts';
@@ -209,12 +210,11 @@ export async function requestPayout(
   return { payout: toDto(row), created: result.created };
 }
 
-const euros = (cents: number) => `€${(cents / 100).toFixed(2)}`;
 const BILLING_PATH = '/dashboard?account=billing';
 
 /** Tells the creator their payout was paid or failed (in the transaction that decided it). */
 function recordPayoutOutcome(tx: DbOrTx, row: PayoutRow, now: Date): Promise<void> {
-  const amount = euros(row.amountCents);
+  const amount = formatEuros(row.amountCents);
   if (row.status === 'paid') {
     const where =
       row.method === 'stripe'
