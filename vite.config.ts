@@ -6,7 +6,9 @@ import { defineConfig } from 'vite';
 const webRoot = fileURLToPath(new URL('./web', import.meta.url));
 // The API listens on 127.0.0.1 by default; `localhost` may resolve to ::1 first.
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3000';
-const proxy = Object.fromEntries(['/api', '/dev', '/healthz'].map((path) => [path, { target: apiTarget }]));
+const proxy = Object.fromEntries(
+  ['/api', '/dev', '/healthz', '/readyz', '/livez'].map((path) => [path, { target: apiTarget }]),
+);
 
 export default defineConfig({
   root: webRoot,

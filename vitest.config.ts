@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const postgres = Boolean(process.env.DATABASE_URL);
 
@@ -14,6 +14,8 @@ export default defineConfig({
         test: {
           name: 'pglite',
           include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'scripts/**/*.test.ts', 'web/**/*.test.ts'],
+          // The cluster test has its own run (vitest.cluster.config.ts, a step of npm test).
+          exclude: [...configDefaults.exclude, 'server/test/cluster/**'],
           env: { TEST_DB: 'pglite' },
           globalSetup: ['server/test/global-setup.ts'],
         },

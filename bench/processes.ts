@@ -74,7 +74,7 @@ export async function startApi(options: {
   });
   const { child, output } = spawnTracked('server/main.ts', env);
   try {
-    await waitForUrl(`${baseUrl}/healthz`, child, output, 'the studio');
+    await waitForUrl(`${baseUrl}/readyz`, child, output, 'the studio');
   } catch (error) {
     await stopChild(child);
     throw error;

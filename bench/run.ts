@@ -1,4 +1,4 @@
-// `npm run bench [-- section…]`: runs the sections (api, tasks, progress, canvas, media, web; all by default) one after
+// `npm run bench [-- section…]`: runs the sections (api, tasks, progress, canvas, media, speed, web; all by default) one after
 // another, prints each as it finishes, then writes .tmp/bench/results.json and results.md. Budget misses print
 // MISS and still exit 0; only errors exit non-zero.
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -26,6 +26,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   progress: async () => (await import('./progress.bench.ts')).runProgressBench(),
   canvas: canvasSection,
   media: async () => (await import('./media.bench.ts')).runMediaBench(),
+  speed: async () => (await import('./speed.bench.ts')).runSpeedBench(),
   web: async () => (await import('./web.bench.ts')).runWebBench(),
 };
 

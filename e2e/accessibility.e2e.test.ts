@@ -1,4 +1,4 @@
-// WCAG 2.1 A/AA with axe-core over the studio's main views, in the dark and the light theme: no critical or
+// WCAG 2.2 A/AA with axe-core over the studio's main views, in the dark and the light theme: no critical or
 // serious violation may appear (contrast, names, landmarks, labels, nested controls).
 import type { Page } from 'playwright-core';
 import { describe, it } from 'vitest';
@@ -29,6 +29,7 @@ const PUBLIC_VIEWS: View[] = [
   { name: 'home', open: at('/', 'home-cta-login') },
   { name: 'log-in', open: at('/auth/login', 'login-submit') },
   { name: 'register', open: at('/auth/register', 'register-submit') },
+  { name: 'forgot password', open: at('/auth/forgot-password', 'forgot-request-submit') },
 ];
 
 const dashboard = (view: string, extra = '') => at(`/dashboard?view=${view}${extra}`, 'dashboard-shell');
@@ -133,6 +134,8 @@ const ADMIN_VIEWS: View[] = [
   { name: 'admin: creators', open: dashboard('adminCreators') },
   { name: 'admin: brands', open: dashboard('adminBrands') },
   { name: 'admin: engines', open: at('/dashboard?view=adminEngines', 'admin-engines-table') },
+  { name: 'admin: workers', open: at('/dashboard?view=adminWorkers', 'admin-workers-table') },
+  { name: 'admin: storage', open: at('/dashboard?view=adminWorkers', 'admin-storage-totals') },
   { name: 'admin: payouts', open: at('/dashboard?view=adminPayouts', 'admin-payouts-view') },
 ];
 
@@ -168,7 +171,7 @@ const CREATOR = { email: 'creator@genpro.local', password: 'genpro-creator' };
 const ADMIN = { email: 'admin@genpro.local', password: 'genpro-admin' };
 const BRAND = { email: 'brand@genpro.local', password: 'genpro-brand' };
 
-describe.each(['dark', 'light'] as const)('axe-core, WCAG 2.1 A/AA, %s theme', (theme) => {
+describe.each(['dark', 'light'] as const)('axe-core, WCAG 2.2 A/AA, %s theme', (theme) => {
   it('finds no critical or serious violation on the public pages', async () => {
     expect(await sweep(theme, null, PUBLIC_VIEWS)).toEqual([]);
   });

@@ -4,27 +4,15 @@ import sharp from 'sharp';
 import { describe, it } from 'vitest';
 import type { StorageUsage } from '../common/api/uploads.ts';
 import { storageSize } from '../common/rules/storage.ts';
-import { baseUrl, expect, latestCode, logIn, openBrowser, uniqueEmail } from './browser.ts';
+import { baseUrl, expect, logIn, openBrowser, signUpByApi, uniqueEmail } from './browser.ts';
 
-const PASSWORD = 'account-pass-1';
+const PASSWORD = 'silver-orchard-kite-5';
 const JSON_HEADERS = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
 
 /** A verified creator (welcome credits, trial) with a known email and password, signed in through the form. */
 async function registerAndLogIn(page: Page, prefix: string): Promise<string> {
   const email = uniqueEmail(prefix);
-  const reg = await fetch(`${baseUrl()}/api/auth/register`, {
-    method: 'POST',
-    headers: JSON_HEADERS,
-    body: JSON.stringify({ first_name: 'Ada', last_name: 'Account', email, password: PASSWORD, role: 'creator' }),
-  });
-  expect(reg.status).toBe(201);
-  const { data } = (await reg.json()) as { data: { token: string } };
-  const verified = await fetch(`${baseUrl()}/api/auth/verify-code`, {
-    method: 'POST',
-    headers: { ...JSON_HEADERS, authorization: `Bearer ${data.token}` },
-    body: JSON.stringify({ code: await latestCode(email) }),
-  });
-  expect(verified.status).toBe(200);
+  await signUpByApi({ first_name: 'Ada', last_name: 'Account', email, password: PASSWORD, role: 'creator' });
   await logIn(page, email, PASSWORD);
   return email;
 }
@@ -221,7 +209,34 @@ describe('account and billing', () => {
         await new Promise((r) => setTimeout(r, 1000));
         code = totp.generate();
       }
-      await typeCode(page, code);
+
+      // A wrong code first (valid in no nearby 30 s step): refused, the boxes emptied, the first one focused.
+      const step = page.getByTestId('login-two-factor');
+      let wrong = String((Number(code) + 500_000) % 1_000_000).padStart(6, '0');
+      while (totp.validate({ token: wrong, window: 2 }) !== null)
+        wrong = String((Number(wrong) + 1) % 1_000_000).padStart(6, '0');
+      await typeCode(page, wrong);
+      await expect.poll(() => step.getByTestId('form-error').isVisible()).toBe(true);
+      const boxValues = () =>
+        page.evaluate(() =>
+          [...document.querySelectorAll<HTMLInputElement>('[data-testid^="code-input-"]')].map((box) => box.value),
+        );
+      await expect.poll(boxValues).toEqual(['', '', '', '', '', '']);
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+        .toBe('code-input-0');
+
+      // Then the right one, typed key by key where the focus is: every digit lands in its box (none is lost to a
+      // focus jump back to the first box) and the full code signs in.
+      code = totp.generate();
+      while (code === enableCode) {
+        await new Promise((r) => setTimeout(r, 1000));
+        code = totp.generate();
+      }
+      await page.keyboard.type(code.slice(0, 5), { delay: 40 });
+      expect(await boxValues()).toEqual([...code.slice(0, 5).split(''), '']);
+      expect(await step.getByTestId('form-error').count()).toBe(0);
+      await page.keyboard.type(code.slice(5));
       await page.waitForURL('**/dashboard**');
       await page.getByTestId('dashboard-shell').waitFor();
     } finally {

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { describe, it } from 'vitest';
-import { baseUrl, expect, latestCode, logIn, openBrowser, uniqueEmail } from './browser.ts';
+import { baseUrl, expect, logIn, openBrowser, signUpByApi, uniqueEmail } from './browser.ts';
 
 const SHOTS = path.resolve('test-results', 'screenshots');
 const HEADERS = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
@@ -16,21 +17,14 @@ interface Account {
 /** A fresh, verified account made through the API (a creator starts pending). */
 async function registerVerified(role: 'creator' | 'brand', first: string, last: string): Promise<Account> {
   const email = uniqueEmail(role);
-  const reg = await fetch(`${baseUrl()}/api/auth/register`, {
-    method: 'POST',
-    headers: HEADERS,
-    body: JSON.stringify({ first_name: first, last_name: last, email, password: 'journey-pass-1', role }),
+  const { token, user } = await signUpByApi({
+    first_name: first,
+    last_name: last,
+    email,
+    password: 'violet-harbor-lamp-7',
+    role,
   });
-  expect(reg.status).toBe(201);
-  const { data } = (await reg.json()) as { data: { token: string; user: { id: string } } };
-  const verified = await fetch(`${baseUrl()}/api/auth/verify-code`, {
-    method: 'POST',
-    headers: { ...HEADERS, authorization: `Bearer ${data.token}` },
-    body: JSON.stringify({ code: await latestCode(email) }),
-  });
-  expect(verified.status).toBe(200);
-  const { token } = (await verified.json()) as { token: string };
-  return { id: data.user.id, email, token };
+  return { id: user.id, email, token };
 }
 
 async function api(pathname: string, token: string, init: { method?: string; body?: unknown } = {}) {
@@ -250,6 +244,80 @@ describe('admin approval, directories and profiles', () => {
         .toBe('ok');
       expect(await text.getByTestId('admin-engine-last-call').innerText()).toMatch(/^Answered /);
       await shot(page, 'engines-1280');
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it('the Workers view shows the studio’s own process, live, at 375 px (issue 26)', {
+    timeout: 90_000,
+  }, async () => {
+    const admin = await openBrowser({ width: 375, height: 800 });
+    try {
+      const { page } = admin;
+      await logIn(page, 'admin@genpro.local', 'genpro-admin');
+      await page.goto(`${baseUrl()}/dashboard?view=adminWorkers`);
+      await page.getByTestId('admin-workers-view').waitFor();
+      // The embedded studio runs its workers in the API process: one live row.
+      const row = page.getByTestId('admin-worker-row');
+      await expect.poll(() => row.count()).toBe(1);
+      expect(await row.getAttribute('data-state')).toBe('live');
+      expect(await row.innerText()).toContain('API process with workers');
+      expect(await page.getByTestId('admin-workers-summary').innerText()).toBe('1 live process runs the workers.');
+      await shot(page, 'workers-375');
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it('the Workers view shows the studio’s storage and who stores the most, at 375 px, dark and in Arabic (issue 27)', {
+    timeout: 120_000,
+  }, async () => {
+    // A verified creator stores a file; an admin then sees the studio's totals and that user's row.
+    const creator = await registerVerified('creator', 'Sami', 'Storer');
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3a6ea5' } })
+      .png()
+      .toBuffer();
+    const stored = await api('/api/upload/base64-to-url', creator.token, {
+      method: 'POST',
+      body: { base64Data: `data:image/png;base64,${png.toString('base64')}` },
+    });
+    expect(stored.status).toBe(200);
+    expect((await api('/api/admin/storage', creator.token)).status).toBe(403);
+
+    const admin = await openBrowser({ width: 375, height: 800 });
+    try {
+      const { page } = admin;
+      await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
+      await logIn(page, 'admin@genpro.local', 'genpro-admin');
+      await page.goto(`${baseUrl()}/dashboard?view=adminWorkers`);
+      const view = page.getByTestId('admin-storage-view');
+      await view.getByTestId('admin-storage-totals').waitFor();
+      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+      expect(await view.getByRole('heading', { level: 2 }).innerText()).toBe('Storage');
+      expect(await page.getByTestId('admin-storage-summary').innerText()).toBe(
+        'There is room: uploads and generations are stored.',
+      );
+      expect(await page.getByTestId('admin-storage-budget').innerText()).toBe('No overall budget');
+      expect(await page.getByTestId('admin-storage-used').innerText()).toMatch(/\d/);
+      expect(await page.getByTestId('admin-storage-disk').innerText()).toMatch(/free of/);
+      const row = page.locator(`[data-testid="admin-storage-user"][data-user="${creator.id}"]`);
+      // The top ten by bytes: the creator's one small file may be outranked on a busy demo studio.
+      if ((await page.getByTestId('admin-storage-user').count()) < 10) {
+        await row.waitFor();
+        expect(await row.innerText()).toContain(creator.email);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await shot(page, 'storage-375-dark');
+
+      await page.evaluate(() => localStorage.setItem('language', 'ar'));
+      await page.reload();
+      await page.getByTestId('admin-storage-totals').waitFor();
+      expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
+      expect(await view.getByRole('heading', { level: 2 }).innerText()).toBe('التخزين');
+      expect(await page.getByTestId('admin-storage-budget').innerText()).toBe('لا ميزانية إجمالية');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await shot(page, 'storage-375-ar');
     } finally {
       await admin.close();
     }

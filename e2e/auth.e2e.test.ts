@@ -18,7 +18,12 @@ describe('account journey', () => {
       await page.locator('#register-email').fill(email);
       await page.locator('#register-password').fill(password);
       await page.getByTestId('register-submit').click();
-      await page.waitForURL('**/auth/verify');
+      await page.waitForURL('**/auth/verify?email=*');
+      // The page says a code was mailed (the same for a taken email: see the next test); no account exists yet.
+      await expect
+        .poll(() => page.getByTestId('register-sent').textContent())
+        .toContain('We sent a 6-digit code to your email. Enter it to finish creating your account.');
+      expect(await page.getByTestId('verify-email').textContent()).toBe(email);
 
       // A wrong code clears the boxes and returns focus to the first one.
       const code = await latestCode(email);
@@ -60,6 +65,36 @@ describe('account journey', () => {
         .toContain('Please log in to access the dashboard');
 
       await logIn(page, email, password);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('registering a taken email shows the same code-mailed page; its owner is mailed instead (issue 27)', async () => {
+    const browser = await openBrowser();
+    const { page } = browser;
+    try {
+      // A demo account: nothing has mailed it within the resend cooldown, so its owner gets the notice.
+      const owner = 'brand@genpro.local';
+      const pages: string[] = [];
+      for (const email of [owner, uniqueEmail('newcomer')]) {
+        await page.goto(`${baseUrl()}/auth/register`);
+        await page.locator('#register-first-name').fill('Eve');
+        await page.locator('#register-last-name').fill('Probe');
+        await page.locator('#register-email').fill(email);
+        await page.locator('#register-password').fill('quiet-lantern-ferry-42');
+        await page.getByTestId('register-submit').click();
+        await page.waitForURL('**/auth/verify?email=*');
+        await page.getByTestId('register-sent').waitFor();
+        const text = await page.getByTestId('verify-panel').evaluate((el) => el.closest('main')?.innerText ?? '');
+        pages.push(text.replace(email, '<email>'));
+      }
+      expect(pages[0]).toBe(pages[1]);
+      const mails = (await (await fetch(`${baseUrl()}/dev/mail.json?to=${encodeURIComponent(owner)}`)).json()) as {
+        data: { subject: string; text: string }[];
+      };
+      const notice = mails.data.find((m) => m.subject === 'Someone tried to register with your GenPro Studio email');
+      expect(notice?.text).toContain('/auth/forgot-password');
     } finally {
       await browser.close();
     }

@@ -4,8 +4,23 @@ import type { Page } from 'playwright-core';
 /** axe-core's own script, to run inside the page. */
 const AXE_SOURCE = axe.source;
 
-/** The WCAG 2.1 A and AA rules axe-core checks. */
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/** The WCAG 2.1 and 2.2 A and AA rules axe-core checks. */
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/**
+ * A known gap, recorded for issue 29 (WCAG 2.2): the timeline's trim
+ * handles are 10 px wide on clips that can be 20 px wide, below 2.5.8's 24 px; they are also keyboard controls
+ * (arrow keys on the focused handle). Every other target-size finding still fails a journey.
+ */
+const KNOWN_TARGET_SIZE_GAPS = ['timeline-handle-start', 'timeline-handle-end'];
+
+function withoutKnownGaps(v: Record<string, unknown>): Array<Record<string, unknown>> {
+  if (v.id !== 'target-size') return [v];
+  const nodes = (v.nodes as Array<{ target: string[] }>).filter(
+    (n) => !KNOWN_TARGET_SIZE_GAPS.some((id) => n.target.join(' ').includes(`data-testid="${id}"`)),
+  );
+  return nodes.length > 0 ? [{ ...v, nodes }] : [];
+}
 
 export interface AxeFinding {
   rule: string;
@@ -17,7 +32,7 @@ export interface AxeFinding {
 }
 
 /**
- * The critical and serious WCAG 2.1 A/AA violations axe-core finds on the page as it is now. axe runs in
+ * The critical and serious WCAG 2.2 A/AA violations axe-core finds on the page as it is now. axe runs in
  * the page through the DevTools protocol, so the studio's CSP (no inline scripts) does not stop it.
  */
 export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
@@ -29,14 +44,19 @@ export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
           window as unknown as {
             axe: { run(ctx: Document, o: object): Promise<{ violations: Array<Record<string, unknown>> }> };
           }
-        ).axe.run(document, { runOnly: only, resultTypes: ['violations'] }),
+        ).axe.run(document, {
+          runOnly: only,
+          // Off by default in axe-core: targets of at least 24×24 px, or spaced as if they were (2.5.8).
+          rules: { 'target-size': { enabled: true } },
+          resultTypes: ['violations'],
+        }),
       runOnly,
     );
-  const wcag = await run({ type: 'tag', values: WCAG_21_AA });
+  const wcag = await run({ type: 'tag', values: WCAG_22_AA });
   // One <main> per page (a best-practice rule of axe, 'moderate'): overlays must not add a second one.
   const landmarks = await run({ type: 'rule', values: ['landmark-no-duplicate-main'] });
   const violations = [
-    ...wcag.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious'),
+    ...wcag.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').flatMap(withoutKnownGaps),
     ...landmarks.violations,
   ];
   return violations.map((v) => {

@@ -61,9 +61,9 @@ export function uniqueEmail(prefix: string): string {
 }
 
 /** The newest six-digit code mailed to an address, read from the embedded outbox. */
-export async function latestCode(email: string): Promise<string> {
+export async function latestCode(email: string, base = baseUrl()): Promise<string> {
   for (let i = 0; i < 40; i++) {
-    const res = await fetch(`${baseUrl()}/dev/mail.json?to=${encodeURIComponent(email)}`);
+    const res = await fetch(`${base}/dev/mail.json?to=${encodeURIComponent(email)}`);
     if (res.ok) {
       const body = (await res.json()) as { data: Array<{ text: string }> };
       const match = body.data[0]?.text.match(/\b(\d{6})\b/);
@@ -74,24 +74,41 @@ export async function latestCode(email: string): Promise<string> {
   throw new Error(`No verification code mailed to ${email}`);
 }
 
+export interface SignUp {
+  first_name: string;
+  last_name: string;
+  email: string;
+  password: string;
+  role: 'creator' | 'brand';
+}
+
+/**
+ * A sign-up through the API as the pages do it: POST /api/auth/register (202, the same for every email), then
+ * the mailed code with the email to POST /api/auth/verify-code, which creates the verified account and signs in.
+ */
+export async function signUpByApi(body: SignUp, base = baseUrl()): Promise<{ token: string; user: { id: string } }> {
+  const headers = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+  const reg = await fetch(`${base}/api/auth/register`, { method: 'POST', headers, body: JSON.stringify(body) });
+  if (reg.status !== 202) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+  const verified = await fetch(`${base}/api/auth/verify-code`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email: body.email, code: await latestCode(body.email, base) }),
+  });
+  if (verified.status !== 200) throw new Error(`verify-code: ${verified.status} ${await verified.text()}`);
+  return (await verified.json()) as { token: string; user: { id: string } };
+}
+
 /** A fresh verified creator with the welcome credits, signed in on the page. */
 export async function freshCreator(page: Page): Promise<string> {
   const email = uniqueEmail('studio');
-  const api = `${baseUrl()}/api/auth`;
-  const headers = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
-  const reg = await fetch(`${api}/register`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ first_name: 'Sam', last_name: 'Studio', email, password: 'studio-pass-1', role: 'creator' }),
+  const { token } = await signUpByApi({
+    first_name: 'Sam',
+    last_name: 'Studio',
+    email,
+    password: 'copper-meadow-lamp-3',
+    role: 'creator',
   });
-  const { data } = (await reg.json()) as { data: { token: string } };
-  const code = await latestCode(email);
-  const verified = await fetch(`${api}/verify-code`, {
-    method: 'POST',
-    headers: { ...headers, authorization: `Bearer ${data.token}` },
-    body: JSON.stringify({ code }),
-  });
-  const { token } = (await verified.json()) as { token: string };
   // Signed in as the web does it: the token in localStorage and the httpOnly session cookie media URLs use.
   await page.context().addCookies([{ name: 'genpro_session', value: token, url: baseUrl() }]);
   await page.goto(`${baseUrl()}/auth/login`);
@@ -120,6 +137,34 @@ export async function approvedCreator(page: Page): Promise<string> {
   });
   if (!approved.ok) throw new Error(`approving the creator: ${approved.status} ${await approved.text()}`);
   return token;
+}
+
+/** Connect a sandbox network: its consent page opens in a new tab, which we approve. */
+export async function connectSandbox(page: Page, platform: string): Promise<void> {
+  const row = page.getByTestId(`social-${platform}`);
+  // With an account connected the accounts panel is folded: open it. Decided once the accounts are known (with
+  // none connected the panel opens by itself, and a click then would only fold it after the connection).
+  await page.locator('[data-testid="publish-accounts-toggle"][data-accounts="known"]').waitFor();
+  if (!(await row.count())) await page.getByTestId('publish-accounts-toggle').click();
+  await expect.poll(() => row.getAttribute('data-status')).toBe('disconnected');
+  const [consent] = await Promise.all([
+    page.context().waitForEvent('page'),
+    page.getByTestId(`social-${platform}-connect`).click(),
+  ]);
+  await expect.poll(() => row.getAttribute('data-status')).toBe('connecting');
+  // The flow is bound to this browser by an HttpOnly cookie only the callback receives (issue 17).
+  const connectCookie = async () =>
+    (await page.context().cookies()).find((c) => c.name === 'genpro_social_connect') ?? null;
+  // The tab opens blank at the click (popup blockers); the cookie comes with the connect call's answer.
+  await expect
+    .poll(connectCookie, { timeout: 15_000 })
+    .toMatchObject({ path: `/api/social/oauth/${platform}`, httpOnly: true, sameSite: 'Lax' });
+  const closed = consent.waitForEvent('close', { timeout: 20_000 });
+  await consent.getByTestId('sandbox-approve').click();
+  await expect.poll(() => row.getAttribute('data-status'), { timeout: 20_000 }).toBe('connected');
+  // The callback page closes itself (its script is allowed by its policy) and the cookie is gone.
+  await closed;
+  expect(await connectCookie()).toBeNull();
 }
 
 export { afterAll, afterEach, beforeAll, expect };

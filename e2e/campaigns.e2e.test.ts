@@ -1,26 +1,13 @@
 import type { Page } from 'playwright-core';
 import { describe, it } from 'vitest';
-import { baseUrl, expect, latestCode, logIn, openBrowser, uniqueEmail } from './browser.ts';
+import { baseUrl, expect, logIn, openBrowser, signUpByApi, uniqueEmail } from './browser.ts';
 
-const PASSWORD = 'campaign-pass-1';
-const JSON_HEADERS = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+const PASSWORD = 'maple-river-drum-8';
 
 /** A verified user of the given role, registered through the API. */
 async function register(prefix: string, role: 'brand' | 'creator', firstName: string): Promise<string> {
   const email = uniqueEmail(prefix);
-  const reg = await fetch(`${baseUrl()}/api/auth/register`, {
-    method: 'POST',
-    headers: JSON_HEADERS,
-    body: JSON.stringify({ first_name: firstName, last_name: 'Journey', email, password: PASSWORD, role }),
-  });
-  expect(reg.status).toBe(201);
-  const { data } = (await reg.json()) as { data: { token: string } };
-  const verified = await fetch(`${baseUrl()}/api/auth/verify-code`, {
-    method: 'POST',
-    headers: { ...JSON_HEADERS, authorization: `Bearer ${data.token}` },
-    body: JSON.stringify({ code: await latestCode(email) }),
-  });
-  expect(verified.status).toBe(200);
+  await signUpByApi({ first_name: firstName, last_name: 'Journey', email, password: PASSWORD, role });
   return email;
 }
 
@@ -94,7 +81,9 @@ describe('campaigns', () => {
       const campaignId = (await created.getAttribute('data-campaign-id')) ?? '';
       expect(campaignId).toMatch(/^[0-9a-f-]{36}$/);
       // The draft is cleared once the campaign exists.
-      expect(await page.evaluate(() => localStorage.getItem('campaign_draft'))).toBeNull();
+      expect(
+        await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('genpro.draft.campaign.'))),
+      ).toEqual([]);
 
       // ---- The admin approves the creator on the adminCreators view. ----
       await logOut(page);

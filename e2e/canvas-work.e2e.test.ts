@@ -6,6 +6,7 @@ import type { Page, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, it } from 'vitest';
 import { baseUrl, expect, freshCreator, openBrowser } from './browser.ts';
+import { autosaved, openCanvas, upload } from './canvas.ts';
 
 interface Box {
   x: number;
@@ -23,19 +24,6 @@ function solidPng(r: number, g: number, b: number): Promise<Buffer> {
   return sharp({ create: { width: 320, height: 200, channels: 3, background: { r, g, b } } })
     .png()
     .toBuffer();
-}
-
-async function openCanvas(page: Page, format: '2k' | '4k' = '2k'): Promise<void> {
-  await page.goto(`${baseUrl()}/dashboard?view=genproStudio&tab=creator&mode=image&canvas=1`);
-  await page.getByTestId('canvas-overlay').waitFor();
-  await page.getByTestId(`canvas-format-${format}`).click();
-}
-
-async function upload(page: Page, files: { name: string; buffer: Buffer }[], expected: number): Promise<void> {
-  await page
-    .getByTestId('canvas-upload-input')
-    .setInputFiles(files.map((file) => ({ ...file, mimeType: 'image/png' })));
-  await expect.poll(() => page.getByTestId('canvas-image-item').count(), { timeout: 60_000 }).toBe(expected);
 }
 
 const placed = (page: Page) =>
@@ -84,12 +72,6 @@ async function screenPoint(page: Page, point: { x: number; y: number }): Promise
   });
   // The stage has a 1 px border around the konva content.
   return { x: box.x + 1 + (point.x * zoom + panX) * fit, y: box.y + 1 + (point.y * zoom + panY) * fit };
-}
-
-async function autosaved(page: Page): Promise<void> {
-  await expect
-    .poll(() => page.getByTestId('canvas-autosave').getAttribute('data-state'), { timeout: 20_000 })
-    .toBe('saved');
 }
 
 /** Holds every autosave PUT until `release()`: the save stays pending for as long as the test needs. */
@@ -327,15 +309,22 @@ describe('canvas work is kept and placed in sight', () => {
         await page.getByTestId('image-enhance-dialog').waitFor({ state: 'detached' });
       }
       await expect.poll(async () => (await placed(page)).length, { timeout: 90_000 }).toBe(5);
+      const source = (await placed(page))[0];
+      if (!source) throw new Error('no source image');
+      // Each enhanced image keeps its pixels' aspect (the 320x200 source's 16:10) inside its 1920x1080 spot,
+      // centred in it, once drawn (issue 29): 1728x1080, 96 px in.
+      const fitted = 1080 * (320 / 200);
+      await expect
+        .poll(async () => (await placed(page)).slice(3).map(({ x, width, height }) => ({ x, width, height })), {
+          timeout: 30_000,
+        })
+        .toEqual([
+          { x: source.x + 2150 + (1920 - fitted) / 2, width: fitted, height: 1080 },
+          { x: source.x + 2150 + (1920 - fitted) / 2, width: fitted, height: 1080 },
+        ]);
       const all = await placed(page);
       expect(overlappingPairs(all)).toEqual([]);
-      const source = all[0];
-      if (!source) throw new Error('no source image');
       const enhanced = all.slice(3);
-      expect(enhanced.map(({ x, width, height }) => ({ x, width, height }))).toEqual([
-        { x: source.x + 2150, width: 1920, height: 1080 },
-        { x: source.x + 2150, width: 1920, height: 1080 },
-      ]);
       expect(enhanced.map((image) => image.y).sort((a, b) => a - b)).toEqual([source.y, source.y + 1200]);
       // The view followed the last image added.
       const last = all.at(-1);

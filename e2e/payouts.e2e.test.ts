@@ -2,99 +2,21 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, it } from 'vitest';
-import { CREATOR_TYPES } from '../common/rules/directory.ts';
 import { seriousViolations } from './axe.ts';
-import { baseUrl, expect, latestCode, logIn, openBrowser, uniqueEmail } from './browser.ts';
+import { baseUrl, expect, logIn, openBrowser } from './browser.ts';
+import { type Account, activeCollaboration, api, MARKET_PASSWORD as PASSWORD } from './marketplace.ts';
 
 const SHOTS = path.resolve('test-results', 'screenshots');
-const HEADERS = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
-const PASSWORD = 'journey-pass-1';
-
-interface Account {
-  id: string;
-  email: string;
-  token: string;
-}
-
-async function api(pathname: string, token: string, init: { method?: string; body?: unknown } = {}) {
-  const res = await fetch(`${baseUrl()}${pathname}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      'x-requested-with': 'XMLHttpRequest',
-      authorization: `Bearer ${token}`,
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const body = (await res.json()) as { data?: Record<string, unknown> } & Record<string, unknown>;
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${pathname}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
-async function registerVerified(role: 'creator' | 'brand', first: string): Promise<Account> {
-  const email = uniqueEmail(`payout-${role}`);
-  const reg = await fetch(`${baseUrl()}/api/auth/register`, {
-    method: 'POST',
-    headers: HEADERS,
-    body: JSON.stringify({ first_name: first, last_name: 'Payout', email, password: PASSWORD, role }),
-  });
-  expect(reg.status).toBe(201);
-  const { data } = (await reg.json()) as { data: { token: string; user: { id: string } } };
-  const verified = await fetch(`${baseUrl()}/api/auth/verify-code`, {
-    method: 'POST',
-    headers: { ...HEADERS, authorization: `Bearer ${data.token}` },
-    body: JSON.stringify({ code: await latestCode(email) }),
-  });
-  const { token } = (await verified.json()) as { token: string };
-  return { id: data.user.id, email, token };
-}
-
-/** Pays a wallet top-up through the local checkout page, as its form does. */
-async function payLocalCheckout(checkoutUrl: string, token: string) {
-  const cookie = `genpro_session=${token}`;
-  const html = await (await fetch(`${baseUrl()}${checkoutUrl}`, { headers: { cookie } })).text();
-  const formToken = html.match(/name="token" value="([0-9a-f]+)"/)?.[1];
-  const action = html.match(/action="(\/api\/payment\/local\/[^"]+\/complete)"/)?.[1];
-  if (!formToken || !action) throw new Error('local checkout page without its Pay form');
-  const paid = await fetch(`${baseUrl()}${action}`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token: formToken }).toString(),
-    redirect: 'manual',
-  });
-  expect(paid.status).toBeLessThan(400);
-}
 
 /** A creator earns €50: a brand funds its wallet, runs a campaign, accepts the creator and completes the work. */
-async function creatorWithEarnings(adminToken: string): Promise<Account> {
-  const brand = await registerVerified('brand', 'Bianca');
-  const creator = await registerVerified('creator', 'Cyrus');
-  await api('/api/admin/users/approve', adminToken, {
-    method: 'POST',
-    body: { userId: creator.id, action: 'approve', creatorType: CREATOR_TYPES[0] },
+async function creatorWithEarnings(): Promise<Account> {
+  const { brand, creator, collaborationId } = await activeCollaboration({
+    title: 'Autumn payout test',
+    platforms: ['instagram'],
+    contentTypes: ['image'],
+    rate: 50,
+    prefix: 'payout',
   });
-  const topup = await api('/api/brands/wallet/topup', brand.token, { method: 'POST', body: { amount: 100 } });
-  await payLocalCheckout(topup.checkout_url as string, brand.token);
-  const campaign = await api('/api/campaigns', brand.token, {
-    method: 'POST',
-    body: {
-      title: 'Autumn payout test',
-      objective: 'Awareness',
-      budget: 80,
-      platforms: ['instagram'],
-      contentTypes: ['image'],
-      status: 'draft',
-    },
-  });
-  const campaignId = (campaign.data as { id: string }).id;
-  await api(`/api/campaigns/${campaignId}`, brand.token, { method: 'PATCH', body: { status: 'open' } });
-  const applied = await api(`/api/campaigns/${campaignId}/applications`, creator.token, {
-    method: 'POST',
-    body: { message: 'I shoot autumn looks', rate: 50 },
-  });
-  const applicationId = (applied.data as { id: string }).id;
-  const accepted = await api(`/api/applications/${applicationId}/accept`, brand.token, { method: 'POST' });
-  const collaborationId = (accepted.data as { collaboration_id: string }).collaboration_id;
   await api(`/api/collaborations/${collaborationId}/complete`, brand.token, { method: 'POST' });
   const earnings = await api('/api/creators/earnings', creator.token);
   expect((earnings.data as { totalEarnings: number }).totalEarnings).toBe(50);
@@ -118,13 +40,7 @@ describe('creator payouts', () => {
   it('a creator with earnings asks for a payout, sees it pending, an admin pays it, the creator sees it paid', {
     timeout: 300_000,
   }, async () => {
-    const login = await fetch(`${baseUrl()}/api/auth/login`, {
-      method: 'POST',
-      headers: HEADERS,
-      body: JSON.stringify({ email: 'admin@genpro.local', password: 'genpro-admin' }),
-    });
-    const adminToken = ((await login.json()) as { data: { token: string } }).data.token;
-    const creator = await creatorWithEarnings(adminToken);
+    const creator = await creatorWithEarnings();
 
     const browser = await openBrowser({ width: 375, height: 812 });
     const { page } = browser;
@@ -132,6 +48,9 @@ describe('creator payouts', () => {
       await logIn(page, creator.email, PASSWORD);
       await openBilling(page);
       const card = page.getByTestId('creator-payouts');
+
+      // ---- This studio has no Stripe: the card says payouts are paid by hand. ----
+      expect(await card.getByTestId('payouts-mode').getAttribute('data-mode')).toBe('manual');
 
       // ---- Without a bank account the request is disabled, with the reason. ----
       expect(await card.getByTestId('payout-available').textContent()).toBe('€50.00');
@@ -141,13 +60,24 @@ describe('creator payouts', () => {
       expect(await card.getByTestId('payout-request').isDisabled()).toBe(true);
       expect(await card.getByTestId('payouts-empty').isVisible()).toBe(true);
 
-      await api('/api/creators/bank-accounts', creator.token, {
-        method: 'POST',
-        body: { accountHolderName: 'Cyrus Payout', iban: 'DE89 3704 0044 0532 0130 00', bankName: 'Commerzbank' },
+      // ---- A bank account added below in the same tab reaches the card at once, without a reload. ----
+      await page.evaluate(() => {
+        (window as unknown as { notReloaded: boolean }).notReloaded = true;
       });
-      await openBilling(page);
-      expect(await card.getByTestId('payout-destination').textContent()).toContain('DE** **** **** **** **30 00');
+      expect(await page.locator('#payout-amount').isDisabled()).toBe(true);
+      const bank = page.getByTestId('bank-accounts');
+      await bank.getByTestId('bank-account-new').click();
+      await page.locator('#bank-holder').fill('Cyrus Payout');
+      await page.locator('#bank-name').fill('Commerzbank');
+      await page.locator('#bank-iban').fill('DE89 3704 0044 0532 0130 00');
+      await bank.getByTestId('bank-account-add').click();
+      await bank.getByTestId('bank-account-row').waitFor({ timeout: 15_000 });
+      await expect
+        .poll(() => card.getByTestId('payout-destination').textContent(), { timeout: 15_000 })
+        .toContain('DE** **** **** **** **30 00');
+      expect(await page.locator('#payout-amount').isDisabled()).toBe(false);
       expect(await card.getByTestId('payout-request').isDisabled()).toBe(false);
+      expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
 
       // ---- Amounts the earnings cannot cover are refused before any request. ----
       await page.locator('#payout-amount').fill('60');
@@ -160,6 +90,13 @@ describe('creator payouts', () => {
       expect(await page.locator('#payout-amount-error').textContent()).toBe('The amount must be at least €10');
 
       // ---- €30 requested: pending, €20 left, no second request. ----
+      const earnings = page.getByTestId('creator-earnings');
+      const figures = async () => ({
+        earned: await earnings.getByTestId('earnings-earned').textContent(),
+        available: await earnings.getByTestId('earnings-available').textContent(),
+        pending: await earnings.getByTestId('earnings-pending').textContent(),
+      });
+      expect(await figures()).toEqual({ earned: '€50.00', available: '€50.00', pending: '€0.00' });
       await page.locator('#payout-amount').fill('30');
       await card.getByTestId('payout-request').click();
       const row = card.getByTestId('payout-row');
@@ -167,7 +104,9 @@ describe('creator payouts', () => {
       expect(await row.getByTestId('payout-amount').textContent()).toBe('€30.00');
       expect(await row.getByTestId('payout-status').getAttribute('data-status')).toBe('pending');
       await expect.poll(() => card.getByTestId('payout-available').textContent()).toBe('€20.00');
-      await expect.poll(() => page.getByTestId('earnings-total').textContent()).toBe('€20.00');
+      // Earned stays what was earned; the payout moves from available to pending.
+      await expect.poll(figures).toEqual({ earned: '€50.00', available: '€20.00', pending: '€30.00' });
+      expect(await earnings.innerText()).toMatch(/Total earned[\s\S]*Available to pay out[\s\S]*In payouts pending/);
       expect(await card.getByTestId('payout-blocked').textContent()).toBe(
         'You already have a payout in progress. Payouts are made one at a time.',
       );
@@ -184,6 +123,19 @@ describe('creator payouts', () => {
         'لديك طلب سحب قيد التنفيذ. تُنفَّذ طلبات السحب واحدًا تلو الآخر.',
       );
       await shot(card, 'creator-pending-375-ar');
+      expect(await earnings.innerText()).toContain('إجمالي ما كسبته');
+      await shot(earnings, 'earnings-375-ar');
+      // Desktop, Arabic then English (dark theme is the default).
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await openBilling(page);
+      await shot(card, 'creator-pending-1440-ar');
+      await shot(earnings, 'earnings-1440-ar');
+      await page.evaluate(() => localStorage.setItem('language', 'en'));
+      await openBilling(page);
+      expect(await page.locator('html').getAttribute('class')).toContain('dark');
+      await shot(card, 'creator-pending-1440');
+      await shot(earnings, 'earnings-1440');
+      await page.setViewportSize({ width: 375, height: 812 });
       await page.evaluate(() => localStorage.setItem('language', 'en'));
 
       // ---- The admin pays it by hand and records the reference. ----
@@ -196,6 +148,7 @@ describe('creator payouts', () => {
           hasText: creator.email,
         });
         await mine.waitFor({ timeout: 20_000 });
+        expect(await admin.getByTestId('admin-payouts-mode').getAttribute('data-mode')).toBe('manual');
         expect(await mine.getByTestId('admin-payout-iban').textContent()).toBe('DE89370400440532013000');
         expect(await mine.getByTestId('admin-payout-amount').textContent()).toBe('€30.00');
         // The card fits the 375 px screen (a long email is truncated, not widening the list).
@@ -240,7 +193,7 @@ describe('creator payouts', () => {
       // ---- A second payout, cancelled before it is sent: the money comes back. ----
       await page.locator('#payout-amount').fill('12.50');
       await card.getByTestId('payout-request').click();
-      await expect.poll(() => card.getByTestId('payout-available').textContent()).toBe('€7.50');
+      await expect.poll(() => card.getByTestId('payout-available').textContent(), { timeout: 15_000 }).toBe('€7.50');
       const newest = row.first();
       expect(await newest.getByTestId('payout-status').getAttribute('data-status')).toBe('pending');
       await newest.getByTestId('payout-cancel').click();
@@ -248,7 +201,8 @@ describe('creator payouts', () => {
       await page.getByTestId('payout-cancel-confirm').click();
       await expect.poll(() => newest.getByTestId('payout-status').getAttribute('data-status')).toBe('cancelled');
       await expect.poll(() => card.getByTestId('payout-available').textContent()).toBe('€20.00');
-      await expect.poll(() => page.getByTestId('earnings-total').textContent()).toBe('€20.00');
+      // Paid €30 is neither available nor pending; what was earned is unchanged.
+      await expect.poll(figures).toEqual({ earned: '€50.00', available: '€20.00', pending: '€0.00' });
       expect(await row.count()).toBe(2);
       await shot(card, 'creator-cancelled-375');
 

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { describe, it } from 'vitest';
 import { makeTestClip } from '../server/test/fixtures.ts';
 import { seriousViolations } from './axe.ts';
-import { baseUrl, expect, freshCreator, latestCode, openBrowser, uniqueEmail } from './browser.ts';
+import { baseUrl, connectSandbox, expect, freshCreator, openBrowser, signUpByApi, uniqueEmail } from './browser.ts';
 
 const SHOTS = path.resolve('test-results', 'screenshots');
 
@@ -46,27 +46,8 @@ async function posts(token: string): Promise<PostRow[]> {
 }
 
 /** Connect the sandbox Instagram: its consent page opens in a new tab, which we approve. */
-async function connectInstagram(page: Page): Promise<void> {
-  const row = page.getByTestId('social-instagram');
-  await expect.poll(() => row.getAttribute('data-status')).toBe('disconnected');
-  const [consent] = await Promise.all([
-    page.context().waitForEvent('page'),
-    page.getByTestId('social-instagram-connect').click(),
-  ]);
-  await expect.poll(() => row.getAttribute('data-status')).toBe('connecting');
-  // The flow is bound to this browser by an HttpOnly cookie only the callback receives (issue 17).
-  const connectCookie = async () =>
-    (await page.context().cookies()).find((c) => c.name === 'genpro_social_connect') ?? null;
-  // The tab opens blank at the click (popup blockers); the cookie comes with the connect call's answer.
-  await expect
-    .poll(connectCookie, { timeout: 15_000 })
-    .toMatchObject({ path: '/api/social/oauth/instagram', httpOnly: true, sameSite: 'Lax' });
-  const closed = consent.waitForEvent('close', { timeout: 20_000 });
-  await consent.getByTestId('sandbox-approve').click();
-  await expect.poll(() => row.getAttribute('data-status'), { timeout: 20_000 }).toBe('connected');
-  // The callback page closes itself (its script is allowed by its policy) and the cookie is gone.
-  await closed;
-  expect(await connectCookie()).toBeNull();
+function connectInstagram(page: Page): Promise<void> {
+  return connectSandbox(page, 'instagram');
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
@@ -89,16 +70,14 @@ async function call<T>(method: string, url: string, token: string, body?: unknow
 /** A verified user of a role, registered through the API: its session token. */
 async function registered(role: 'brand' | 'creator', firstName: string): Promise<string> {
   const email = uniqueEmail(role);
-  const reg = await fetch(`${baseUrl()}/api/auth/register`, {
-    method: 'POST',
-    headers: JSON_HEADERS,
-    body: JSON.stringify({ first_name: firstName, last_name: 'Journey', email, password: 'journey-pass-1', role }),
+  const { token } = await signUpByApi({
+    first_name: firstName,
+    last_name: 'Journey',
+    email,
+    password: 'violet-harbor-lamp-7',
+    role,
   });
-  const { data } = (await reg.json()) as { data: { token: string; user: { id: string } } };
-  const verified = await call<{ token: string }>('POST', '/api/auth/verify-code', data.token, {
-    code: await latestCode(email),
-  });
-  return verified.token;
+  return token;
 }
 
 /** Signs the page in with a session token, as the web app does after log-in. */
@@ -142,7 +121,8 @@ async function campaignWithCollaboration(page: Page) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'genpro-clip-'));
   let video: { url: string };
   try {
-    const clip = await makeTestClip({}, dir, { seconds: 1, width: 160, height: 90, fps: 12 });
+    // Instagram takes Reels of 3 s at least (common/rules/social-media.ts).
+    const clip = await makeTestClip({}, dir, { seconds: 4, width: 160, height: 90, fps: 12 });
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(clip)], { type: 'video/mp4' }), 'teaser.mp4');
     const uploaded = await fetch(`${baseUrl()}/api/upload`, {
@@ -221,6 +201,26 @@ describe('publishing and scheduling', () => {
         .toContain('Please select exactly one active collaboration to post content for.');
       await page.getByTestId('publish-source-materials').click();
       await expect.poll(() => page.getByTestId('schedule-summary').textContent()).toContain('09:00');
+      // The networks' limits are shown for the chosen network, and a post Instagram cannot take (no image or
+      // video) is refused before publishing with the network's rule (issue 28); nothing is scheduled.
+      const limits = page.getByTestId('schedule-network-limits');
+      await expect
+        .poll(() => limits.locator('[data-platform="instagram"]').innerText())
+        .toContain('needs an image or a video');
+      expect(await limits.locator('[data-platform="instagram"]').innerText()).toContain('caption ≤ 2,200 characters');
+      expect(await limits.locator('[data-platform="instagram"]').innerText()).toContain(
+        'images JPEG, PNG, WebP ≤ 8 MB · 4:5 – 1.91:1',
+      );
+      await page.getByTestId('schedule-submit').click();
+      await expect
+        .poll(() => schedule.getByTestId('form-error').textContent())
+        .toContain('Instagram needs an image or a video in every post; this post has none');
+      expect(await posts(token)).toEqual([]);
+      // Facebook takes text alone: the post goes there instead.
+      await connectSandbox(page, 'facebook');
+      await page.getByTestId('schedule-platform-instagram').click();
+      await page.getByTestId('schedule-platform-facebook').click();
+      await expect.poll(() => limits.locator('[data-platform="facebook"]').innerText()).toContain('text alone is fine');
       await shot(page, 'schedule-1280');
       await page.getByTestId('schedule-submit').click();
 
@@ -320,16 +320,16 @@ describe('publishing and scheduling', () => {
       // Publish Now with AI Materials: the result links to the post's share page, which shows the message.
       await page.getByTestId('publish-subtab-now').click();
       await page.getByTestId('publish-message').fill('Live now from GenPro Studio');
-      // The draft is shared with Schedule Post: materials and Instagram are still chosen from there.
+      // The draft is shared with Schedule Post: materials and Facebook are still chosen from there.
       expect(await page.getByTestId('publish-source-materials').getAttribute('data-state')).toBe('on');
-      expect(await page.getByTestId('publish-platform-instagram').locator('input').isChecked()).toBe(true);
+      expect(await page.getByTestId('publish-platform-facebook').locator('input').isChecked()).toBe(true);
       await page.getByTestId('generate-button').click();
-      const result = page.getByTestId('publish-result-instagram');
+      const result = page.getByTestId('publish-result-facebook');
       await expect.poll(() => result.getAttribute('data-status'), { timeout: 30_000 }).toBe('published');
       await shot(page, 'now-1280');
       const [share] = await Promise.all([
         page.context().waitForEvent('page'),
-        page.getByTestId('publish-share-instagram').click(),
+        page.getByTestId('publish-share-facebook').click(),
       ]);
       await share.getByTestId('post-message').waitFor();
       expect(await share.getByTestId('post-message').textContent()).toBe('Live now from GenPro Studio');
@@ -344,7 +344,7 @@ describe('publishing and scheduling', () => {
           message: `Busy day ${time}`,
           scheduled_time: `${busyDay}T${time}`,
           timezone: zone,
-          platforms: ['instagram'],
+          platforms: ['facebook'],
           mode: 'materials',
         });
       }
@@ -446,31 +446,32 @@ describe('publishing and scheduling', () => {
     }
   });
 
-  it('fits a caption too long for Instagram when Cross-post optimization is on, and refuses it when off', {
+  it('fits a caption too long for LinkedIn when Cross-post optimization is on, and refuses it when off', {
     timeout: 120_000,
   }, async () => {
     const { page, close } = await openBrowser({ width: 1280, height: 900 });
     try {
       const token = await freshCreator(page);
       await openPublishTab(page);
-      await connectInstagram(page);
+      // LinkedIn takes text alone (Instagram needs an image or a video).
+      await connectSandbox(page, 'linkedin');
       const words = Array.from({ length: 400 }, (_, i) => `sunrise${i}`).join(' ');
       await page.getByTestId('publish-source-materials').click();
       await page.getByTestId('publish-message').fill(words);
-      await page.getByTestId('publish-platform-instagram').click();
+      await page.getByTestId('publish-platform-linkedin').click();
       const notice = page.getByTestId('publish-length-notice');
       await expect.poll(() => notice.getAttribute('data-refused')).toBe('false');
       expect(await notice.innerText()).toBe(
-        `Instagram: ${words.length}/2200 characters. It will be shortened to fit (Cross-post optimization).`,
+        `LinkedIn: ${words.length}/3000 characters. It will be shortened to fit (Cross-post optimization).`,
       );
       await page.getByTestId('generate-button').click();
-      const result = page.getByTestId('publish-result-instagram');
+      const result = page.getByTestId('publish-result-linkedin');
       await expect.poll(() => result.getAttribute('data-status'), { timeout: 30_000 }).toBe('published');
-      const share = await page.getByTestId('publish-share-instagram').getAttribute('href');
+      const share = await page.getByTestId('publish-share-linkedin').getAttribute('href');
       const shared = await page.context().newPage();
       await shared.goto(share as string);
       const caption = await shared.getByTestId('post-message').innerText();
-      expect(caption.length).toBeLessThanOrEqual(2200);
+      expect(caption.length).toBeLessThanOrEqual(3000);
       expect(caption.endsWith('…')).toBe(true);
       expect(words.startsWith(caption.slice(0, -1))).toBe(true);
       await shared.close();
@@ -489,8 +490,8 @@ describe('publishing and scheduling', () => {
       await openPublishTab(page);
       await page.getByTestId('publish-source-materials').click();
       await page.getByTestId('publish-message').fill(words);
-      if (!(await page.getByTestId('publish-platform-instagram').locator('input').isChecked())) {
-        await page.getByTestId('publish-platform-instagram').click();
+      if (!(await page.getByTestId('publish-platform-linkedin').locator('input').isChecked())) {
+        await page.getByTestId('publish-platform-linkedin').click();
       }
       await expect.poll(() => notice.getAttribute('data-refused')).toBe('true');
       expect(await notice.innerText()).toContain('too long. Shorten the message, or turn on Cross-post optimization');
@@ -500,7 +501,7 @@ describe('publishing and scheduling', () => {
       await expect
         .poll(() => page.getByTestId('publish-now').getByTestId('form-error').first().innerText(), { timeout: 20_000 })
         .toBe(
-          `The message is too long for Instagram: ${words.length} characters, at most 2200. Shorten it, or turn on Cross-post optimization in Settings.`,
+          `The message is too long for LinkedIn: ${words.length} characters, at most 3000. Shorten it, or turn on Cross-post optimization in Settings.`,
         );
     } finally {
       await close();
@@ -522,6 +523,8 @@ describe('publishing and scheduling', () => {
         scheduled_time: due,
         timezone: 'UTC',
         platforms: ['instagram'],
+        // Instagram needs an image or a video in every post (common/rules/social-media.ts).
+        media_urls: ['https://cdn.example.com/morning.jpg'],
         mode: 'materials',
       });
       await call('DELETE', '/api/social/accounts?platform=instagram', token);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
-import { approvedCreator, baseUrl, expect, latestCode, openBrowser, uniqueEmail } from './browser.ts';
+import { approvedCreator, baseUrl, expect, openBrowser, signUpByApi, uniqueEmail } from './browser.ts';
 
 // Issue 21 point 2: reach and engagement come from the networks. A creator connects a sandbox account and
 // publishes; a visitor in another browser opens the share page twice (one view), likes it and follows; the
@@ -44,14 +44,12 @@ async function connectInstagram(page: Page): Promise<void> {
 /** A fresh verified brand made through the API, signed in on the page. */
 async function brandOn(page: Page): Promise<string> {
   const email = uniqueEmail('brand');
-  const reg = await fetch(`${baseUrl()}/api/auth/register`, {
-    method: 'POST',
-    headers: JSON_HEADERS,
-    body: JSON.stringify({ first_name: 'Bea', last_name: 'Brand', email, password: 'journey-pass-1', role: 'brand' }),
-  });
-  const { data } = (await reg.json()) as { data: { token: string } };
-  const { token } = await call<{ token: string }>('POST', '/api/auth/verify-code', data.token, {
-    code: await latestCode(email),
+  const { token } = await signUpByApi({
+    first_name: 'Bea',
+    last_name: 'Brand',
+    email,
+    password: 'violet-harbor-lamp-7',
+    role: 'brand',
   });
   await page.context().addCookies([{ name: 'genpro_session', value: token, url: baseUrl() }]);
   await page.goto(`${baseUrl()}/auth/login`);
@@ -84,7 +82,13 @@ describe('reach and engagement (issue 21)', () => {
         'POST',
         '/api/social/publish',
         token,
-        { message: `Morning light ${tag}`, platforms: ['instagram'], mode: 'materials' },
+        {
+          message: `Morning light ${tag}`,
+          platforms: ['instagram'],
+          // Instagram needs an image or a video in every post (common/rules/social-media.ts).
+          media_urls: ['https://cdn.example.com/morning.jpg'],
+          mode: 'materials',
+        },
       );
       const share = published.data.results[0]?.share_url as string;
       expect(published.data.results[0]?.status).toBe('published');
@@ -261,6 +265,7 @@ describe('reach and engagement (issue 21)', () => {
         {
           message: 'New shoe day',
           platforms: ['instagram'],
+          media_urls: ['https://cdn.example.com/shoe.jpg'],
           selected_collaborations: [accepted.data.collaboration_id],
         },
       );

@@ -219,9 +219,16 @@ describe('saved editor sessions', () => {
       await page.getByTestId('sessions-dialog').waitFor({ state: 'detached' });
 
       // Keyboard: arrows move between tabs, Enter opens one.
-      await page.getByTestId('editor-tab-multi-composition').focus();
-      await page.waitForTimeout(200); // the closing dialog's focus scope lets go first
+      // The closing dialog's focus scope may take focus back once: focus the tab until it keeps it.
+      const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+      await expect
+        .poll(async () => {
+          await page.getByTestId('editor-tab-multi-composition').focus();
+          return focused();
+        })
+        .toBe('editor-tab-multi-composition');
       await page.keyboard.press('ArrowLeft');
+      await expect.poll(focused).toBe('editor-tab-canvas');
       await page.keyboard.press('Enter');
       await expect.poll(() => page.getByTestId('canvas-overlay').getAttribute('data-editor-tab')).toBe('canvas');
 

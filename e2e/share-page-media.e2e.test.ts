@@ -1,6 +1,11 @@
+import sharp from 'sharp';
 import { describe, it } from 'vitest';
-import { solidPng } from '../server/test/fixtures.ts';
 import { baseUrl, expect, freshCreator, openBrowser } from './browser.ts';
+
+const solidJpeg = (width: number, height: number, background: string) =>
+  sharp({ create: { width, height, channels: 3, background } })
+    .jpeg()
+    .toBuffer();
 
 // Issue 21: a published post's image loads on its share page for a viewer who is not signed in.
 describe('share page media', () => {
@@ -25,8 +30,9 @@ describe('share page media', () => {
       const form = new FormData();
       form.append(
         'file',
-        new Blob([new Uint8Array(await solidPng(40, 30, '#ff6633'))], { type: 'image/png' }),
-        'a.png',
+        // A JPEG: Instagram takes no other image format (common/rules/social-media.ts).
+        new Blob([new Uint8Array(await solidJpeg(40, 30, '#ff6633'))], { type: 'image/jpeg' }),
+        'a.jpg',
       );
       const uploaded = await fetch(`${baseUrl()}/api/upload`, { method: 'POST', headers: auth, body: form });
       expect(uploaded.status).toBe(200);

@@ -8,7 +8,7 @@ import { type Clock, systemClock } from '../server/platform/clock.ts';
  */
 export function runDatabaseCommand(name: string, command: (deps: { db: Db; clock: Clock }) => Promise<number>): void {
   const main = async () => {
-    const database = await openDatabase(loadConfig());
+    const database = await openDatabase(loadConfig(), `genpro-${name}`);
     try {
       await database.migrate();
       return await command({ db: database.db, clock: systemClock });

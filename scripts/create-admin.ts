@@ -1,4 +1,4 @@
-// npm run create-admin -- --email a@b.c --password secret123 [--first-name X --last-name Y]
+// npm run create-admin -- --email a@b.c --password 'a long unguessable phrase' [--first-name X --last-name Y]
 // Creates a verified admin, or promotes an existing account (and sets its password).
 import { parseCreateAdminArgs } from '../server/features/auth/admin-cli.ts';
 import { createAdmin } from '../server/features/auth/service.ts';

@@ -19,18 +19,18 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 90_000;
+async function waitForReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 240_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The studio exited with ${child.exitCode}:\n${output()}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
+      if ((await fetch(`${url}/readyz`)).ok) return;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`The studio did not become healthy in 90 s:\n${output()}`);
+  throw new Error(`The studio did not become ready in 240 s:\n${output()}`);
 }
 
 /**
@@ -113,7 +113,7 @@ export async function startStudio(
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitForHealth(baseUrl, child, () => output);
+    await waitForReady(baseUrl, child, () => output);
   } catch (error) {
     await stop();
     throw error;

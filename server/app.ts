@@ -53,9 +53,14 @@ import { authenticateRequest, startSessionCache } from './platform/auth/session.
 import { AppError } from './platform/errors.ts';
 import { BODY_LIMITS, formatBodyLimit } from './platform/http/body-limits.ts';
 import { withInputGuard } from './platform/http/input-guard.ts';
+import { registerProxyHeaderWatch } from './platform/http/proxy-headers.ts';
 import { parseQueryString } from './platform/http/query-string.ts';
+import { RateLimitCounters, rateLimitStore } from './platform/http/rate-limit-store.ts';
+import { registerRequestContext, requestIdOf } from './platform/http/request-context.ts';
 import { lazyChildLoggerFactory } from './platform/http/request-logger.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
+import { registerMetrics } from './platform/metrics/http.ts';
+import { STORAGE_RETRY_AFTER_SECONDS, StorageUnavailableError } from './platform/storage/unavailable.ts';
 
 export type App = FastifyInstance;
 const WEB_DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'web', 'dist');
@@ -64,9 +69,9 @@ const WEB_DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app = Fastify({
     loggerInstance: ctx.log,
-    trustProxy: trustProxyOption(ctx.config.TRUST_PROXY),
+    trustProxy: trustProxyOption(ctx.config.TRUST_PROXY ?? false),
     bodyLimit: BODY_LIMITS.default,
-    genReqId: () => crypto.randomUUID(),
+    genReqId: requestIdOf,
     routerOptions: { querystringParser: parseQueryString },
     childLoggerFactory: lazyChildLoggerFactory,
     frameworkErrors,
@@ -80,8 +85,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(fastifyMultipart, {
     limits: { fileSize: ctx.config.UPLOAD_MAX_MB * 1024 * 1024, files: 10, fields: 20 },
   });
+  // Every limit counts in one store for the cluster (the database's rate_limits table; memory on PGlite).
   await app.register(fastifyRateLimit, {
     global: false,
+    store: rateLimitStore(new RateLimitCounters({ pool: ctx.database.pgPool }, ctx.log)),
     errorResponseBuilder: (_request, context) =>
       new AppError(429, 'rate_limited', MESSAGES.generic.rateLimited, {
         retryAfterSeconds: Math.ceil(context.ttl / 1000),
@@ -100,6 +107,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   app.decorateRequest('auth', null);
   app.decorateRequest('receivedAt', 0);
+  registerRequestContext(app);
+  registerProxyHeaderWatch(app, ctx);
+  registerMetrics(app, ctx.metrics, ctx.config.METRICS_TOKEN);
   const stopSessionCache = await startSessionCache(ctx);
   app.addHook('onClose', stopSessionCache);
   // A callback hook: most requests find their session cached and need no promise at all.
@@ -119,7 +129,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     done(null, payload);
   });
-  const { htmlCsp } = registerSecurityHeaders(app, { indexHtml: path.join(WEB_DIST, 'index.html') });
+  const { htmlCsp } = registerSecurityHeaders(app, {
+    indexHtml: path.join(WEB_DIST, 'index.html'),
+    mediaOrigin: new URL(ctx.config.publicUrl).origin,
+  });
 
   await app.register(healthRoutes(ctx));
   await app.register(authRoutes(ctx));
@@ -225,6 +238,16 @@ function errorHandler(
   request: import('fastify').FastifyRequest,
   reply: import('fastify').FastifyReply,
 ) {
+  if (error instanceof StorageUnavailableError) {
+    // The media routes set their caching headers before reading: an outage's answer must not be cached as the file.
+    request.log.warn({ err: error.cause, url: request.url }, 'media storage unavailable');
+    for (const name of ['etag', 'last-modified', 'content-disposition', 'accept-ranges']) reply.removeHeader(name);
+    return reply
+      .code(503)
+      .header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS))
+      .header('cache-control', 'no-store')
+      .send(errorBody(error.message, error.code));
+  }
   if (error instanceof AppError) {
     if (error.status === 429) {
       const retry = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;

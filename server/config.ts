@@ -13,6 +13,18 @@ const optionalString = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
+/**
+ * APP_SECRET, MEDIA_URL_SECRET: at least 32 characters, used as their UTF-8 bytes; or `base64url:` and the
+ * base64url text of at least 32 bytes (how a secret the studio generated earlier is reused, see docs/deploy.md).
+ */
+const serverSecret = z
+  .string()
+  .min(32, 'must be at least 32 characters')
+  .refine(
+    (v) => !v.startsWith('base64url:') || Buffer.from(v.slice('base64url:'.length), 'base64url').length >= 32,
+    'after base64url: must come the base64url text of at least 32 bytes',
+  );
+
 /** A comma-separated list, trimmed, empty entries dropped. */
 const list = (v: string) =>
   v
@@ -110,19 +122,42 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RUN_WORKERS: bool.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /**
+   * Whether this process applies the database migrations (and the demo seed) at start, under a PostgreSQL
+   * advisory lock. `false`: it waits for the schema it needs (`npm run migrate` in the deploy pipeline), up to
+   * MIGRATE_WAIT_SECONDS, then stops with a message.
+   */
+  MIGRATE_ON_START: bool.default(true),
+  MIGRATE_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
+  /** Connections each process may open to PostgreSQL (its pool; pg-boss and LISTEN use one more each). */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(500).default(10),
+  /** How long a stopping API process drains in-flight requests before it closes what is left (seconds). */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(15),
+  /**
+   * How long a stopping worker lets running tasks finish before it gives them back to the queue (seconds);
+   * long enough for a typical render.
+   */
+  WORKER_SHUTDOWN_GRACE_S: z.coerce.number().int().min(0).max(7200).default(120),
+  /** A separate port serving /metrics (Prometheus), /livez and /readyz; unset: none. Workers need it to be scraped. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Bearer token that opens /metrics on the main port; unset: /metrics answers 404 there. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Demo accounts on an empty database: on by default, off by default in production. */
   SEED_DEMO: bool.optional(),
   /**
-   * Whom to believe in X-Forwarded-For: `false` (nobody), `true` (every hop: only behind a proxy that
-   * overwrites the header), a number of proxy hops, or a comma-separated list of proxy addresses/CIDRs.
+   * Whom to believe in X-Forwarded-For: `false` (nobody: no proxy in front), `true` (every hop: only behind a
+   * proxy that overwrites the header), a number of proxy hops, or a comma-separated list of proxy addresses/CIDRs.
+   * Unset (or empty) is not `false`: it means nobody has said, which production refuses (loadConfig) and
+   * /healthz reports once forwarded headers arrive (platform/http/proxy-headers.ts).
    */
   TRUST_PROXY: z
     .string()
     .trim()
-    .default('false')
-    .transform((v, ctx): boolean | number | string[] => {
+    .optional()
+    .transform((v, ctx): boolean | number | string[] | undefined => {
+      if (v === undefined || v === '') return undefined;
       if (['true', '1', 'yes'].includes(v)) return true;
-      if (['false', '0', 'no', ''].includes(v)) return false;
+      if (['false', '0', 'no'].includes(v)) return false;
       if (/^\d+$/.test(v)) return Number(v);
       const list = v
         .split(',')
@@ -132,15 +167,33 @@ const configSchema = z.object({
       ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count or a list of proxy addresses' });
       return z.NEVER;
     }),
+  /**
+   * Whether session and connect cookies carry Secure. Unset: yes in production and whenever PUBLIC_URL is https://.
+   * `false` in production is the explicit acknowledgement that the site is served over plain HTTP (it lets an
+   * http:// PUBLIC_URL start, with a warning).
+   */
   SECURE_COOKIES: bool.optional(),
-  MEDIA_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  /** Encrypts secrets at rest (two-factor TOTP secrets); generated into DATA_DIR/secrets when unset. */
-  APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Signs media URLs; generated once into the database (server_secrets) when unset (not in production on PostgreSQL). */
+  MEDIA_URL_SECRET: serverSecret.optional(),
+  /** Encrypts secrets at rest (TOTP secrets, social tokens); generated once into the database when unset, like MEDIA_URL_SECRET. */
+  APP_SECRET: serverSecret.optional(),
   UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(2048).default(UPLOAD.defaultMaxMb),
   /** Most bytes one user may keep in storage (uploads and generated media), in MB. */
   STORAGE_QUOTA_MB: z.coerce.number().int().min(1).default(STORAGE_QUOTA.defaultMb),
   /** Uploads one user may send per minute, across every upload route. */
   RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(UPLOAD.perMinute),
+  /** Uploads one client address may send per minute, over every account it signs in with. */
+  RATE_LIMIT_UPLOADS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(UPLOAD.perAddressPerMinute),
+  /**
+   * The most bytes the whole studio may keep in storage (every user's uploads and generated media), in GB;
+   * unset, no overall budget. Uploads and generations are refused with a clear message once it is reached.
+   */
+  STORAGE_BUDGET_GB: z.coerce.number().positive().optional(),
+  /**
+   * With local storage (no S3_BUCKET): free disk space (MB) under DATA_DIR the studio keeps; uploads and
+   * generations are refused when the disk has less.
+   */
+  STORAGE_DISK_RESERVE_MB: z.coerce.number().int().min(0).default(STORAGE_QUOTA.diskReserveMb),
   S3_BUCKET: optionalString,
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default(DEFAULT_STORAGE_REGION),
@@ -159,6 +212,12 @@ const configSchema = z.object({
   RATE_LIMIT_CHAT_SIGNED_OUT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** Calls one user may make per minute across the text agents (movie, image and film agent, campaign plan). */
   RATE_LIMIT_TEXT_AGENTS_PER_MINUTE: z.coerce.number().int().min(1).default(TEXT_AGENTS.perUserPerMinute),
+  /** Text agent calls one client address may make per minute, over every account it signs in with. */
+  RATE_LIMIT_TEXT_AGENTS_PER_ADDRESS_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(TEXT_AGENTS.perAddressPerMinute),
   /**
    * How payments are taken: `stripe` (the default when STRIPE_SECRET_KEY is set), `local` (the local checkout:
    * the default outside production, an explicit choice for a staging site in production) or `off`
@@ -167,6 +226,12 @@ const configSchema = z.object({
   PAYMENTS: z.enum(['stripe', 'local', 'off']).optional(),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
+  /**
+   * The signing secret of the Connect webhook endpoint (events on creators' connected accounts:
+   * account.updated, payout.paid, payout.failed), when it is a separate endpoint at Stripe; both secrets
+   * are accepted on POST /api/payment/webhook.
+   */
+  STRIPE_CONNECT_WEBHOOK_SECRET: optionalString,
   /** Another Stripe API origin (a local fake in tests), e.g. http://127.0.0.1:12111. */
   STRIPE_API_BASE: z.url().optional(),
   STRIPE_SUBSCRIPTION_PRICE_ID: optionalString,
@@ -179,6 +244,11 @@ const configSchema = z.object({
   /** Credits each paid renewal of the plan grants (once per subscription and period); 0 = none. */
   SUBSCRIPTION_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(SUBSCRIPTION_PLAN.monthlyCredits),
   // Social networks (issue 9): each platform is the local sandbox network unless its OAuth client is set.
+  /**
+   * Whether a network without live credentials is the studio's own sandbox network (a page on this studio) or
+   * unavailable. Unset: true outside production, false in production.
+   */
+  SANDBOX_NETWORKS: bool.optional(),
   INSTAGRAM_CLIENT_ID: optionalString,
   INSTAGRAM_CLIENT_SECRET: optionalString,
   TIKTOK_CLIENT_ID: optionalString,
@@ -197,8 +267,30 @@ const configSchema = z.object({
   /** Other LinkedIn origins (local fakes in tests): API (api.linkedin.com) and OAuth (www.linkedin.com). */
   LINKEDIN_API_BASE: z.url().optional(),
   LINKEDIN_AUTH_BASE: z.url().optional(),
+  /**
+   * Other Instagram origins (local fakes in tests): the Graph API (graph.instagram.com) and OAuth (the authorize
+   * page on www.instagram.com and the code exchange on api.instagram.com, both on this origin when set).
+   */
+  INSTAGRAM_API_BASE: z.url().optional(),
+  INSTAGRAM_AUTH_BASE: z.url().optional(),
+  /** Other Facebook origins (local fakes in tests): Graph API (graph.facebook.com) and Login (www.facebook.com). */
+  FACEBOOK_API_BASE: z.url().optional(),
+  FACEBOOK_AUTH_BASE: z.url().optional(),
+  /** Other TikTok origins (local fakes in tests): API and OAuth token (open.tiktokapis.com), authorize page (www.tiktok.com). */
+  TIKTOK_API_BASE: z.url().optional(),
+  TIKTOK_AUTH_BASE: z.url().optional(),
+  /**
+   * Other Google origins for YouTube (local fakes in tests): the Data API and its upload host (www.googleapis.com),
+   * the consent page (accounts.google.com), and the token endpoint (https://oauth2.googleapis.com/token, a third
+   * host, so a full URL; unset with YOUTUBE_AUTH_BASE set, it is {YOUTUBE_AUTH_BASE}/token).
+   */
+  YOUTUBE_API_BASE: z.url().optional(),
+  YOUTUBE_AUTH_BASE: z.url().optional(),
+  YOUTUBE_TOKEN_URL: z.url().optional(),
   /** How often due scheduled posts are handed to the workers (seconds). */
   SOCIAL_SCHEDULER_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  /** How often the networks' figures are read again (accounts whose figures are older than twice this). */
+  SOCIAL_METRICS_REFRESH_SECONDS: z.coerce.number().int().min(1).max(86400).default(900),
   // Gemini API (issue 10): Nano Banana images, Veo 3 video and Gemini text when the key is set.
   GEMINI_API_KEY: optionalString,
   /** Another Gemini API origin (a local fake in tests); `/v1beta/...` is appended. */
@@ -260,9 +352,13 @@ type ParsedConfig = z.output<typeof configSchema>;
 
 type PaymentsMode = 'stripe' | 'local' | 'off';
 
-export type Config = Omit<ParsedConfig, 'HOST' | 'SEED_DEMO' | 'PAYMENTS' | 'LOCAL_ENGINES'> & {
+export type Config = Omit<ParsedConfig, 'HOST' | 'SEED_DEMO' | 'PAYMENTS' | 'LOCAL_ENGINES' | 'SANDBOX_NETWORKS'> & {
   /** LOCAL_ENGINES, or true outside production. */
   LOCAL_ENGINES: boolean;
+  /** SANDBOX_NETWORKS, or true outside production. */
+  SANDBOX_NETWORKS: boolean;
+  /** Whether every cookie the studio sets carries Secure: SECURE_COOKIES, else production or an https:// PUBLIC_URL. */
+  secureCookies: boolean;
   /** HOST, or 127.0.0.1 when unset. */
   HOST: string;
   SEED_DEMO: boolean;
@@ -274,6 +370,11 @@ export type Config = Omit<ParsedConfig, 'HOST' | 'SEED_DEMO' | 'PAYMENTS' | 'LOC
   publicUrl: string;
   dataDir: string;
   embedded: { database: boolean; storage: boolean; mail: boolean };
+  /**
+   * The generated secrets of APP_SECRET / MEDIA_URL_SECRET when unset, kept in the database (server_secrets) and
+   * loaded by createContext (absent before it); read them through serverSecret (server/platform/secrets.ts).
+   */
+  storedSecrets?: Partial<Record<'APP_SECRET' | 'MEDIA_URL_SECRET', Buffer>>;
 };
 
 export class ConfigError extends Error {}
@@ -302,6 +403,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'SMTP_URL: required when NODE_ENV=production (verification codes must reach people by mail; the /dev/mail outbox is off in production)',
     );
   if (payments === 'stripe' && !c.STRIPE_SECRET_KEY) problems.push('PAYMENTS: "stripe" needs STRIPE_SECRET_KEY');
+  const missingSecrets = (['APP_SECRET', 'MEDIA_URL_SECRET'] as const).filter((name) => !c[name]);
+  if (production && c.DATABASE_URL && missingSecrets.length > 0)
+    problems.push(
+      `APP_SECRET and MEDIA_URL_SECRET: both required when NODE_ENV=production with DATABASE_URL (unset: ${missingSecrets.join(', ')}). Unset, the studio would keep generated ones in the database, and a key kept beside the data it protects (two-factor secrets, social tokens) protects nothing in a database dump. Set each to a random value of at least 32 characters, the same on every process (e.g. \`openssl rand -base64 48\`). To keep a secret this studio generated earlier (existing two-factor enrolments, connected networks, published media links), set the variable to base64url: followed by its value, found in DATA_DIR/secrets/app-secret and media-url-secret or in the server_secrets table.`,
+    );
+  if (production && c.TRUST_PROXY === undefined)
+    problems.push(
+      "TRUST_PROXY: required when NODE_ENV=production. Behind a reverse proxy or load balancer, set it to the proxy's addresses (e.g. TRUST_PROXY=10.0.0.2 or 10.0.0.0/8,127.0.0.1), so rate limits and log-in lock-outs count each client instead of the proxy (unset, one attacker's wrong log-ins lock every user out); with no proxy in front, set TRUST_PROXY=false to confirm it.",
+    );
+  const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
+  if (production && !publicUrl.startsWith('https://') && c.SECURE_COOKIES !== false)
+    problems.push(
+      `PUBLIC_URL: must be the studio's public https:// address when NODE_ENV=production (${c.PUBLIC_URL ? `got ${publicUrl}` : `unset, it would be ${publicUrl}`}), so session cookies carry Secure and never travel unencrypted. Behind a proxy that terminates TLS, set it to the https:// address people open (the proxy may speak plain HTTP to the studio). A site served over plain HTTP on purpose (a closed network) sets SECURE_COOKIES=false to say so.`,
+    );
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     ...c,
@@ -309,14 +424,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hostSet: c.HOST !== undefined,
     SEED_DEMO: c.SEED_DEMO ?? !production,
     LOCAL_ENGINES: c.LOCAL_ENGINES ?? !production,
+    SANDBOX_NETWORKS: c.SANDBOX_NETWORKS ?? !production,
+    secureCookies: c.SECURE_COOKIES ?? (production || publicUrl.startsWith('https://')),
     PAYMENTS: payments,
     production,
     dataDir: path.resolve(c.DATA_DIR),
-    publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     embedded: { database: !c.DATABASE_URL, storage: !c.S3_BUCKET, mail: !c.SMTP_URL },
   };
 }
 
 function redact(name: string, value: string): string {
-  return /SECRET|PASSWORD|KEY|DATABASE_URL|SMTP_URL/.test(name) ? '***' : value;
+  return /SECRET|PASSWORD|KEY|TOKEN|DATABASE_URL|SMTP_URL/.test(name) ? '***' : value;
 }

@@ -2,13 +2,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
+import { engineCallLog, flushEngineCalls } from './engines/calls.ts';
 import { createEngineRegistry, type EngineRegistry } from './engines/registry.ts';
 import { vendorEnablers, vendorOverrides } from './engines/vendor/index.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
+import { createProxyHeaderWatch, type ProxyHeaderWatch } from './platform/http/proxy-headers.ts';
+import type { ProcessRole } from './platform/jobs/heartbeat.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
 import type { JobKinds, Jobs } from './platform/jobs/types.ts';
+import { createLifecycle, type Lifecycle } from './platform/lifecycle.ts';
 import { createMailer } from './platform/mail/index.ts';
 import type { Mailer } from './platform/mail/types.ts';
+import { Metrics } from './platform/metrics/index.ts';
+import { prepareDatabase } from './platform/startup.ts';
 import { createStorage } from './platform/storage/index.ts';
 import type { ObjectStorage } from './platform/storage/types.ts';
 
@@ -23,6 +29,12 @@ export interface AppContext {
   mail: Mailer;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** Whether the process is draining (asked to stop); see platform/lifecycle.ts. */
+  lifecycle: Lifecycle;
+  /** Prometheus metrics of this studio (platform/metrics). */
+  metrics: Metrics;
+  /** Forwarded headers seen while TRUST_PROXY is unset (platform/http/proxy-headers.ts, /healthz `proxy`). */
+  proxyHeaders: ProxyHeaderWatch;
 }
 
 declare module './platform/jobs/types.ts' {
@@ -96,6 +108,17 @@ export interface ContextOverrides {
   clock?: Clock;
   log?: FastifyBaseLogger;
   engines?: EngineRegistry;
+  /**
+   * 'worker' for `npm run worker`, 'api' (the default) for the HTTP process: written in its heartbeat row, and
+   * naming its PostgreSQL connections (application_name `genpro-worker`, `genpro-api` or `genpro-api+worker`).
+   */
+  role?: ProcessRole;
+}
+
+/** The process role as PostgreSQL sees it (application_name). */
+function connectionName(role: ProcessRole | undefined, config: Config): string {
+  if (role === 'worker') return 'genpro-worker';
+  return config.RUN_WORKERS ? 'genpro-api+worker' : 'genpro-api';
 }
 
 /**
@@ -103,24 +126,44 @@ export interface ContextOverrides {
  * jobs (server/jobs.ts); workers start only when asked.
  */
 export async function createContext(
-  config: Config,
+  baseConfig: Config,
   kinds: JobKinds,
   overrides: ContextOverrides = {},
 ): Promise<AppContext> {
-  const log = overrides.log ?? createLogger(config.LOG_LEVEL);
-  const database = overrides.database ?? (await openDatabase(config));
-  await database.migrate();
+  const log = overrides.log ?? createLogger(baseConfig.LOG_LEVEL);
+  const database = overrides.database ?? (await openDatabase(baseConfig, connectionName(overrides.role, baseConfig)));
+  // Migrations (or the wait for them), pg-boss's schema and the generated secrets: see platform/startup.ts.
+  const config: Config = { ...baseConfig, storedSecrets: await prepareDatabase(database, baseConfig, kinds, log) };
   const clock = overrides.clock ?? systemClock;
   const storage = overrides.storage ?? createStorage(config);
-  const mail = createMailer({ config, db: database.db, log, clock });
-  const jobs = new JobQueue({ database, log, clock, kinds });
+  const metrics = new Metrics(database);
+  const mail = createMailer({ config, db: database.db, log, clock, metrics });
+  const jobs = new JobQueue({ database, log, clock, kinds, role: overrides.role });
   const engines =
     overrides.engines ??
     createEngineRegistry(config, {
       overrides: vendorOverrides(config),
       enablers: vendorEnablers(config),
     });
-  const ctx: AppContext = { config, database, db: database.db, storage, jobs, engines, mail, clock, log };
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    storage,
+    jobs,
+    engines,
+    mail,
+    clock,
+    log,
+    lifecycle: createLifecycle(),
+    metrics,
+    proxyHeaders: createProxyHeaderWatch(),
+  };
+  const calls = engineCallLog(database, log);
+  engines.onCall((call) => {
+    metrics.engineCalls.inc({ kind: call.kind, engine: call.engine, outcome: call.outcome });
+    calls.record(call);
+  });
   jobs.attach(ctx);
   await jobs.start();
   return ctx;
@@ -128,5 +171,6 @@ export async function createContext(
 
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.jobs.stop();
+  await flushEngineCalls(ctx.database);
   await ctx.database.close();
 }

@@ -12,6 +12,7 @@ import { publishPostTask } from './features/social/posts.ts';
 import { postSchedulerJob } from './features/social/scheduler.ts';
 import { mediaExtractTask } from './features/uploads/extract-task.ts';
 import { upscaleImageTask, upscaleVideoTask } from './features/upscale/tasks.ts';
+import { rateLimitSweepJob } from './platform/http/rate-limit-store.ts';
 import type { JobKinds } from './platform/jobs/types.ts';
 
 /**
@@ -35,5 +36,12 @@ export const STUDIO_JOBS: JobKinds = {
     personaImagesTask,
     publishPostTask,
   ],
-  scheduled: [subscriptionRenewalJob, postSchedulerJob, metricsRefreshJob, notificationsJob, weeklyReportJob],
+  scheduled: [
+    subscriptionRenewalJob,
+    postSchedulerJob,
+    metricsRefreshJob,
+    notificationsJob,
+    weeklyReportJob,
+    rateLimitSweepJob,
+  ],
 };

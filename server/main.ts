@@ -1,9 +1,11 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { closeContext, createContext } from './context.ts';
+import { createContext } from './context.ts';
 import { formatDemoAccounts, presentDemoAccounts, seedDemoIfEmpty } from './features/auth/seed.ts';
 import { STUDIO_JOBS } from './jobs.ts';
 import { sweepDeadWorkDirs } from './platform/media/work-dir.ts';
+import { startProbesListener } from './probes-listener.ts';
+import { stopOnSignals } from './shutdown.ts';
 import { isLoopbackHost, startupWarnings } from './startup.ts';
 
 const PAYMENTS_LINE = {
@@ -34,25 +36,19 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const ctx = await createContext(config, STUDIO_JOBS);
+  const ctx = await createContext(config, STUDIO_JOBS, {
+    role: 'api',
+  });
   const swept = await sweepDeadWorkDirs();
   if (swept > 0) ctx.log.info({ swept }, 'scratch folders of stopped processes removed');
   const demo = config.SEED_DEMO ? await seedDemoIfEmpty(ctx) : null;
   const warnings = startupWarnings(config, await presentDemoAccounts(ctx));
   for (const warning of warnings) ctx.log.warn(warning);
   const app = await buildApp(ctx);
+  const metricsServer = await startProbesListener(ctx);
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    ctx.log.info({ signal }, 'shutting down');
-    await app.close();
-    await closeContext(ctx);
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // The metrics port keeps answering (readiness 503) while the process drains; it closes last.
+  stopOnSignals(app, ctx, { closeLast: () => metricsServer?.close() });
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const lines = [
@@ -74,8 +70,13 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  process.stderr.write(
-    `GenPro Studio failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  // A ConfigError (e.g. MIGRATE_ON_START=false and no schema) says what to do; a stack would only bury it.
+  const detail =
+    error instanceof ConfigError
+      ? error.message
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : String(error);
+  process.stderr.write(`GenPro Studio failed to start: ${detail}\n`);
   process.exit(1);
 });

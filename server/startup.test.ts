@@ -29,6 +29,8 @@ describe('start-up warnings', () => {
       loadConfig({
         NODE_ENV: 'production',
         SMTP_URL: 'smtp://mail:25',
+        TRUST_PROXY: 'false',
+        PUBLIC_URL: 'https://studio.example',
         PAYMENTS: 'local',
         SEED_DEMO: 'true',
         LOCAL_ENGINES: 'true',
@@ -39,6 +41,27 @@ describe('start-up warnings', () => {
       expect.stringMatching(/^PAYMENTS=local in production/),
       expect.stringMatching(/^SEED_DEMO=true in production/),
       expect.stringMatching(/^LOCAL_ENGINES=true in production/),
+    ]);
+    const production = {
+      NODE_ENV: 'production',
+      SMTP_URL: 'smtp://mail:25',
+      TRUST_PROXY: 'false',
+      PUBLIC_URL: 'https://studio.example',
+    };
+    expect(startupWarnings(loadConfig(production), [])).toEqual([]);
+    expect(
+      startupWarnings(
+        loadConfig({
+          ...production,
+          PUBLIC_URL: 'http://studio.lan',
+          SECURE_COOKIES: 'false',
+          SANDBOX_NETWORKS: 'true',
+        }),
+        [],
+      ),
+    ).toEqual([
+      expect.stringMatching(/^SECURE_COOKIES=false in production: session cookies are sent without Secure/),
+      expect.stringMatching(/^SANDBOX_NETWORKS=true in production/),
     ]);
     // Demo mode serves the local engines by default, without a warning.
     expect(startupWarnings(loadConfig({}), [])).toEqual([]);

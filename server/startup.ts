@@ -39,5 +39,17 @@ export function startupWarnings(config: Config, demoAccounts: readonly string[])
         '(procedural previews, charged at LOCAL_PREVIEW_PRICES). Use it only for a staging or demo site.',
     );
   }
+  if (config.production && !config.secureCookies) {
+    warnings.push(
+      'SECURE_COOKIES=false in production: session cookies are sent without Secure, so they travel unencrypted ' +
+        'over plain HTTP. Use it only for a site that is served over plain HTTP on purpose (a closed network).',
+    );
+  }
+  if (config.production && config.SANDBOX_NETWORKS) {
+    warnings.push(
+      "SANDBOX_NETWORKS=true in production: networks without live credentials connect to the studio's own " +
+        'sandbox network, whose "published" posts are pages on this studio. Use it only for a staging or demo site.',
+    );
+  }
   return warnings;
 }

@@ -4,10 +4,13 @@ import { ConfigError, loadConfig } from './config.ts';
 import { closeContext, createContext } from './context.ts';
 import { STUDIO_JOBS } from './jobs.ts';
 import { sweepDeadWorkDirs } from './platform/media/work-dir.ts';
+import { startProbesListener } from './probes-listener.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, RUN_WORKERS: 'true' });
-  const ctx = await createContext(config, STUDIO_JOBS);
+  const ctx = await createContext(config, STUDIO_JOBS, { role: 'worker' });
+  // The worker's only HTTP: metrics and probes on METRICS_PORT, for a private network.
+  const metricsServer = await startProbesListener(ctx);
   const swept = await sweepDeadWorkDirs();
   if (swept > 0) ctx.log.info({ swept }, 'scratch folders of stopped processes removed');
   ctx.log.info(
@@ -30,9 +33,12 @@ async function main(): Promise<void> {
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    ctx.log.info({ signal }, 'worker stopping: finishing running tasks');
+    ctx.log.info({ signal }, 'worker stopping');
     try {
+      // No new job from now on; running tasks get WORKER_SHUTDOWN_GRACE_S, then are given back to the queue.
+      ctx.lifecycle.startDrain();
       await closeContext(ctx);
+      await metricsServer?.close();
       ctx.log.info('worker stopped');
       process.exit(0);
     } catch (error) {

@@ -14,6 +14,7 @@ export const SETTINGS_DEFAULTS = {
   profileVisibility: 'public',
   autoPublish: false,
   crossPostOptimization: true,
+  youtubePrivacy: 'private',
   languagePreference: 'en',
   themePreference: 'dark',
   notificationFrequency: 'instant',
@@ -22,6 +23,12 @@ export const SETTINGS_DEFAULTS = {
 } as const;
 
 export const DEFAULT_TIMEZONE = 'UTC';
+
+/**
+ * Who may see a video the studio publishes to YouTube (status.privacyStatus). Private by default: YouTube locks
+ * uploads from an API project it has not audited to private anyway, and nothing goes public until the user says so.
+ */
+export const YOUTUBE_PRIVACIES = ['private', 'unlisted', 'public'] as const;
 
 /** Creator card social_links keys. */
 export const SOCIAL_LINK_PLATFORMS = ['youtube', 'instagram', 'tiktok', 'twitter', 'linkedin', 'facebook'] as const;
@@ -67,3 +74,9 @@ export const SUSPICIOUS_LOGIN_FAILURES = 3;
 
 /** Security tab: sessions shown before "show all". */
 export const RECENT_SESSIONS_SHOWN = 3;
+
+/**
+ * The brand logo: one of the brand's own images (an upload, or a file of its media library), re-encoded to a
+ * WebP that fits in maxPx × maxPx (never cropped) and stored publicly, as the avatar is (issue 27 finding 7).
+ */
+export const BRAND_LOGO = { maxMb: 5, maxPx: 512, types: AVATAR.types } as const;

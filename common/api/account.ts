@@ -12,6 +12,7 @@ import {
   PROFILE_VISIBILITIES,
   SOCIAL_LINK_PLATFORMS,
   TWO_FACTOR,
+  YOUTUBE_PRIVACIES,
 } from './account.constants.ts';
 import { LANGUAGES, THEMES } from './app.constants.ts';
 import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from './auth.constants.ts';
@@ -136,7 +137,7 @@ const brandProfile = z.object({
   budgetRange: z.string().nullable(),
   companySize: z.string().nullable(),
   headquartersLocation: z.string().nullable(),
-  /** http(s) URL or a media URL of the brand's own library (/api/images/…). */
+  /** The brand's own logo image as the studio stores it (/api/images/…, public); null when none. */
   logoUrl: z.string().nullable(),
   /** Set by an admin; read-only here (default pending). */
   verificationStatus: z.enum(BRAND_VERIFICATION_STATUSES),
@@ -156,6 +157,10 @@ export const updateBrandProfileBody = z.object({
   budgetRange: text(PROFILE_LIMITS.shortText),
   companySize: text(PROFILE_LIMITS.shortText),
   headquartersLocation: text(PROFILE_LIMITS.shortText),
+  /**
+   * The studio's media URL of one of the brand's own images (re-encoded and stored publicly, as POST
+   * /api/brands/logo does); '' or null removes the logo. External, data: and javascript: URLs answer 400.
+   */
   logoUrl: z.string().trim().max(PROFILE_LIMITS.url).nullable().optional(),
 });
 export type UpdateBrandProfileBody = z.input<typeof updateBrandProfileBody>;
@@ -188,6 +193,16 @@ export const avatarUrlBody = z.object({
 });
 export const avatarReply = ok(z.object({ avatarUrl: z.string(), avatar_url: z.string(), user: userSchema }));
 export type AvatarReply = z.infer<typeof avatarReply>;
+
+// ---- Brand logo: POST /api/brands/logo ----
+// multipart/form-data with one `file` (JPEG/PNG/GIF/WebP by content, at most BRAND_LOGO.maxMb; re-encoded to a
+// WebP that fits in BRAND_LOGO.maxPx), or JSON {logoUrl} naming an image already in the brand's own library.
+
+export const logoUrlBody = z.object({
+  logoUrl: z.string({ message: MESSAGES.upload.noFile }).trim().min(1, MESSAGES.upload.noFile).max(PROFILE_LIMITS.url),
+});
+export const brandLogoReply = ok(z.object({ logoUrl: z.string(), profile: brandProfile }));
+export type BrandLogoReply = z.infer<typeof brandLogoReply>;
 
 // ---- Bank accounts: GET/POST/PATCH/DELETE /api/creators/bank-accounts and /api/brands/bank-accounts ----
 
@@ -268,6 +283,8 @@ const userSettings = z.object({
   profileVisibility: z.enum(PROFILE_VISIBILITIES),
   autoPublish: z.boolean(),
   crossPostOptimization: z.boolean(),
+  /** Who may see videos published to YouTube. */
+  youtubePrivacy: z.enum(YOUTUBE_PRIVACIES),
   languagePreference: z.enum(LANGUAGES),
   themePreference: z.enum(THEMES),
   /** The user's IANA time zone (users.timezone, default UTC). */
@@ -289,6 +306,7 @@ export const updateUserSettingsBody = z.object({
   profileVisibility: z.enum(PROFILE_VISIBILITIES).optional(),
   autoPublish: z.boolean().optional(),
   crossPostOptimization: z.boolean().optional(),
+  youtubePrivacy: z.enum(YOUTUBE_PRIVACIES).optional(),
   languagePreference: z.enum(LANGUAGES).optional(),
   themePreference: z.enum(THEMES).optional(),
   timezone: z.string().trim().refine(isIanaTimezone, m.timezoneInvalid).optional(),
@@ -397,7 +415,20 @@ const twoFactorRequiredReply = z.object({
   expiresInSeconds: z.number().int(),
 });
 export type TwoFactorRequiredReply = z.infer<typeof twoFactorRequiredReply>;
-export const loginReply = z.union([sessionReply, twoFactorRequiredReply]);
+/**
+ * POST /api/auth/login of an account with many recent failed log-ins (ACCOUNT_GUARD) and no two-factor: the
+ * password was right, and a code was mailed to the account; send it to /api/auth/login/two-factor with
+ * this challenge within expiresInSeconds (5 wrong tries). No session yet.
+ */
+const emailCodeRequiredReply = z.object({
+  success: z.literal(true),
+  requiresEmailCode: z.literal(true),
+  message: z.string(),
+  challengeToken: z.string(),
+  expiresInSeconds: z.number().int(),
+});
+export type EmailCodeRequiredReply = z.infer<typeof emailCodeRequiredReply>;
+export const loginReply = z.union([sessionReply, twoFactorRequiredReply, emailCodeRequiredReply]);
 export type LoginReply = z.infer<typeof loginReply>;
 
 /** POST /api/auth/login/two-factor → the normal session reply (sessionReply). */

@@ -126,6 +126,7 @@ const ADMIN_ACTIONS = [
   'payout.mark_failed',
   'payout.retry_transfer',
   'payout.stripe_account',
+  'media.read',
 ] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
@@ -135,7 +136,7 @@ const auditEntry = z.object({
   admin_user_id: z.string().nullable(),
   admin_email: z.string(),
   action: z.string(),
-  /** 'user', 'brand' or 'payout'. */
+  /** 'user', 'brand', 'payout' or 'media' (a stored file's key). */
   target_type: z.string(),
   target_id: z.string(),
   details: z.record(z.string(), z.unknown()),
@@ -145,3 +146,54 @@ export type AuditEntry = z.infer<typeof auditEntry>;
 
 export const auditLogReply = z.object({ success: z.literal(true), data: z.array(auditEntry), pagination });
 export type AuditLogReply = z.infer<typeof auditLogReply>;
+
+// ---- GET /api/admin/media/{key}: an admin reads any stored file, each read audited (docs/admin.md) ----
+
+export const adminMediaParams = z.object({ '*': z.string().max(600) });
+export const adminMediaQuery = z.object({
+  download: z.enum(['1', 'true', '0', 'false']).optional(),
+  /** Why the admin opens the file (a support ticket, a report); kept in the audit row. */
+  reason: z.string().trim().max(500).optional(),
+});
+
+// ---- GET /api/admin/storage (issue 27) ----
+
+export const ADMIN_STORAGE_TOP_USERS = 10;
+
+const storageTopUser = z.object({
+  userId: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.string(),
+  isVerified: z.boolean(),
+  usedBytes: z.number().int().nonnegative(),
+  objects: z.number().int().nonnegative(),
+});
+export type StorageTopUser = z.infer<typeof storageTopUser>;
+
+export const adminStorageReply = z.object({
+  success: z.literal(true),
+  data: z.object({
+    /** Bytes of every stored object that has not expired (uploads, avatars, generated media, thumbnails). */
+    usedBytes: z.number().int().nonnegative(),
+    objects: z.number().int().nonnegative(),
+    /** STORAGE_BUDGET_GB in bytes; null when no overall budget is set. */
+    budgetBytes: z.number().int().positive().nullable(),
+    /** Each user's quota (STORAGE_QUOTA_MB) in bytes. */
+    userQuotaBytes: z.number().int().positive(),
+    /** The disk local storage writes to; null with S3 storage. */
+    disk: z
+      .object({
+        freeBytes: z.number().int().nonnegative(),
+        totalBytes: z.number().int().nonnegative(),
+        /** STORAGE_DISK_RESERVE_MB in bytes: writes are refused when less is free. */
+        reserveBytes: z.number().int().nonnegative(),
+      })
+      .nullable(),
+    /** Whether new writes are refused now (budget or disk reserve reached). */
+    full: z.boolean(),
+    topUsers: z.array(storageTopUser).max(ADMIN_STORAGE_TOP_USERS),
+  }),
+});
+export type AdminStorageReply = z.infer<typeof adminStorageReply>;
+export type AdminStorage = AdminStorageReply['data'];

@@ -14,6 +14,7 @@ export const DASHBOARD_VIEWS = [
   'adminCreators',
   'adminBrands',
   'adminEngines',
+  'adminWorkers',
   'adminPayouts',
 ] as const;
 

@@ -6,6 +6,7 @@ import {
   NAME_MAX_LENGTH,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
+  PASSWORD_RESET,
   ROLES,
   SELF_SERVICE_ROLES,
   SUBSCRIPTION_STATUSES,
@@ -34,6 +35,18 @@ export const registerBody = z.object({
 });
 export type RegisterBody = z.infer<typeof registerBody>;
 
+/**
+ * POST /api/auth/register: the same answer (202) for a new and a taken email, so it does not tell who has an
+ * account; the code (or, for a taken email, a notice to its owner) goes by mail.
+ */
+export const registerReply = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  email: z.string(),
+  cooldownSeconds: z.number().int(),
+});
+export type RegisterReply = z.infer<typeof registerReply>;
+
 export const loginBody = z.object({
   email: emailField,
   password: z.string({ message: v.passwordRequired }).min(1, v.passwordRequired).max(PASSWORD_MAX_LENGTH),
@@ -41,7 +54,12 @@ export const loginBody = z.object({
 export type LoginBody = z.infer<typeof loginBody>;
 
 export const resendVerificationBody = z.object({ email: emailField });
+/**
+ * The code, and with it the email of a pending registration (signs in the new account); without `email` the
+ * signed-in user's own (unverified) email is verified.
+ */
 export const verifyCodeBody = z.object({
+  email: emailField.optional(),
   code: z
     .string()
     .trim()
@@ -119,3 +137,28 @@ export const sessionsReply = ok(z.array(sessionInfo));
 export type SessionsReply = z.infer<typeof sessionsReply>;
 
 export const sessionIdParams = z.object({ id: z.string().max(64) });
+
+/** POST /api/auth/password-reset/request: the same 202 answer whether or not an account has the email. */
+export const passwordResetRequestBody = z.object({ email: emailField });
+export type PasswordResetRequestBody = z.infer<typeof passwordResetRequestBody>;
+export const passwordResetRequestReply = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  /** Minutes the mailed code stays valid. */
+  expiresInMinutes: z.number().int(),
+});
+export type PasswordResetRequestReply = z.infer<typeof passwordResetRequestReply>;
+
+/**
+ * POST /api/auth/password-reset/confirm: the mailed code (single use, PASSWORD_RESET.expiresInSeconds,
+ * maxWrongTries) and the new password (length here, strength on the server: weak_password).
+ */
+export const passwordResetConfirmBody = z.object({
+  email: emailField,
+  code: z
+    .string({ message: MESSAGES.passwordReset.codeFormat })
+    .trim()
+    .regex(new RegExp(`^\\d{${PASSWORD_RESET.codeLength}}$`), MESSAGES.passwordReset.codeFormat),
+  newPassword: passwordField,
+});
+export type PasswordResetConfirmBody = z.infer<typeof passwordResetConfirmBody>;

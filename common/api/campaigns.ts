@@ -262,6 +262,29 @@ const progress = z.object({
   percent: z.number().int(),
 });
 
+/**
+ * A post published for the collaboration, as its brand reviews it: where it went, what it showed, the
+ * network's figures, and the deliverable it counts for (its index in `deliverables`; null when every matching
+ * deliverable was already complete or none matches). Listed for the campaign's brand, admins and the creator.
+ */
+const deliveredPost = z.object({
+  id: z.string(),
+  platform: z.string(),
+  media_type: z.string(),
+  /** The first media of the post, a signed URL the viewer can open; null for a text post. */
+  preview_url: z.string().nullable(),
+  message: z.string(),
+  /** The post on its network (or the sandbox's share page). */
+  share_url: z.string().nullable(),
+  published_at: z.string().nullable(),
+  views: z.number().int().nullable(),
+  likes: z.number().int().nullable(),
+  comments: z.number().int().nullable(),
+  shares: z.number().int().nullable(),
+  deliverable_index: z.number().int().nullable(),
+});
+export type DeliveredPost = z.infer<typeof deliveredPost>;
+
 /** A collaboration as the campaign details dialog shows it. */
 const campaignCollaboration = z.object({
   id: z.string(),
@@ -275,6 +298,7 @@ const campaignCollaboration = z.object({
   deliverables: z.array(deliverableProgress),
   progress,
   performance_metrics: performanceMetrics,
+  posts: z.array(deliveredPost),
   created_at: z.string(),
   completed_at: z.string().nullable(),
 });
@@ -291,9 +315,9 @@ const campaign = z.object({
   brand_id: z.string(),
   brandName: z.string(),
   brandLogo: z.string().nullable(),
-  /** Euros. */
-  budget: z.number(),
-  budgetCents: z.number().int(),
+  /** Euros. Null for another brand (it sees the pool's public card only: docs/campaigns.md). */
+  budget: z.number().nullable(),
+  budgetCents: z.number().int().nullable(),
   /** What is still held from the wallet for this campaign (euros); owner and admins only, else null. */
   held: z.number().nullable(),
   heldCents: z.number().int().nullable(),
@@ -312,7 +336,9 @@ const campaign = z.object({
   end_date: z.string().nullable(),
   /** The plan, for the owner and admins; null for others. */
   plan: campaignPlan.nullable(),
+  /** Empty for another brand (public card only). */
   materials: z.array(campaignMaterial),
+  /** Empty for another brand (public card only). */
   collaborations: z.array(campaignCollaboration),
   /** True when the caller owns it. */
   is_owner: z.boolean(),
@@ -418,6 +444,7 @@ const activeCollaboration = z.object({
   deliverables: z.array(deliverableProgress),
   progress,
   performance_metrics: performanceMetrics,
+  posts: z.array(deliveredPost),
   created_at: z.string(),
 });
 export type ActiveCollaboration = z.infer<typeof activeCollaboration>;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { MESSAGES } from '../messages.ts';
 import { EDITOR_SESSION_LIMITS } from '../rules/editor-sessions.ts';
+import { isPageImageRef } from './media.constants.ts';
 
 // Saved editor sessions (canvas spec 7). Shapes of `data` per component type are checked by
 // validateSessionData in common/rules/editor-sessions.ts so that the spec's exact messages come back.
@@ -7,8 +9,16 @@ import { EDITOR_SESSION_LIMITS } from '../rules/editor-sessions.ts';
 const name = z.string().trim().min(1, 'Session name is required').max(200);
 const componentType = z.string().trim().min(1, 'component_type is required').max(100);
 const personaId = z.uuid('persona_id must be a UUID').nullish();
-/** Thumbnails may be data URLs. */
-const thumbnailUrl = z.string().trim().max(2_000_000).nullish();
+/**
+ * A data:image URL (the canvas's JPEG export) or one of the studio's media paths; the sessions list shows it
+ * in an <img>, so an external address, javascript: or another data: type answers 400 (issue 27).
+ */
+const thumbnailUrl = z
+  .string()
+  .trim()
+  .max(2_000_000)
+  .refine((v) => v === '' || isPageImageRef(v), MESSAGES.media.imageRefInvalid)
+  .nullish();
 
 export const createEditorSessionBody = z.object({
   name,

@@ -58,7 +58,7 @@ export type EnginesReply = z.infer<typeof enginesReply>;
 const adminEngineModel = engineModel.extend({ lastCall: engineLastCall.nullable() });
 export type AdminEngineModel = z.infer<typeof adminEngineModel>;
 
-/** GET /api/admin/engines: the catalogue with each engine's last call outcome (in memory, per process). */
+/** GET /api/admin/engines: the catalogue with each engine's last call outcome, made by any process (table engine_calls). */
 export const adminEnginesReply = enginesReply.extend({ models: z.array(adminEngineModel) });
 export type AdminEnginesReply = z.infer<typeof adminEnginesReply>;
 

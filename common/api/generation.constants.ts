@@ -166,10 +166,14 @@ export const LOCAL_PREVIEW_PRICES: PriceTable = {
 export const TEXT_AGENTS = {
   creditsPerCall: 1,
   perUserPerMinute: 30,
+  /** Calls one client address may make a minute over all its accounts (RATE_LIMIT_TEXT_AGENTS_PER_ADDRESS_PER_MINUTE). */
+  perAddressPerMinute: 60,
   /** Request bodies, in bytes. */
   bodyLimitBytes: { movieAgent: 1_048_576, filmAgent: 1_048_576, imageAgent: 65_536, campaignPlan: 65_536 },
   movieScriptMaxChars: 50_000,
   movieAgentMaxImages: 100,
+  /** The most an answer may hold, in bytes of its JSON: a longer one is refused (422 answer_too_long). */
+  maxAnswerBytes: 524_288,
   /** The movie agent reads an image's URL only to check it is the user's own: stored media URLs, not data. */
   imageUrlMaxChars: 2048,
 } as const;

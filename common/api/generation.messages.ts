@@ -9,6 +9,10 @@ export const GENERATION_MESSAGES = {
         `Image limit exceeded: ${model} supports maximum ${max} images (you have ${have}). Please remove ${remove} image(s).`,
     ),
     authError: 'Authentication error. Please log in again.',
+    agentAnswerTooLong: withParams(
+      ['kb'],
+      (kb: number) => `The answer would be longer than ${kb} KB. Please shorten the text or ask for less.`,
+    ),
     videoFailed: 'Video generation failed',
     imageFailed: 'Image generation failed',
     audioFailed: 'Audio generation failed',

@@ -6,13 +6,18 @@ export const UPLOAD = {
   maxFiles: 10,
   /** Uploads one user may send per minute (RATE_LIMIT_UPLOADS_PER_MINUTE). */
   perMinute: 60,
+  /** Uploads one client address may send per minute over all its accounts (RATE_LIMIT_UPLOADS_PER_ADDRESS_PER_MINUTE). */
+  perAddressPerMinute: 120,
   imageTypes: ['jpeg', 'jpg', 'png', 'gif', 'webp'],
   videoTypes: ['mp4', 'mov', 'avi', 'webm'],
   audioTypes: ['mp3', 'wav', 'm4a', 'ogg'],
 } as const;
 
-/** Storage one user may fill with uploads and generated media (STORAGE_QUOTA_MB), issue 17. */
-export const STORAGE_QUOTA = { defaultMb: 5120 } as const;
+/**
+ * Storage one user may fill with uploads and generated media (STORAGE_QUOTA_MB), issue 17; the free disk
+ * space local storage keeps (STORAGE_DISK_RESERVE_MB), issue 27.
+ */
+export const STORAGE_QUOTA = { defaultMb: 5120, diskReserveMb: 1024 } as const;
 
 export const STORAGE_CLASSES = [
   'temporary',
@@ -89,3 +94,23 @@ export const SIGNED_MEDIA_URL_TTL_SECONDS = 3_600;
 
 /** Temporary storage classes expire this long after they are written. */
 export const TEMPORARY_MEDIA_TTL_SECONDS = 86_400;
+
+/** Inline images a page may show as they are (canvas exports, thumbnails): base64 raster images, never SVG. */
+const INLINE_IMAGE = /^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/=\s]*$/i;
+
+/**
+ * True for an image reference a page may load as it is stored (issue 27): a path of the studio's own media
+ * (`/api/images/…`, one of MEDIA_URL_PREFIX, no `..`, query allowed) or a base64 PNG/JPEG/WebP/GIF data URL.
+ * False for any external or metadata address, javascript:, other data: types and protocol-relative URLs.
+ */
+export function isPageImageRef(value: string): boolean {
+  const v = value.trim();
+  if (INLINE_IMAGE.test(v)) return true;
+  const path = v.split(/[?#]/)[0] ?? '';
+  return (
+    Object.values(MEDIA_URL_PREFIX).some((prefix) => path.startsWith(prefix) && path.length > prefix.length) &&
+    !path.includes('..') &&
+    !path.includes('//') &&
+    !path.includes('\\')
+  );
+}

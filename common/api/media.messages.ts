@@ -16,11 +16,15 @@ export const MEDIA_MESSAGES = {
       ['used', 'limit'],
       (used: string, limit: string) => `Storage full: ${used} of ${limit} used. Delete assets to free space.`,
     ),
+    studioStorageFull:
+      'The studio’s storage is full, so nothing new can be stored right now. Please try again later or contact support.',
   },
   media: {
     linkExpired: 'This media link has expired',
     linkInvalid: 'This media link is not valid',
     rangeNotSatisfiable: 'Requested range not satisfiable',
+    storageUnavailable: 'Media storage is unavailable right now. Please try again in a few moments.',
+    imageRefInvalid: 'Use an image from your own media library or an image file, not a link to another site',
   },
   remote: {
     unsupportedMime: 'Unsupported MIME type',

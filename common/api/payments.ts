@@ -181,11 +181,19 @@ export const walletTopupReply = z.object({
   orderId: z.string(),
 });
 
-/** GET /api/creators/earnings (spec: reads data.totalEarnings). Creators only. */
+/**
+ * GET /api/creators/earnings (spec: reads data.totalEarnings). Creators only. `totalEarnings` (the spec's name) is
+ * the earnings balance: what is available to pay out now. `earnedTotal` is everything earned so far, and
+ * `pendingPayouts` what requested payouts not yet paid hold (earned = available + pending + paid out).
+ */
 export const earningsReply = ok(
   z.object({
     totalEarnings: z.number(),
     totalEarningsCents: z.number().int(),
+    earnedTotal: z.number(),
+    earnedTotalCents: z.number().int(),
+    pendingPayouts: z.number(),
+    pendingPayoutsCents: z.number().int(),
     transactions: z.array(moneyTransaction),
   }),
 );

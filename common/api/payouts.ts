@@ -46,6 +46,8 @@ const payoutDto = z.object({
   /** The bank reference recorded by the admin (manual) or the Stripe transfer id. */
   reference: z.string().nullable(),
   failureReason: z.string().nullable(),
+  /** Stripe mode: when the transfer reached the creator's Stripe account (then Stripe pays it to the bank). */
+  transferredAt: z.string().nullable(),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
   failedAt: z.string().nullable(),
@@ -67,6 +69,8 @@ export const payoutsReply = ok(
     /** Why a payout cannot be requested now (no bank account, one in progress, below the minimum), or null. */
     blockedReason: z.string().nullable(),
     method: z.enum(PAYOUT_METHODS),
+    /** How this studio pays creators: through Stripe Connect when Stripe is configured, by hand otherwise. */
+    studioMode: z.enum(PAYOUT_METHODS),
     payouts: z.array(payoutDto),
   }),
 );
@@ -88,7 +92,13 @@ const adminPayoutDto = payoutDto.extend({
 });
 export type AdminPayoutDto = z.infer<typeof adminPayoutDto>;
 
-export const adminPayoutsReply = z.object({ success: z.literal(true), data: z.array(adminPayoutDto), pagination });
+export const adminPayoutsReply = z.object({
+  success: z.literal(true),
+  data: z.array(adminPayoutDto),
+  pagination,
+  /** `stripe`: payouts to onboarded creators go through Stripe Connect; `manual`: every payout is paid by hand. */
+  studioMode: z.enum(PAYOUT_METHODS),
+});
 export type AdminPayoutsReply = z.infer<typeof adminPayoutsReply>;
 
 export const markPayoutPaidBody = z.object({
@@ -118,3 +128,31 @@ export const stripeAccountReply = z.object({
   message: z.string(),
   data: z.object({ userId: z.string(), stripeAccountId: z.string() }),
 });
+
+// ---- Stripe Connect onboarding (the creator's own payouts account) ----
+
+/** The creator's connected account as Stripe last reported it; null before onboarding starts. */
+const connectAccountDto = z.object({
+  stripeAccountId: z.string(),
+  chargesEnabled: z.boolean(),
+  payoutsEnabled: z.boolean(),
+  detailsSubmitted: z.boolean(),
+  /** requirements.currently_due, e.g. `external_account`, `individual.dob.day`. */
+  requirementsDue: z.array(z.string()),
+  /** requirements.disabled_reason, e.g. `requirements.past_due`. */
+  disabledReason: z.string().nullable(),
+  /** When this was last read from Stripe; null for an id an admin typed. */
+  statusSyncedAt: z.string().nullable(),
+});
+export type ConnectAccountDto = z.infer<typeof connectAccountDto>;
+
+/** GET /api/creators/stripe-connect and POST …/refresh. */
+export const connectStatusReply = ok(
+  z.object({ studioMode: z.enum(PAYOUT_METHODS), account: connectAccountDto.nullable() }),
+);
+export type ConnectStatusReply = z.infer<typeof connectStatusReply>;
+export type ConnectStatus = ConnectStatusReply['data'];
+
+/** POST /api/creators/stripe-connect/onboarding: the Stripe-hosted onboarding page to send the creator to. */
+export const connectOnboardingReply = ok(z.object({ url: z.string(), stripeAccountId: z.string() }));
+export type ConnectOnboardingReply = z.infer<typeof connectOnboardingReply>;

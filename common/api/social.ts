@@ -36,6 +36,13 @@ const socialAccount = z.object({
   isConnected: z.boolean(),
   /** 'sandbox': our embedded network; 'live': the real platform (its client id is configured). */
   mode: z.enum(['sandbox', 'live']),
+  /**
+   * Whether this server lets people connect and publish to the network: false in production for a network without
+   * live credentials unless SANDBOX_NETWORKS=true (issue 27). Connect and publish then answer 503 with the reason.
+   */
+  available: z.boolean(),
+  /** Why it is unavailable and what enables it, e.g. "… Set SANDBOX_NETWORKS=true …"; null when available. */
+  unavailableReason: z.string().nullable(),
   connected_at: z.string().nullable(),
   /** The last publish error on this account, when status is error. */
   error_message: z.string().nullable(),

@@ -78,6 +78,17 @@ export type TaskStatusReply = z.infer<typeof taskStatusReply>;
 
 /** GET /api/tasks/events: the event stream of the signed-in user's tasks. */
 export const TASK_EVENTS_PATH = '/api/tasks/events';
+/**
+ * The stream's last event when the serving process stops (a deploy): the stream ends right after it and the browser
+ * reconnects after the `retry` it set (through the load balancer, to another process).
+ */
+export const TASK_RECONNECT_EVENT = 'reconnect';
+/**
+ * Sent (with `data: {}`) on a stream of every task (no `ids`) when something of the user's own account changed:
+ * approval, role, credits, wallet or earnings, bank accounts, payouts, the Stripe Connect account, the subscription.
+ * The page reads those again; the event carries no data of its own.
+ */
+export const ACCOUNT_CHANGED_EVENT = 'account';
 
 /** `?ids=a,b`: only these tasks (at most 50); without it, every task of the user. */
 export const taskEventsQuery = z.object({

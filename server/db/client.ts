@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -24,9 +25,20 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The embedded engine itself, when kind is pglite (tests dump it to make templates). */
   pglite?: PGlite;
+  /** The connection pool, when kind is postgres (for libraries that take one: the rate-limit counters). */
+  pgPool?: pg.Pool;
   db: Db;
   executeSql: ExecuteSql;
+  /** Applies the pending migrations, under the start-up lock. */
   migrate(): Promise<void>;
+  /**
+   * Runs `work` under the start-up lock: one process at a time per database does start-up work (migrations,
+   * the job queue's schema, generated secrets). PostgreSQL: a session advisory lock (STARTUP_LOCK_KEY) held
+   * on one dedicated connection for the duration; PGlite (one process): one caller at a time in this process.
+   * Re-entrant: work already under the lock (migrate() inside it) runs at once. `onWait` is called when
+   * another process holds the lock, before waiting for it.
+   */
+  withStartupLock<T>(work: () => Promise<T>, onWait?: () => void): Promise<T>;
   close(): Promise<void>;
   /**
    * LISTENs on `channel` and calls `onMessage` with each notification's payload. Resolves once listening;
@@ -50,25 +62,133 @@ export interface Database {
    * and `handler(true)` once it listens again. Returns the function that stops calling it.
    */
   onGap?(handler: (listening: boolean) => void): () => void;
+  /** PostgreSQL: the pool's connections now (open, idle, callers waiting for one) and its size; for metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
 
 const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-export async function openPostgres(url: string, poolMax = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolMax });
+/**
+ * Key of the start-up advisory lock (see withStartupLock). The demo seed takes it as a transaction lock
+ * (server/features/auth/seed.ts), so it also waits for a migration in progress.
+ */
+export const STARTUP_LOCK_KEY = 7_117_000;
+
+/**
+ * `withStartupLock` over `acquire`, which takes the lock (calling `onWait` first when it is taken elsewhere)
+ * and returns its release. Callers in one process queue up; work inside the lock runs at once.
+ */
+function startupLock(acquire: (onWait?: () => void) => Promise<() => Promise<void>>): Database['withStartupLock'] {
+  const held = new AsyncLocalStorage<true>();
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>, onWait?: () => void): Promise<T> => {
+    if (held.getStore()) return work();
+    const run = tail.then(async () => {
+      const release = await acquire(onWait);
+      try {
+        return await held.run(true, work);
+      } finally {
+        await release();
+      }
+    });
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
+/** PostgreSQL's session advisory lock on a connection of its own, taken from the pool and closed after. */
+function postgresStartupLock(pool: pg.Pool): Database['withStartupLock'] {
+  return startupLock(async (onWait) => {
+    const client = await pool.connect();
+    // A connection lost while held releases the lock on the server; the work's own queries then fail.
+    const ignore = () => undefined;
+    client.on('error', ignore);
+    const done = (destroy: boolean) => {
+      client.off('error', ignore);
+      client.release(destroy);
+    };
+    try {
+      const tried = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
+        STARTUP_LOCK_KEY,
+      ]);
+      if (!tried.rows[0]?.locked) {
+        onWait?.();
+        await client.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+      }
+    } catch (error) {
+      done(true);
+      throw error;
+    }
+    return async () => {
+      try {
+        await client.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]);
+        done(false);
+      } catch {
+        // Closing the connection releases the lock.
+        done(true);
+      }
+    };
+  });
+}
+
+export interface MigrationStatus {
+  /** Migrations this code ships (server/db/migrations/meta/_journal.json). */
+  total: number;
+  /** How many of them the database has applied (drizzle.__drizzle_migrations). */
+  applied: number;
+  /** Tag of the newest migration applied (e.g. `0016_operations`), or null on an empty database. */
+  current: string | null;
+  /** Tag of the newest migration this code ships. */
+  latest: string;
+}
+
+/**
+ * Which of this code's migrations the database has applied. Drizzle's rule: every migration of the journal up
+ * to the newest one recorded (a database migrated by newer code counts as up to date).
+ */
+export async function migrationStatus(database: Database): Promise<MigrationStatus> {
+  const journal = JSON.parse(await readFile(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+    entries: Array<{ tag: string; when: number }>;
+  };
+  const [table] = (await database.executeSql("SELECT to_regclass('drizzle.__drizzle_migrations')::text AS name")).rows;
+  let newest = Number.NEGATIVE_INFINITY;
+  if (table?.name) {
+    const [row] = (
+      await database.executeSql('SELECT max(created_at)::text AS newest FROM drizzle.__drizzle_migrations')
+    ).rows;
+    if (row?.newest != null) newest = Number(row.newest);
+  }
+  const applied = journal.entries.filter((entry) => entry.when <= newest);
+  return {
+    total: journal.entries.length,
+    applied: applied.length,
+    current: applied.at(-1)?.tag ?? null,
+    latest: journal.entries.at(-1)?.tag ?? '',
+  };
+}
+
+/**
+ * `applicationName` names the process role on every connection (pg_stat_activity.application_name), e.g.
+ * `genpro-api`, `genpro-worker`; an `application_name` in the URL takes precedence.
+ */
+export async function openPostgres(url: string, poolMax = 10, applicationName = 'genpro'): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolMax, application_name: applicationName });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
-  const hub = new NotificationHub(url, pool);
+  const hub = new NotificationHub(url, pool, applicationName);
+  const withStartupLock = postgresStartupLock(pool);
   return {
     kind: 'postgres',
+    pgPool: pool,
     db,
     executeSql: async (text, values) => {
       const res = await pool.query(text, values as unknown[] | undefined);
       return { rows: Array.isArray(res) ? (res.at(-1)?.rows ?? []) : res.rows };
     },
-    migrate: () => migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: () => withStartupLock(() => migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_FOLDER })),
+    withStartupLock,
     close: async () => {
       await hub.close();
       await pool.end();
@@ -77,6 +197,7 @@ export async function openPostgres(url: string, poolMax = 10): Promise<Database>
     barrier: (since) => hub.barrier(since),
     barrierPassed: (since) => hub.barrierPassed(since),
     onGap: (handler) => hub.onGap(handler),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolMax }),
   };
 }
 
@@ -123,6 +244,7 @@ class NotificationHub {
   constructor(
     private readonly url: string,
     private readonly pool: pg.Pool,
+    private readonly applicationName: string,
   ) {}
 
   async listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>> {
@@ -248,7 +370,7 @@ class NotificationHub {
   }
 
   private connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: this.url });
+    const next = new pg.Client({ connectionString: this.url, application_name: this.applicationName });
     const lost = () => {
       if (this.client !== next) return;
       const wasConnected = this.connected;
@@ -328,6 +450,8 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
 
 function wrapPglite(client: PGlite): Database {
   const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // One process owns an embedded database: the lock only orders this process's callers.
+  const withStartupLock = startupLock(async () => async () => undefined);
   return {
     kind: 'pglite',
     pglite: client,
@@ -346,7 +470,8 @@ function wrapPglite(client: PGlite): Database {
         throw error;
       }
     },
-    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: () => withStartupLock(() => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER })),
+    withStartupLock,
     listen: async (channel, onMessage) => {
       const unlisten = await client.listen(channel, onMessage);
       return async () => {
@@ -390,7 +515,14 @@ function withPeriodicVacuum(database: Database): Database {
   };
 }
 
-export async function openDatabase(config: { DATABASE_URL?: string; dataDir: string }): Promise<Database> {
-  if (config.DATABASE_URL) return openPostgres(config.DATABASE_URL);
+/**
+ * The configured database: PostgreSQL (DATABASE_URL, a pool of DATABASE_POOL_MAX connections named `role`
+ * in pg_stat_activity) or the embedded PGlite under DATA_DIR.
+ */
+export async function openDatabase(
+  config: { DATABASE_URL?: string; dataDir: string; DATABASE_POOL_MAX?: number },
+  role = 'genpro',
+): Promise<Database> {
+  if (config.DATABASE_URL) return openPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX, role);
   return withPeriodicVacuum(await openPglite({ dataDir: path.join(config.dataDir, 'pg') }));
 }

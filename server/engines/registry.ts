@@ -72,9 +72,17 @@ export interface EngineRegistry {
   localPrices(): PriceTable;
   /** Whether names without a vendor run on the local engines (LOCAL_ENGINES, on outside production). */
   localEnginesOn(): boolean;
-  /** Every model of every kind with the engine serving it, its availability and its engine's last call. */
+  /**
+   * Every model of every kind with the engine serving it, its availability and its engine's last call made by this
+   * process (calls of every process: server/engines/calls.ts).
+   */
   catalogue(): Array<EngineModel & { lastCall: EngineLastCall | null }>;
+  /** Calls `listener` after every engine call ends (as the last call records it); returns the function that stops. */
+  onCall(listener: (call: EngineCall) => void): () => void;
 }
+
+/** One ended engine call: the model kind, the engine's name ('local' for the local engines) and how it ended. */
+export type EngineCall = EngineLastCall & { kind: EngineModelKind; engine: string };
 
 /**
  * For each kind, the environment variables that give a name a vendor engine (from
@@ -347,19 +355,25 @@ function resolver<E extends { name: string }>(
   };
 }
 
-/** How the last call of each engine ended, per process (key: `kind:engine name`). */
+/** How the last call of each engine ended, per process (key: `kind:engine name`); listeners hear every call. */
 class LastCalls {
   private readonly calls = new Map<string, EngineLastCall>();
+  readonly listeners = new Set<(call: EngineCall) => void>();
   tracker(kind: EngineModelKind, engine: string): Track {
     return (error, options) => {
       if (error && options?.signal?.aborted) return;
       const at = new Date().toISOString();
-      this.calls.set(
-        `${kind}:${engine}`,
-        error
-          ? { outcome: 'failed', at, message: (error instanceof Error ? error.message : String(error)).slice(0, 500) }
-          : { outcome: 'ok', at },
-      );
+      const call: EngineLastCall = error
+        ? { outcome: 'failed', at, message: (error instanceof Error ? error.message : String(error)).slice(0, 500) }
+        : { outcome: 'ok', at };
+      this.calls.set(`${kind}:${engine}`, call);
+      for (const listener of this.listeners) {
+        try {
+          listener({ kind, engine, ...call });
+        } catch {
+          // A listener (metrics, the engine_calls table) never fails the engine call.
+        }
+      }
     };
   }
   get(kind: EngineModelKind, engine: string): EngineLastCall | null {
@@ -423,6 +437,10 @@ export function createEngineRegistry(config: Config, options: RegistryOptions = 
     prices: (kind, model) => priceTableFor(engineKind(kind, model), localPrices),
     localPrices: () => localPrices,
     localEnginesOn: () => localOn,
+    onCall: (listener) => {
+      lastCalls.listeners.add(listener);
+      return () => lastCalls.listeners.delete(listener);
+    },
     catalogue: () =>
       (Object.keys(byKind) as EngineModelKind[]).flatMap((kind) =>
         byKind[kind].names.map((model) => {

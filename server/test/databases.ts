@@ -49,7 +49,7 @@ export async function buildTemplate(
   if (kind === 'postgres') {
     const name = `genpro_tpl_${runId}`;
     await adminQuery(`CREATE DATABASE ${name}`);
-    const database = await openPostgres(withDatabase(adminUrl(), name), 2);
+    const database = await openPostgres(withDatabase(adminUrl(), name), 2, 'genpro-test');
     await prepare(database);
     await database.close();
     return {
@@ -71,7 +71,7 @@ export async function openTestDatabase(ref: TemplateRef): Promise<Database> {
   if (ref.kind === 'postgres') {
     const name = `genpro_t_${randomBytes(6).toString('hex')}`;
     await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${ref.location}`);
-    const database = await openPostgres(withDatabase(adminUrl(), name), 4);
+    const database = await openPostgres(withDatabase(adminUrl(), name), 4, 'genpro-test');
     return {
       ...database,
       close: async () => {

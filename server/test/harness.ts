@@ -68,6 +68,8 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     SEED_DEMO: 'false',
+    // A test that closes its app with an attempt still running waits this long, not the production default (120).
+    WORKER_SHUTDOWN_GRACE_S: '10',
     ...options.env,
   });
   const database = await openTestDatabase(inject('dbTemplate'));
@@ -88,7 +90,8 @@ export async function createTestApp(
   return {
     app,
     ctx,
-    config,
+    // The context's config: it carries the generated secrets the context loaded (config.storedSecrets).
+    config: ctx.config,
     close: async () => {
       await app.close();
       await closeContext(ctx);

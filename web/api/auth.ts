@@ -3,13 +3,17 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   MeReply,
+  PasswordResetConfirmBody,
+  PasswordResetRequestBody,
+  PasswordResetRequestReply,
   RegisterBody,
+  RegisterReply,
   resendVerificationReply,
-  SessionReply,
   User,
   VerifyCodeReply,
 } from '../../common/api/auth.ts';
 import type { messageReply } from '../../common/api/envelope.ts';
+import { OWN_ACCOUNT } from './account-events.ts';
 import { ApiError, apiRequest } from './client.ts';
 import { clearSession, getToken, saveSession, saveUser, useSession } from './session.ts';
 
@@ -25,6 +29,7 @@ export function useMe() {
   return useQuery({
     queryKey: [...meQueryKey, token],
     enabled: Boolean(token),
+    meta: OWN_ACCOUNT,
     staleTime: 30_000,
     retry: (failures, error) => !(error instanceof ApiError && error.status > 0 && error.status < 500) && failures < 2,
     queryFn: async ({ signal }) => {
@@ -49,11 +54,10 @@ function useStoreSession() {
   };
 }
 
+/** Starts a sign-up: the answer is the same for new and taken emails (a code, or a notice to the owner, is mailed). */
 export function useRegister() {
-  const store = useStoreSession();
   return useMutation({
-    mutationFn: (body: RegisterBody) => apiRequest<SessionReply>('/api/auth/register', { method: 'POST', body }),
-    onSuccess: (reply) => store(reply.data.token, reply.data.user),
+    mutationFn: (body: RegisterBody) => apiRequest<RegisterReply>('/api/auth/register', { method: 'POST', body }),
   });
 }
 
@@ -73,8 +77,12 @@ export function useLogout() {
 export function useVerifyCode() {
   const store = useStoreSession();
   return useMutation({
-    mutationFn: (code: string) =>
-      apiRequest<VerifyCodeReply>('/api/auth/verify-code', { method: 'POST', body: { code } }),
+    /** With `email`: finishes a sign-up (creates the account and signs in); without: the signed-in user's email. */
+    mutationFn: ({ code, email }: { code: string; email?: string }) =>
+      apiRequest<VerifyCodeReply>('/api/auth/verify-code', {
+        method: 'POST',
+        body: email ? { email, code } : { code },
+      }),
     onSuccess: (reply) => store(reply.token, reply.user),
   });
 }
@@ -83,5 +91,22 @@ export function useResendVerification() {
   return useMutation({
     mutationFn: (email: string) =>
       apiRequest<ResendVerificationReply>('/api/auth/resend-verification', { method: 'POST', body: { email } }),
+  });
+}
+
+/** POST /api/auth/password-reset/request: the same answer whether or not an account has the email. */
+export function useRequestPasswordReset() {
+  return useMutation({
+    mutationFn: (body: PasswordResetRequestBody) =>
+      apiRequest<PasswordResetRequestReply>('/api/auth/password-reset/request', { method: 'POST', body }),
+  });
+}
+
+/** POST /api/auth/password-reset/confirm: the mailed code and the new password; every session is signed out. */
+export function useConfirmPasswordReset() {
+  return useMutation({
+    mutationFn: (body: PasswordResetConfirmBody) =>
+      apiRequest<MessageReply>('/api/auth/password-reset/confirm', { method: 'POST', body }),
+    onSuccess: () => clearSession(),
   });
 }

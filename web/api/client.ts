@@ -96,6 +96,14 @@ export async function apiRequest<T>(
             ? MESSAGES.generic.rateLimited
             : MESSAGES.generic.internal;
     rememberKey(message, payload);
+    // Several catalogue messages in one error (a post the networks refuse, one line each): each line's key.
+    const keyed = (payload.details as { keyed?: unknown } | undefined)?.keyed;
+    if (Array.isArray(keyed)) {
+      for (const item of keyed as { message?: unknown; key?: unknown; params?: unknown }[]) {
+        if (typeof item?.message === 'string')
+          rememberKey(item.message, { messageKey: item.key, messageParams: item.params });
+      }
+    }
     throw new ApiError(
       response.status,
       message,

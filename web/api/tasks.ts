@@ -1,11 +1,14 @@
 // One progress channel for the page. Every task a feature waits for is followed over one shared EventSource on
-// GET /api/tasks/events, opened while something is watched and closed as soon as nothing is (an idle page sends
-// no requests). While the stream is down, the watched tasks are read with GET /api/tasks/{id}, backing off, until
-// it is back; when it (re)opens each watched task is read once, so nothing that changed meanwhile is missed.
+// GET /api/tasks/events, opened while something is watched and closed as soon as nothing is (a page that follows
+// nothing sends no requests). While the stream is down, the watched tasks are read with GET /api/tasks/{id}, backing
+// off, until it is back; when it (re)opens each watched task is read once, so nothing that changed meanwhile is
+// missed. The signed-in dashboard also follows the changes of the user's own account on it (followAccount).
 
 import {
+  ACCOUNT_CHANGED_EVENT,
   isTaskFinished,
   TASK_EVENTS_PATH,
+  TASK_RECONNECT_EVENT,
   type TaskStatusReply,
   type TaskView,
   taskView,
@@ -24,14 +27,20 @@ const REOPEN_MS = 30_000;
 
 interface Watcher {
   deliver(task: TaskView): void;
-  streamChanged(open: boolean): void;
+  /** `since`: when the stream that just opened began connecting (a change committed before may have been missed). */
+  streamChanged(open: boolean, since: number): void;
+  /** The user's own account changed (event `account`). */
+  accountChanged?(): void;
 }
 
-/** Watchers by task id; EVERY_TASK's see every task of the user. */
+/** Watchers by task id; EVERY_TASK's see every task of the user, ACCOUNT's hear the account events. */
 const watchers = new Map<string, Set<Watcher>>();
 const EVERY_TASK = '*';
+const ACCOUNT = 'account';
 let source: EventSource | null = null;
 let streamOpen = false;
+/** When the current stream began connecting (its first attempt, or the browser's reconnection after a drop). */
+let connectingSince = 0;
 let reopenTimer: ReturnType<typeof setTimeout> | undefined;
 
 function everyWatcher(): Watcher[] {
@@ -42,9 +51,13 @@ function connect(): void {
   if (source || reopenTimer || typeof EventSource === 'undefined') return;
   const stream = new EventSource(TASK_EVENTS_PATH);
   source = stream;
+  connectingSince = Date.now();
   stream.addEventListener('open', () => {
     streamOpen = true;
-    for (const watcher of everyWatcher()) watcher.streamChanged(true);
+    for (const watcher of everyWatcher()) watcher.streamChanged(true, connectingSince);
+  });
+  stream.addEventListener(ACCOUNT_CHANGED_EVENT, () => {
+    for (const watcher of watchers.get(ACCOUNT) ?? []) watcher.accountChanged?.();
   });
   stream.addEventListener('task', (event) => {
     let parsed: ReturnType<typeof taskView.safeParse>;
@@ -57,7 +70,17 @@ function connect(): void {
     for (const watcher of watchers.get(parsed.data.id) ?? []) watcher.deliver(parsed.data);
     for (const watcher of watchers.get(EVERY_TASK) ?? []) watcher.deliver(parsed.data);
   });
+  // The serving process is stopping (a deploy): the stream ends right after this and the browser reconnects by
+  // itself after the `retry` the server set, through the load balancer to another process. Watched tasks are read
+  // meanwhile, and once more when the stream is back, so no change is missed.
+  stream.addEventListener(TASK_RECONNECT_EVENT, () => {
+    if (source !== stream || !streamOpen) return;
+    streamOpen = false;
+    connectingSince = Date.now();
+    for (const watcher of everyWatcher()) watcher.streamChanged(false, connectingSince);
+  });
   stream.addEventListener('error', () => {
+    if (streamOpen) connectingSince = Date.now();
     streamOpen = false;
     // CONNECTING: the browser reconnects by itself (with Last-Event-ID). CLOSED: the server refused the stream.
     if (stream.readyState === EventSource.CLOSED) {
@@ -68,7 +91,7 @@ function connect(): void {
         if (watchers.size > 0) connect();
       }, REOPEN_MS);
     }
-    for (const watcher of everyWatcher()) watcher.streamChanged(false);
+    for (const watcher of everyWatcher()) watcher.streamChanged(false, connectingSince);
   });
 }
 
@@ -114,9 +137,27 @@ export function followTasks(onTask: (task: TaskView) => void, onStream: (live: b
 useSession.subscribe((state, previous) => {
   if (state.token === previous.token || !source) return;
   disconnect();
-  for (const watcher of everyWatcher()) watcher.streamChanged(false);
+  for (const watcher of everyWatcher()) watcher.streamChanged(false, Date.now());
   connect();
 });
+
+/**
+ * Hears every change of the signed-in user's own account (approval, role, credits, bank accounts, payouts…) while
+ * subscribed: `onChange(before)` asks to read again what was read before `before` (ms; Infinity for an `account`
+ * event). Each time the stream (re)opens it is called with the time the stream began connecting, since a change
+ * committed before that may have been missed. Keeps the stream open; returns the function that unsubscribes.
+ */
+export function followAccount(onChange: (before: number) => void): () => void {
+  const watcher: Watcher = {
+    deliver: () => undefined,
+    streamChanged: (open, since) => {
+      if (open) onChange(since);
+    },
+    accountChanged: () => onChange(Number.POSITIVE_INFINITY),
+  };
+  addWatcher(ACCOUNT, watcher);
+  return () => removeWatcher(ACCOUNT, watcher);
+}
 
 /** Listeners told once of each watched task that finishes (the browser alerts). */
 const finishedListeners = new Set<(task: TaskView) => void>();

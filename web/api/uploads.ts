@@ -8,7 +8,10 @@ import { mapWithConcurrency, uploadFailureMessage, uploadSizeError } from './upl
 
 export type { UploadedFile };
 
-/** A failed upload: `message` is the spec's text ('Upload failed' / 'Upload failed (413)' / the size limit). */
+/**
+ * A failed upload: `message` is the spec's text ('Upload failed' / 'Upload failed (413)' / the size limit), or the
+ * server's own when storage is unavailable (503: 'Media storage is unavailable right now…').
+ */
 export class UploadError extends Error {
   readonly status: number;
   /** The server's own explanation, when it sent one. */
@@ -73,7 +76,9 @@ function uploadFile(file: File, options: UploadOptions = {}): Promise<UploadedFi
         reject(new UploadError(uploadFailureMessage(0), xhr.status, detail));
         return;
       }
-      reject(new UploadError(uploadFailureMessage(xhr.status), xhr.status, detail));
+      // A storage outage (503) says what to do, try again in a moment, which 'Upload failed (503)' does not.
+      const message = xhr.status === 503 && detail ? detail : uploadFailureMessage(xhr.status);
+      reject(new UploadError(message, xhr.status, detail));
     };
     xhr.onerror = () => reject(new UploadError(uploadFailureMessage(0), 0));
     xhr.onabort = () => reject(new DOMException('Upload aborted', 'AbortError'));

@@ -6,6 +6,7 @@ import { Link, Navigate, Outlet, useLocation, useSearchParams } from 'react-rout
 import { toast } from 'sonner';
 import { DASHBOARD_RETURN_FLAGS } from '../../common/api/app.constants.ts';
 import { MESSAGES } from '../../common/messages.ts';
+import { useAccountEvents } from '../api/account-events.ts';
 import { type Me, meQueryKey, useMe } from '../api/auth.ts';
 import { useSession } from '../api/session.ts';
 import { SubscribeButton } from '../features/billing/SubscribeButton.tsx';
@@ -178,6 +179,8 @@ export function DashboardGuard() {
   const token = useSession((s) => s.token);
   const me = useMe();
   const returning = useReturnFlags(Boolean(token));
+  // An admin's approval, a role or credits change, a payout…: the open page shows it without a reload.
+  useAccountEvents(Boolean(token && me.data?.user.is_verified));
 
   if (!token) return <LoginRequired />;
   if (returning && me.isFetching) return <DashboardSkeleton />;

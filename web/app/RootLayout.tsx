@@ -4,11 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, ScrollRestoration, useRouteError } from 'react-router';
 import { Button, buttonClass } from '../ui/Button.tsx';
 import { LogoMark } from '../ui/Logo.tsx';
+import { SkipLink } from '../ui/SkipLink.tsx';
 import { PageSpinner } from '../ui/Spinner.tsx';
 
 export function RootLayout() {
   return (
     <>
+      <SkipLink />
       <Suspense fallback={<PageSpinner />}>
         <Outlet />
       </Suspense>

@@ -18,7 +18,13 @@ export interface SubscriptionSubject extends NavigationSubject {
   subscription: { isActive: boolean } | null;
 }
 
-const ADMIN_ONLY_VIEWS: readonly DashboardView[] = ['adminCreators', 'adminBrands', 'adminEngines', 'adminPayouts'];
+const ADMIN_ONLY_VIEWS: readonly DashboardView[] = [
+  'adminCreators',
+  'adminBrands',
+  'adminEngines',
+  'adminWorkers',
+  'adminPayouts',
+];
 
 const isPendingOrRegular = (status: NavigationSubject['user_status']): boolean =>
   status === 'pending' || status === 'regular_user';
@@ -45,6 +51,7 @@ export function isViewVisible(user: NavigationSubject, view: DashboardView): boo
     case 'adminCreators':
     case 'adminBrands':
     case 'adminEngines':
+    case 'adminWorkers':
     case 'adminPayouts':
       return user.role === 'admin';
     default:

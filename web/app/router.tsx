@@ -8,6 +8,7 @@ const HomePage = lazy(() => import('../features/home/HomePage.tsx'));
 const LoginPage = lazy(() => import('../features/auth/LoginPage.tsx'));
 const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx'));
 const VerifyPage = lazy(() => import('../features/auth/VerifyPage.tsx'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage.tsx'));
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage.tsx'));
 const ContactPage = lazy(() => import('../features/contact/ContactPage.tsx'));
 const CreatorProfilePage = lazy(() => import('../features/profiles/CreatorProfilePage.tsx'));
@@ -24,6 +25,7 @@ export const router = createBrowserRouter([
       { path: 'auth/login', element: <LoginPage /> },
       { path: 'auth/register', element: <RegisterPage /> },
       { path: 'auth/verify', element: <VerifyPage /> },
+      { path: 'auth/forgot-password', element: <ForgotPasswordPage /> },
       { path: 'contact', element: <ContactPage /> },
       { path: 'creators/:id', element: <CreatorProfilePage /> },
       { path: 'brands/:id', element: <BrandProfilePage /> },

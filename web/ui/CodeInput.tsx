@@ -1,32 +1,97 @@
-import { type ClipboardEvent, type KeyboardEvent, type Ref, useImperativeHandle, useRef } from 'react';
+import { type ClipboardEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from './cn.ts';
-
-export interface CodeInputHandle {
-  focusFirst: () => void;
-}
 
 interface CodeInputProps {
   length: number;
   digits: string[];
   onChange: (digits: string[]) => void;
   onComplete: (code: string) => void;
+  /**
+   * The first box takes the focus each time this number changes from 0 (so on arrival when it starts above 0), as
+   * soon as the boxes are enabled. A counter, not a state such as "there is an error": typing must never pull the
+   * focus back to the first box.
+   */
+  focusRequest: number;
   disabled?: boolean;
   invalid?: boolean;
-  ref?: Ref<CodeInputHandle>;
+  /** The accessible name of the group (default: the verification code). */
+  label?: string;
+  /** Describes the group (a hint or an error shown next to it). */
+  describedBy?: string;
 }
 
 const onlyDigits = (value: string) => value.replace(/\D/g, '');
+const emptyDigits = (length: number) => Array.from({ length }, () => '');
+
+/**
+ * The state of one code entry: the digits, and `retry()` after a refused code (the boxes emptied and the first
+ * focused again). Every code entry of the app (log-in two-factor and mailed codes, email verification, the
+ * password reset, two-factor setup) goes through this and CodeInput, so they all behave alike.
+ */
+export function useCodeEntry({
+  length,
+  onComplete,
+  onEdit,
+  autoFocus = true,
+}: {
+  length: number;
+  onComplete: (code: string) => void;
+  /** The user changed a digit (clear a shown error here). */
+  onEdit?: () => void;
+  /** Focus the first box on arrival (not where the boxes are one section of a longer page). */
+  autoFocus?: boolean;
+}) {
+  const [digits, setDigits] = useState(() => emptyDigits(length));
+  const [focusRequest, setFocusRequest] = useState(autoFocus ? 1 : 0);
+  const retry = useCallback(() => {
+    setDigits(emptyDigits(length));
+    setFocusRequest((n) => n + 1);
+  }, [length]);
+  return {
+    digits,
+    code: digits.join(''),
+    complete: digits.every((d) => d !== ''),
+    retry,
+    /** Props for CodeInput. */
+    input: {
+      length,
+      digits,
+      focusRequest,
+      onComplete,
+      onChange: (next: string[]) => {
+        setDigits(next);
+        onEdit?.();
+      },
+    },
+  };
+}
 
 /**
  * Six single-digit boxes: digits only, typing moves forward, Backspace moves back, paste (or autofill) fills
  * from the first box with the first six digits, and a full code is reported through onComplete.
  */
-export function CodeInput({ length, digits, onChange, onComplete, disabled, invalid, ref }: CodeInputProps) {
+export function CodeInput({
+  length,
+  digits,
+  onChange,
+  onComplete,
+  focusRequest,
+  disabled,
+  invalid,
+  label,
+  describedBy,
+}: CodeInputProps) {
   const { t } = useTranslation();
   const inputs = useRef<Array<HTMLInputElement | null>>([]);
+  const focusedFor = useRef(0);
 
-  useImperativeHandle(ref, () => ({ focusFirst: () => inputs.current[0]?.focus() }), []);
+  // A disabled box cannot take the focus: a request made while the code is being checked waits for the answer.
+  useEffect(() => {
+    if (disabled || focusedFor.current === focusRequest) return;
+    focusedFor.current = focusRequest;
+    inputs.current[0]?.focus();
+  }, [focusRequest, disabled]);
 
   const focusAt = (index: number) => {
     const target = inputs.current[Math.max(0, Math.min(length - 1, index))];
@@ -124,8 +189,13 @@ export function CodeInput({ length, digits, onChange, onComplete, disabled, inva
 
   return (
     // Codes read left to right in every language.
-    <fieldset dir="ltr" className="flex justify-between gap-2 sm:gap-3" disabled={disabled}>
-      <legend className="sr-only">{t('auth.verify.codeLabel')}</legend>
+    <fieldset
+      dir="ltr"
+      className="flex justify-between gap-2 sm:gap-3"
+      disabled={disabled}
+      aria-describedby={describedBy}
+    >
+      <legend className="sr-only">{label ?? t('auth.verify.codeLabel')}</legend>
       {digits.map((digit, index) => (
         <input
           // biome-ignore lint/suspicious/noArrayIndexKey: the boxes are positional

@@ -123,7 +123,7 @@ export function FormMessage({
       className={cn('flex items-start gap-2 rounded-lg border px-3.5 py-2.5 text-sm', styles)}
     >
       <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-      <div className="min-w-0">{children}</div>
+      <div className="min-w-0 whitespace-pre-line">{children}</div>
     </div>
   );
 }

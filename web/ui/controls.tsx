@@ -90,7 +90,7 @@ export function SelectField<T extends string = string>({
         </p>
       )}
       {hint && (
-        <p id={`${id}-hint`} className="text-[11px] leading-snug text-subtle">
+        <p id={`${id}-hint`} className="text-xs leading-snug text-subtle">
           {hint}
         </p>
       )}
@@ -141,7 +141,7 @@ export function TextInputField({
           className={cn(inputClass, 'h-10')}
         />
       )}
-      {hint && <p className="text-[11px] leading-snug text-subtle">{hint}</p>}
+      {hint && <p className="text-xs leading-snug text-subtle">{hint}</p>}
     </div>
   );
 }
@@ -169,7 +169,7 @@ export function SwitchField({
         <label htmlFor={id} className="text-sm font-medium text-fg">
           {label}
         </label>
-        {description && <p className="mt-0.5 text-[11px] leading-snug text-subtle">{description}</p>}
+        {description && <p className="mt-0.5 text-xs leading-snug text-subtle">{description}</p>}
       </div>
       <Switch.Root
         id={id}
@@ -179,16 +179,17 @@ export function SwitchField({
         onCheckedChange={onChange}
         data-testid={testId}
         className={cn(
-          'relative mt-0.5 inline-flex h-5 w-9 shrink-0 items-center rounded-full border border-line-strong transition-colors',
+          // 24 px high: the smallest target WCAG 2.2 (2.5.8) allows.
+          'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full border border-line-strong transition-colors',
           'data-[state=checked]:border-accent data-[state=checked]:bg-accent data-[state=unchecked]:bg-surface-3',
           'disabled:cursor-not-allowed disabled:opacity-50',
         )}
       >
         <Switch.Thumb
           className={cn(
-            'block size-4 rounded-full bg-white shadow transition-transform',
-            'translate-x-0.5 data-[state=checked]:translate-x-[17px]',
-            'rtl:-translate-x-0.5 rtl:data-[state=checked]:-translate-x-[17px]',
+            'block size-5 rounded-full bg-white shadow transition-transform',
+            'translate-x-0.5 data-[state=checked]:translate-x-5',
+            'rtl:-translate-x-0.5 rtl:data-[state=checked]:-translate-x-5',
           )}
         />
       </Switch.Root>
@@ -205,6 +206,7 @@ export function RangeField({
   step,
   format,
   hint,
+  testId,
 }: {
   label: string;
   value: number;
@@ -214,6 +216,7 @@ export function RangeField({
   step: number;
   format: (value: number) => string;
   hint?: string;
+  testId?: string;
 }) {
   const id = useId();
   return (
@@ -234,10 +237,12 @@ export function RangeField({
         step={step}
         value={value}
         onChange={(event) => onChange(Number(event.target.value))}
-        className="h-2 w-full cursor-pointer accent-[var(--gp-accent)]"
+        // The track stays thin; the input is 24 px high so the whole row is the target.
+        className="block h-6 w-full cursor-pointer accent-[var(--gp-accent)]"
         aria-valuetext={format(value)}
+        data-testid={testId}
       />
-      {hint && <p className="text-[11px] leading-snug text-subtle">{hint}</p>}
+      {hint && <p className="text-xs leading-snug text-subtle">{hint}</p>}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { RotateCw } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { EMAIL_CODE } from '../../common/api/auth.constants.ts';
@@ -8,14 +8,12 @@ import { useResendVerification, useVerifyCode } from '../api/auth.ts';
 import { ApiError } from '../api/client.ts';
 import { translateMessage } from '../i18n/index.ts';
 import { Button } from './Button.tsx';
-import type { CodeInputHandle } from './CodeInput.tsx';
+import { useCodeEntry } from './CodeInput.tsx';
 
 const V = MESSAGES.verification;
 
 type VerifyState = 'input' | 'verifying' | 'success' | 'error';
 type Notice = { kind: 'error' | 'info'; text: string } | null;
-
-const emptyDigits = () => Array.from({ length: EMAIL_CODE.length }, () => '');
 
 /** Seconds left of a cooldown, ticking once a second until it ends. */
 function useCountdown() {
@@ -41,6 +39,10 @@ function useCountdown() {
 
 interface Options {
   email: string;
+  /** Focus the first box on arrival (the verification page; not the Profile tab). */
+  autoFocus?: boolean;
+  /** A sign-up waiting for its code: the code is sent with the email, and its acceptance signs in. */
+  signUp?: boolean;
   /** After the code was accepted (the session is already stored). */
   onVerified?: () => void;
   /** The text of a refused code. */
@@ -53,31 +55,31 @@ interface Options {
  * Spec 4 Email verification: the six boxes (auto-submit, cleared and focused again after a wrong code), the
  * state input → verifying → success | error, and Resend with its cooldown (the server's, or 30 s).
  */
-export function useEmailVerification({ email, onVerified, verifyError, resendError }: Options) {
+export function useEmailVerification({ email, signUp, autoFocus, onVerified, verifyError, resendError }: Options) {
   const verify = useVerifyCode();
   const resend = useResendVerification();
-  const [digits, setDigits] = useState(emptyDigits);
   const [state, setState] = useState<VerifyState>('input');
   const [notice, setNotice] = useState<Notice>(null);
   const [cooldown, startCooldown] = useCountdown();
-  const codeInput = useRef<CodeInputHandle>(null);
-
-  useEffect(() => {
-    if (state === 'error') codeInput.current?.focusFirst();
-  }, [state]);
+  const entry = useCodeEntry({
+    length: EMAIL_CODE.length,
+    onComplete: (code) => submit(code),
+    onEdit: () => setState((current) => (current === 'error' ? 'input' : current)),
+    autoFocus,
+  });
 
   const submit = (code: string) => {
     if (state === 'verifying' || state === 'success') return;
     setState('verifying');
     setNotice(null);
-    verify.mutate(code, {
+    verify.mutate(signUp ? { code, email } : { code }, {
       onSuccess: (reply) => {
         setState('success');
         toast.success(translateMessage(reply.message || V.verified));
         onVerified?.();
       },
       onError: (error) => {
-        setDigits(emptyDigits());
+        entry.retry();
         setState('error');
         setNotice({ kind: 'error', text: verifyError(error) });
       },
@@ -108,19 +110,12 @@ export function useEmailVerification({ email, onVerified, verifyError, resendErr
 
   /** Props for CodeInput. */
   const boxes = {
-    ref: codeInput,
-    length: EMAIL_CODE.length,
-    digits,
-    onChange: (next: string[]) => {
-      setDigits(next);
-      if (state === 'error') setState('input');
-    },
-    onComplete: submit,
+    ...entry.input,
     disabled: state === 'verifying' || state === 'success',
     invalid: state === 'error',
   };
 
-  return { state, notice, cooldown, startCooldown, codeInput, boxes, onResend, resending: resend.isPending };
+  return { state, notice, cooldown, startCooldown, boxes, onResend, resending: resend.isPending };
 }
 
 export type EmailVerification = ReturnType<typeof useEmailVerification>;

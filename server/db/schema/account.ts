@@ -76,6 +76,10 @@ export const userSettings = pgTable('user_settings', {
     .default('public'),
   autoPublish: boolean('auto_publish').notNull().default(false),
   crossPostOptimization: boolean('cross_post_optimization').notNull().default(true),
+  /** Who may see a video published to YouTube (its status.privacyStatus); private until the user chooses. */
+  youtubePrivacy: text('youtube_privacy', { enum: ['private', 'unlisted', 'public'] })
+    .notNull()
+    .default('private'),
   languagePreference: text('language_preference', { enum: ['en', 'ar'] })
     .notNull()
     .default('en'),
@@ -108,6 +112,11 @@ export const twoFactorChallenges = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     userId: owner(),
     tokenHash: text('token_hash').notNull(),
+    /**
+     * Set for a guarded log-in of an account without two-factor (ACCOUNT_GUARD): the SHA-256 of the code
+     * mailed to the account, which the challenge then takes instead of a TOTP code.
+     */
+    emailCodeHash: text('email_code_hash'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     wrongTries: integer('wrong_tries').notNull().default(0),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),

@@ -6,6 +6,7 @@ export * from './mail.ts';
 export * from './marketplace.ts';
 export * from './media.ts';
 export * from './notifications.ts';
+export * from './operations.ts';
 export * from './payouts.ts';
 export * from './personas.ts';
 export * from './social.ts';

@@ -197,3 +197,30 @@ export const sandboxFollows = pgTable(
   },
   (t) => [primaryKey({ columns: [t.platform, t.ownerUserId, t.visitorHash] })],
 );
+
+/**
+ * The publish journal of the live connectors (issue 28): per network, account and idempotency key (our post id),
+ * what a publish started at the network and what the network answered (a container id, a publish_id, an upload
+ * session, the final outcome), so that a retried publish in any process, after any restart, resumes it instead of
+ * posting again. Never tokens. `claimed_by`/`claimed_until` keep one process at a time on a publish (a lease it
+ * renews while it runs). Rows not updated for three days are swept (social/publish-journal.ts).
+ */
+export const socialPublishJournal = pgTable(
+  'social_publish_journal',
+  {
+    platform: text('platform').notNull(),
+    /** The account's id on the network (the author: Page id, IG user id, open_id, channel id). */
+    accountId: text('account_id').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** The connector's resumable state (JSON); null before anything was recorded. */
+    state: jsonb('state').$type<Record<string, unknown>>(),
+    /** The attempt holding the publish now, and until when its lease runs (database time). */
+    claimedBy: text('claimed_by'),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.platform, t.accountId, t.idempotencyKey] }),
+    index('social_publish_journal_updated_idx').on(t.updatedAt),
+  ],
+);

@@ -19,6 +19,10 @@ export const tasks = pgTable(
     error: jsonb('error').$type<{ code: string; message: string }>(),
     creditsReserved: integer('credits_reserved').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),
+    /** The worker process (worker_heartbeats.id) running or last running an attempt. */
+    workerId: text('worker_id'),
+    /** The X-Request-Id of the request that created the task, carried into the worker's logs. */
+    requestId: text('request_id'),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     ...timestamps,

@@ -75,11 +75,39 @@ export const authAttempts = pgTable(
   'auth_attempts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    kind: text('kind', { enum: ['login', 'verify', 'resend'] }).notNull(),
+    /**
+     * 'login' (failed passwords, 15-minute window), 'verify' (wrong email codes), 'resend' (code mails),
+     * 'login_guard' and 'code_guard' (failed passwords and two-factor codes per account and per address and
+     * account, ACCOUNT_GUARD's 24-hour window), 'reset_request' (reset mails per email), 'reset_check'
+     * (reset codes checked per email).
+     */
+    kind: text('kind', {
+      enum: ['login', 'verify', 'resend', 'login_guard', 'code_guard', 'reset_request', 'reset_check'],
+    }).notNull(),
     subject: text('subject').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('auth_attempts_lookup_idx').on(t.kind, t.subject, t.createdAt)],
+);
+
+/**
+ * Password reset codes (POST /api/auth/password-reset/*): only the SHA-256 of the mailed code is kept; the
+ * newest unused code of a user counts, for PASSWORD_RESET.expiresInSeconds and maxWrongTries wrong tries.
+ */
+export const passwordResetCodes = pgTable(
+  'password_reset_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    wrongTries: integer('wrong_tries').notNull().default(0),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('password_reset_codes_user_idx').on(t.userId)],
 );
 
 export const subscriptions = pgTable('subscriptions', {
@@ -99,3 +127,35 @@ export const subscriptions = pgTable('subscriptions', {
 });
 
 export { timestamps };
+
+/**
+ * Sign-ups waiting for their email code (issue 27): no account exists until the code mailed to the address is
+ * given, so registering answers alike for new and taken emails. One row per (lower-cased) email; registering
+ * again replaces the details and the code. Only the SHA-256 of the code is stored.
+ */
+export const pendingRegistrations = pgTable(
+  'pending_registrations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: ['creator', 'brand'] }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    wrongTries: integer('wrong_tries').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('pending_registrations_email_unique').on(t.email)],
+);
+
+/**
+ * Keyed hashes (HMAC-SHA256, see features/auth/welcome.ts) of every normalized email that received the
+ * welcome credits through sign-up. No foreign key: the rows outlive account deletion, so deleting the account
+ * and registering the same email again grants nothing.
+ */
+export const welcomeCreditEmails = pgTable('welcome_credit_emails', {
+  emailHash: text('email_hash').primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -7,8 +7,8 @@ const engine = new LocalImageEngine();
 const model = 'seedream4';
 
 describe('local image engine: text to image', () => {
-  it('paints 1024x1024 PNG quickly, decodable, with local metadata', async () => {
-    const started = performance.now();
+  // How fast it paints is a budget of `npm run bench -- speed`, not a test.
+  it('paints 1024x1024 PNG, decodable, with local metadata', async () => {
     const result = await engine.textToImage({
       model,
       prompt: 'a calm sunset over the ocean, orange and purple',
@@ -16,8 +16,6 @@ describe('local image engine: text to image', () => {
       height: 1024,
       seed: 7,
     });
-    const elapsed = performance.now() - started;
-    expect(elapsed).toBeLessThan(3000); // goal < 1 s; timing belongs to bench/
     const meta = await sharp(result.data).metadata();
     expect(meta.format).toBe('png');
     expect([meta.width, meta.height]).toEqual([1024, 1024]);

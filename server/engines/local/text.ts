@@ -1,7 +1,8 @@
 import type { CompleteTextRequest, EngineCallOptions, TextEngine, TextResult } from '../types.ts';
 import { type FilmWriterCharacter, type FilmWriterInput, writeFilmScreenplay } from './film-writer.ts';
 import { hasPhrase, type PromptReading, readingSummary, readPrompt } from './prompt-words.ts';
-import { scriptScenes, settingOf, withoutOtherTimes } from './script-scenes.ts';
+import { type ScriptScene, scriptScenes, settingOf, withoutOtherTimes } from './script-scenes.ts';
+import { type LocalAnswer, runOnTextPool, scenesOnTextPool } from './text-pool.ts';
 
 // The local text engine: a deterministic writer. Same input → same output. Purposes:
 // - prompt-enhancement: keeps the subject and adds style, lighting, camera and detail phrases chosen
@@ -381,7 +382,8 @@ function shapeToSchema(schema: Record<string, unknown>, facts: Record<string, Js
   return out;
 }
 
-function answer(request: CompleteTextRequest): { text: string; json?: Json } {
+/** What the local writer answers a request: run on this thread, or on the text pool's (text-pool.ts). */
+export function localAnswer(request: CompleteTextRequest): LocalAnswer {
   const purpose = (request.purpose ?? '').toLowerCase();
   const context = request.context ?? {};
   if (purpose === 'prompt-enhancement' || purpose === 'image-agent' || purpose === 'enhance') {
@@ -430,12 +432,42 @@ function answer(request: CompleteTextRequest): { text: string; json?: Json } {
   return { text };
 }
 
+/**
+ * Requests this long or longer (prompt and context, in characters) are written on the text pool's worker
+ * threads: the writer then takes tens to hundreds of milliseconds (a 50,000-character script: ~150 ms),
+ * which would hold every other request of the process. Shorter ones (an image prompt) take well under a
+ * millisecond, less than handing them to a thread.
+ */
+const OFF_THREAD_MIN_CHARS = 4000;
+
+/**
+ * A script read into scenes (scriptScenes): on a thread of the text pool when it is long (reading 50,000
+ * characters takes ~30 ms), on this one otherwise.
+ */
+export function readScriptScenes(script: string, signal?: AbortSignal): Promise<ScriptScene[]> {
+  if (script.length < OFF_THREAD_MIN_CHARS) return Promise.resolve(scriptScenes(script));
+  return scenesOnTextPool(script, signal);
+}
+
+/** The screenplay writer works a whole film whatever its input's size: always off this thread. */
+const ALWAYS_OFF_THREAD = new Set(['screenplay']);
+
+function answerOffThread(request: CompleteTextRequest, signal: AbortSignal | undefined): Promise<LocalAnswer> {
+  const size = request.prompt.length + (request.system?.length ?? 0) + JSON.stringify(request.context ?? {}).length;
+  if (size < OFF_THREAD_MIN_CHARS && !ALWAYS_OFF_THREAD.has(request.purpose ?? '')) {
+    return Promise.resolve(localAnswer(request));
+  }
+  // The local writer ignores images; buffers need not cross to the thread.
+  const { images: _images, ...plain } = request;
+  return runOnTextPool(plain, signal);
+}
+
 export class LocalTextEngine implements TextEngine {
   readonly name = 'local';
 
   async complete(request: CompleteTextRequest, options?: EngineCallOptions): Promise<TextResult> {
     options?.signal?.throwIfAborted();
-    const { text, json } = answer(request);
+    const { text, json } = await answerOffThread(request, options?.signal);
     options?.onProgress?.(1, 0);
     return {
       text,
@@ -450,7 +482,7 @@ export class LocalTextEngine implements TextEngine {
   }
 
   async *stream(request: CompleteTextRequest, options?: EngineCallOptions): AsyncIterable<string> {
-    const { text } = answer(request);
+    const { text } = await answerOffThread(request, options?.signal);
     // Word groups with their trailing spaces, so joined chunks equal the complete text exactly.
     const chunks = text.match(/\S+\s*/g) ?? [text];
     for (let i = 0; i < chunks.length; i += 4) {

@@ -68,14 +68,23 @@ export async function receiveAvatar(parts: AsyncIterable<Multipart>): Promise<Bu
   return image;
 }
 
-/** The bytes of one of the user's own stored images (JSON {avatarUrl}). */
-export async function readOwnImage(deps: Deps, userId: string, avatarUrl: string): Promise<Buffer> {
+/**
+ * The bytes of one of the user's own stored images (JSON {avatarUrl}, or a brand's {logoUrl}): the
+ * studio's media URL of an object the user owns. Anything else — another user's file (public or not),
+ * an external or metadata address, a data: or javascript: URL — answers 400 'notYourMedia'.
+ */
+export async function readOwnImage(
+  deps: Deps,
+  userId: string,
+  avatarUrl: string,
+  notImage: string = m.avatarNotImage,
+): Promise<Buffer> {
   const key = storedKeyOf(deps.config, avatarUrl);
   const store = new MediaStore(deps);
   const object = key ? await store.get(key) : null;
   const expired = object?.expiresAt && object.expiresAt.getTime() < deps.clock.now().getTime();
   if (!object || object.userId !== userId || expired) throw badRequest(MESSAGES.assets.notYourMedia);
-  if (!object.contentType.startsWith('image/')) throw badRequest(m.avatarNotImage);
+  if (!object.contentType.startsWith('image/')) throw badRequest(notImage);
   return readCapped(
     await deps.storage.read(object.key),
     UPLOAD_STORAGE_CEILINGS_MB.image * MB,
@@ -83,22 +92,50 @@ export async function readOwnImage(deps: Deps, userId: string, avatarUrl: string
   );
 }
 
-/** A square AVATAR.sizePx WebP of the (byte-sniffed) JPEG, PNG, GIF or WebP image. */
-async function toAvatarWebp(image: Buffer): Promise<Buffer> {
+/**
+ * A WebP of a byte-sniffed image of one of `types`, checked for hidden payloads, turned upright and resized (the
+ * avatar and the brand logo). A file that is not such an image answers 400 `notImage`; one that looks like an image
+ * by its header but does not decode answers 400 with `failed`.
+ */
+export async function reencodeAsWebp(
+  image: Buffer,
+  o: {
+    types: readonly string[];
+    size: number;
+    fit: 'cover' | 'inside';
+    quality: number;
+    notImage: string;
+    failed: { code: string; message: string };
+  },
+): Promise<Buffer> {
   const sniffed = await sniffBuffer(image);
-  if (!sniffed || !(AVATAR.types as readonly string[]).includes(sniffed.ext)) throw badRequest(m.avatarNotImage);
+  if (!sniffed || !o.types.includes(sniffed.ext)) throw badRequest(o.notImage);
   await assertCleanMedia(image, sniffed);
   try {
     return await sharp(image, { animated: false, limitInputPixels: 100_000_000 })
       .rotate()
-      .resize(AVATAR.sizePx, AVATAR.sizePx, { fit: 'cover', position: 'centre' })
-      .webp({ quality: 85 })
+      .resize(
+        o.size,
+        o.size,
+        o.fit === 'cover' ? { fit: 'cover', position: 'centre' } : { fit: 'inside', withoutEnlargement: true },
+      )
+      .webp({ quality: o.quality })
       .toBuffer();
   } catch {
-    // A file that looks like an image by its header but does not decode.
-    throw new AppError(400, 'avatar_failed', m.avatarFailed);
+    throw new AppError(400, o.failed.code, o.failed.message);
   }
 }
+
+/** A square AVATAR.sizePx WebP of the (byte-sniffed) JPEG, PNG, GIF or WebP image. */
+const toAvatarWebp = (image: Buffer) =>
+  reencodeAsWebp(image, {
+    types: AVATAR.types,
+    size: AVATAR.sizePx,
+    fit: 'cover',
+    quality: 85,
+    notImage: m.avatarNotImage,
+    failed: { code: 'avatar_failed', message: m.avatarFailed },
+  });
 
 /**
  * Re-encodes the image, stores it as a public object (avatars appear on cards other users see),

@@ -7,6 +7,7 @@ import { bicError, ibanError, normalizeBic, normalizeIban } from '../../../commo
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { bankAccounts } from '../../db/schema/index.ts';
+import { announceAccountChange } from '../../platform/auth/account-changes.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock'>;
@@ -130,6 +131,7 @@ async function insertAccount(
         updatedAt: now,
       })
       .returning();
+    await announceAccountChange(tx, userId);
     return inserted;
   });
 }
@@ -155,6 +157,7 @@ export async function makePrimary(deps: Deps, userId: string, id: string): Promi
       .set({ isPrimary: false, updatedAt: now })
       .where(and(eq(bankAccounts.userId, userId), eq(bankAccounts.isPrimary, true)));
     await tx.update(bankAccounts).set({ isPrimary: true, updatedAt: now }).where(eq(bankAccounts.id, id));
+    await announceAccountChange(tx, userId);
   });
   return listBankAccounts(deps.db, userId);
 }
@@ -165,6 +168,7 @@ export async function deleteBankAccount(deps: Deps, userId: string, id: string):
   await deps.db.transaction(async (tx) => {
     const row = await ownedRow(tx, userId, id);
     await tx.delete(bankAccounts).where(eq(bankAccounts.id, row.id));
+    await announceAccountChange(tx, userId);
     if (!row.isPrimary) return;
     const [next] = await tx
       .select({ id: bankAccounts.id })

@@ -55,6 +55,8 @@ describe('DELETE /api/users/delete-account', () => {
 
   it("removes the user's rows and every stored file, and signs out; other users keep theirs", async () => {
     const reg = await register(t.app);
+    // Uploads need a verified email (issue 27).
+    await t.ctx.db.update(users).set({ isVerified: true }).where(eq(users.id, reg.userId));
     const bystander = await createTestUser(t.ctx.db);
     const png = await solidPng(64, 64, '#ff8800');
     const theirs = await storeUpload(t.ctx, bystander.id, png, 'image/png', 'png');
@@ -131,7 +133,7 @@ describe('DELETE /api/users/delete-account', () => {
   });
 
   it('keeps the last admin and lets an admin go when another remains', async () => {
-    const password = 'admin password 1';
+    const password = 'granite willow lantern 1';
     await createAdmin(t.ctx, { email: 'first.admin@example.com', password });
     const login = async (email: string) =>
       (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).json().data

@@ -131,7 +131,7 @@ describe('brand profile', () => {
     const bad = await call('PATCH', '/api/brands/profile', brand.token, { companyWebsite: 'javascript:x' });
     expect(bad.statusCode).toBe(400);
     const badLogo = await call('PATCH', '/api/brands/profile', brand.token, { logoUrl: 'javascript:x' });
-    expect(badLogo.json()).toMatchObject({ error: MESSAGES.account.urlInvalid });
+    expect(badLogo.json()).toMatchObject({ error: MESSAGES.account.logoOwnMediaOnly });
   });
 });
 

@@ -13,10 +13,9 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { brandProfiles, creatorProfiles, users } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
-import { badRequest, forbidden } from '../../platform/errors.ts';
-import { ownedMediaObject, storedKeyOf } from '../../platform/media/inputs.ts';
-import { mediaUrl } from '../../platform/media/store.ts';
+import { forbidden } from '../../platform/errors.ts';
 import { loadUserDto } from '../auth/users.ts';
+import { readOwnLogo, replaceLogo, setBrandLogo, shownLogo } from './logo.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock'>;
 type CreatorRow = typeof creatorProfiles.$inferSelect;
@@ -116,7 +115,7 @@ function toBrandProfile(row: BrandRow): BrandProfile {
     budgetRange: row.budgetRange,
     companySize: row.companySize,
     headquartersLocation: row.headquartersLocation,
-    logoUrl: row.logoUrl,
+    logoUrl: shownLogo(row.logoUrl),
     verificationStatus: row.verificationStatus,
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -155,43 +154,21 @@ export async function getBrandProfile(deps: Deps, user: UserRow): Promise<BrandP
   return toBrandProfile(await ensureBrandRow(deps, user));
 }
 
-/**
- * The brand logo: an http(s) URL, or one of the brand's own stored images (kept as its media URL).
- * '' or null removes it.
- */
-async function checkLogoUrl(
-  deps: Pick<AppContext, 'db' | 'clock' | 'storage' | 'config'>,
-  userId: string,
-  value: string | null,
-): Promise<string | null> {
-  if (value === null || value === '') return null;
-  const key = storedKeyOf(deps.config, value);
-  if (key) {
-    const object = await ownedMediaObject(deps, userId, key).catch(() => null);
-    if (!object || object.userId !== userId) throw badRequest(MESSAGES.assets.notYourMedia);
-    if (!object.contentType.startsWith('image/')) throw badRequest(MESSAGES.account.avatarNotImage);
-    return mediaUrl(object.key, object.contentType, object.storageClass);
-  }
-  try {
-    const url = new URL(value);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url.toString();
-  } catch {
-    // falls through to the error
-  }
-  throw badRequest(MESSAGES.account.urlInvalid);
-}
-
 export async function updateBrandProfile(
-  deps: Pick<AppContext, 'db' | 'clock' | 'storage' | 'config'>,
+  deps: Pick<AppContext, 'db' | 'clock' | 'storage' | 'config' | 'log'>,
   user: UserRow,
   body: z.output<typeof updateBrandProfileBody>,
 ): Promise<BrandProfile> {
-  await ensureBrandRow(deps, user);
+  const current = await ensureBrandRow(deps, user);
   const { logoUrl, ...rest } = body;
-  const logo = logoUrl === undefined ? undefined : await checkLogoUrl(deps, user.id, logoUrl);
+  // The logo: '' or null removes it; otherwise only one of the brand's own images (setBrandLogo, issue 27);
+  // the current logo sent back unchanged is kept as it is.
+  if (logoUrl === null || logoUrl === '') await replaceLogo(deps, user.id, null);
+  else if (logoUrl !== undefined && logoUrl !== current.logoUrl)
+    await setBrandLogo(deps, user, await readOwnLogo(deps, user.id, logoUrl));
   const [row] = await deps.db
     .update(brandProfiles)
-    .set({ ...defined(rest), ...(logo === undefined ? {} : { logoUrl: logo }), updatedAt: deps.clock.now() })
+    .set({ ...defined(rest), updatedAt: deps.clock.now() })
     .where(eq(brandProfiles.userId, user.id))
     .returning();
   return toBrandProfile(row);

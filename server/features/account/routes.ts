@@ -1,17 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AVATAR } from '../../../common/api/account.constants.ts';
+import { AVATAR, BRAND_LOGO } from '../../../common/api/account.constants.ts';
 import {
   avatarReply,
   avatarUrlBody,
   bankAccountQuery,
   bankAccountsChangedReply,
   bankAccountsReply,
+  brandLogoReply,
   brandProfileReply,
   createBankAccountBody,
   createBankAccountReply,
   creatorProfileReply,
   deleteAccountBody,
+  logoUrlBody,
   updateBankAccountBody,
   updateBrandProfileBody,
   updateCreatorProfileBody,
@@ -30,6 +32,7 @@ import { MB } from '../uploads/sniff.ts';
 import { readOwnImage, receiveAvatar, setAvatar } from './avatar.ts';
 import { addBankAccount, deleteBankAccount, listBankAccounts, makePrimary } from './bank-accounts.ts';
 import { deleteAccount } from './delete-account.ts';
+import { readOwnLogo, setBrandLogo } from './logo.ts';
 import {
   getBrandProfile,
   getCreatorProfile,
@@ -48,7 +51,10 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const signedIn = requireUser();
   const creatorsOnly = requireUser({ roles: ['creator'] });
   const brandsOnly = requireUser({ roles: ['brand'] });
-  const secure = ctx.config.SECURE_COOKIES ?? ctx.config.publicUrl.startsWith('https://');
+  // Storing an avatar needs a verified email address, as every upload (issue 27).
+  const verifiedUploader = requireUser({ verifiedEmail: true });
+  const verifiedBrandUploader = requireUser({ roles: ['brand'], verifiedEmail: true });
+  const secure = ctx.config.secureCookies;
   const clearSessionCookie = (reply: FastifyReply) =>
     reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
 
@@ -115,6 +121,30 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       }),
     );
 
+    app.post(
+      '/api/brands/logo',
+      {
+        onRequest: uploadRateLimit(ctx, app),
+        preValidation: verifiedBrandUploader,
+        schema: {
+          tags: ['account'],
+          summary: `Set the brand logo: multipart \`file\` (JPEG/PNG/GIF/WebP by content, ≤ ${BRAND_LOGO.maxMb} MB) or JSON {logoUrl} of an own image`,
+          description: `Re-encoded to a WebP within ${BRAND_LOGO.maxPx} px, stored publicly; the previous logo file is deleted. Never an external URL.`,
+          consumes: ['multipart/form-data', 'application/json'],
+          security: bearer,
+          response: { 200: brandLogoReply, ...errors, 500: errorReply },
+        },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        const image = request.isMultipart()
+          ? await receiveAvatar(request.parts({ limits: { fileSize: BRAND_LOGO.maxMb * MB + 1, files: 2 } }))
+          : await logoFromBody(ctx, request, user.id);
+        const logoUrl = await setBrandLogo(ctx, user, image);
+        return { success: true as const, data: { logoUrl, profile: await getBrandProfile(ctx, user) } };
+      },
+    );
+
     // ---- Generic profile and avatar ----
     app.put(
       '/api/users/profile',
@@ -137,7 +167,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/users/avatar',
       {
         onRequest: uploadRateLimit(ctx, app),
-        preValidation: signedIn,
+        preValidation: verifiedUploader,
         schema: {
           tags: ['account'],
           summary: `Set the avatar: multipart \`file\` (JPEG/PNG/GIF/WebP by content, ≤ ${AVATAR.maxMb} MB) or JSON {avatarUrl} of an own image`,
@@ -293,6 +323,12 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 }
 
 /** The image behind an avatar request: the multipart file, or the user's own stored image named by JSON {avatarUrl}. */
+async function logoFromBody(ctx: AppContext, request: FastifyRequest, userId: string): Promise<Buffer> {
+  const parsed = logoUrlBody.safeParse(request.body);
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? MESSAGES.upload.noFile);
+  return readOwnLogo(ctx, userId, parsed.data.logoUrl);
+}
+
 async function avatarSource(ctx: AppContext, request: FastifyRequest, userId: string): Promise<Buffer> {
   if (request.isMultipart()) {
     return receiveAvatar(request.parts({ limits: { fileSize: AVATAR.maxMb * MB + 1, files: 2 } }));

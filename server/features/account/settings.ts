@@ -42,6 +42,7 @@ export async function getSettings(deps: Pick<AppContext, 'db'>, userId: string):
     profileVisibility: s.profileVisibility,
     autoPublish: s.autoPublish,
     crossPostOptimization: s.crossPostOptimization,
+    youtubePrivacy: s.youtubePrivacy,
     languagePreference: s.languagePreference,
     themePreference: s.themePreference,
     timezone: user.timezone || DEFAULT_TIMEZONE,

@@ -4,6 +4,9 @@ import {
   adminBrandsReply,
   adminCreatorsQuery,
   adminCreatorsReply,
+  adminMediaParams,
+  adminMediaQuery,
+  adminStorageReply,
   approveBrandBody,
   approveBrandReply,
   approveUserBody,
@@ -17,7 +20,17 @@ import { errorReplies } from '../../../common/api/envelope.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
-import { adminListBrands, adminListCreators, decideBrand, decideCreator, deleteUser, listAuditLog } from './service.ts';
+import { sendMedia } from '../media/routes.ts';
+import {
+  adminListBrands,
+  adminListCreators,
+  adminReadMedia,
+  decideBrand,
+  decideCreator,
+  deleteUser,
+  listAuditLog,
+} from './service.ts';
+import { adminStorage } from './storage.ts';
 
 const errors = errorReplies(400, 401, 403, 404, 409);
 const bearer = [{ bearer: [] }];
@@ -119,6 +132,39 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => ({ success: true as const, ...(await listAuditLog(ctx, request.query)) }),
+    );
+    app.get(
+      '/api/admin/media/*',
+      {
+        preValidation: adminOnly,
+        schema: {
+          tags: ['admin'],
+          summary: "Any user's stored file (Range, ?download=1, ?reason=…); every read writes a media.read audit row",
+          description:
+            "The only way an admin reads another user's private file: the media URLs, assets and editor sessions answer 404 to admins as to anyone.",
+          security: bearer,
+          params: adminMediaParams,
+          querystring: adminMediaQuery,
+        },
+      },
+      async (request, reply) => {
+        const row = await adminReadMedia(ctx, currentUser(request), request.params['*'], request.query.reason);
+        return sendMedia(ctx, request, reply, row);
+      },
+    );
+    app.get(
+      '/api/admin/storage',
+      {
+        preValidation: adminOnly,
+        schema: {
+          tags: ['admin'],
+          summary:
+            'Storage use: bytes stored over every user, the overall budget (STORAGE_BUDGET_GB), the free disk with its reserve (STORAGE_DISK_RESERVE_MB), and the users storing the most',
+          security: bearer,
+          response: { 200: adminStorageReply, ...errors },
+        },
+      },
+      async () => ({ success: true as const, data: await adminStorage(ctx) }),
     );
   };
 }

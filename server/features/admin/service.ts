@@ -21,6 +21,8 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { adminAuditLog, brandProfiles, users } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { type MediaObjectRow, MediaStore } from '../../platform/media/store.ts';
+import { isValidKey } from '../../platform/storage/keys.ts';
 import { purgeUser } from '../account/delete-account.ts';
 import {
   brandOrder,
@@ -48,7 +50,7 @@ export async function audit(
   admin: UserRow,
   entry: {
     action: AdminAction;
-    targetType: 'user' | 'brand' | 'payout';
+    targetType: 'user' | 'brand' | 'payout' | 'media';
     targetId: string;
     details: Record<string, unknown>;
   },
@@ -296,4 +298,42 @@ export async function listAuditLog(
     })),
     pagination: page(Number(total?.n ?? 0), query.offset, query.limit),
   };
+}
+
+/**
+ * GET /api/admin/media/{key}: the stored object behind any key, for an admin, after writing the audit row
+ * (`media.read`, target the key, details: owner, type, size, reason). Admins get 404 on other users' private
+ * files everywhere else (the media URLs, assets, editor sessions), so every such read leaves a trace.
+ * Unknown or expired keys answer 404 and audit nothing.
+ */
+export async function adminReadMedia(
+  deps: Pick<AppContext, 'db' | 'clock' | 'storage'>,
+  admin: UserRow,
+  key: string,
+  reason: string | undefined,
+): Promise<MediaObjectRow> {
+  if (!isValidKey(key)) throw notFound();
+  const row = await new MediaStore(deps).get(key);
+  const now = deps.clock.now();
+  if (!row || (row.expiresAt && row.expiresAt.getTime() < now.getTime())) throw notFound();
+  await deps.db.transaction((tx) =>
+    audit(
+      tx,
+      admin,
+      {
+        action: 'media.read',
+        targetType: 'media',
+        targetId: key,
+        details: {
+          ownerUserId: row.userId,
+          contentType: row.contentType,
+          size: row.size,
+          public: row.isPublic,
+          ...(reason ? { reason } : {}),
+        },
+      },
+      now,
+    ),
+  );
+  return row;
 }

@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { parseCreateAdminArgs } from './admin-cli.ts';
 import { formatDemoAccounts, seedDemoIfEmpty } from './seed.ts';
 import { createAdmin } from './service.ts';
-import { bearer, register } from './testing.ts';
+import { bearer, registerUnverified } from './testing.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -80,8 +80,8 @@ describe('createAdmin', () => {
   });
 
   it('promotes an existing account, sets its password and signs its sessions out', async () => {
-    // Unverified, so without the welcome credits until the promotion verifies it.
-    const reg = await register(t.app, { role: 'creator' });
+    // Unverified (as sign-ups were before issue 27), so without the welcome credits until the promotion verifies it.
+    const reg = await registerUnverified(t, { role: 'creator' });
     const { user, created } = await createAdmin(t.ctx, {
       email: reg.email,
       password: 'new-admin-password',

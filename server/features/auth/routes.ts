@@ -1,11 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { loginReply, loginTwoFactorBody } from '../../../common/api/account.ts';
-import { EMAIL_CODE, SESSION_TTL_DAYS } from '../../../common/api/auth.constants.ts';
+import { EMAIL_CODE, PASSWORD_RESET, SESSION_TTL_DAYS } from '../../../common/api/auth.constants.ts';
 import {
   loginBody,
   meReply,
+  passwordResetConfirmBody,
+  passwordResetRequestBody,
+  passwordResetRequestReply,
   registerBody,
+  registerReply,
   resendVerificationBody,
   resendVerificationReply,
   sessionIdParams,
@@ -19,7 +23,9 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { assertSignedIn, currentUser, optionalUser, requireUser, SESSION_COOKIE } from '../../platform/auth/session.ts';
 import { notFound, unauthorized } from '../../platform/errors.ts';
-import { getMe, loginUser, loginWithSecondFactor, registerUser, subscriptionCache } from './service.ts';
+import { confirmPasswordReset, requestPasswordReset } from './password-reset.ts';
+import { registerUser, verifyRegistration } from './registration.ts';
+import { getMe, loginUser, loginWithSecondFactor, subscriptionCache } from './service.ts';
 import { listSessions, type RequestMeta, revokeAllSessions, revokeSession } from './sessions.ts';
 import { loadUserDto } from './users.ts';
 import { resendVerification, verifyCode } from './verification.ts';
@@ -32,7 +38,7 @@ function meta(request: FastifyRequest): RequestMeta {
 
 /** Sign-up, log-in, email verification and sessions. Tokens go in the body and in an httpOnly cookie. */
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const secure = ctx.config.SECURE_COOKIES ?? ctx.config.publicUrl.startsWith('https://');
+  const secure = ctx.config.secureCookies;
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
   const setSessionCookie = (reply: FastifyReply, token: string) =>
     reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_DAYS * 86_400 });
@@ -49,15 +55,20 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: perIp,
         schema: {
           tags: ['auth'],
-          summary: 'Create a creator or brand account; sends the email code and signs in',
+          summary:
+            'Start a creator or brand sign-up: mails a code (the account is created by verify-code); same answer for taken emails',
           body: registerBody,
-          response: { 201: sessionReply, ...errors },
+          response: { 202: registerReply, ...errors },
         },
       },
       async (request, reply) => {
-        const { token, user } = await registerUser(ctx, request.body, meta(request));
-        setSessionCookie(reply, token);
-        return reply.code(201).send({ success: true, data: { token, user } });
+        await registerUser(ctx, request.body);
+        return reply.code(202).send({
+          success: true as const,
+          message: MESSAGES.auth.registrationCodeSent,
+          email: request.body.email,
+          cooldownSeconds: EMAIL_CODE.resendCooldownSeconds,
+        });
       },
     );
 
@@ -67,13 +78,18 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: perIp,
         schema: {
           tags: ['auth'],
-          summary: 'Log in with email and password (with two-factor on: a challenge, no session yet)',
+          summary:
+            'Log in with email and password (with two-factor on, or after many failed log-ins of the account: a challenge and no session yet)',
           body: loginBody,
           response: { 200: loginReply, ...errors },
         },
       },
       async (request, reply) => {
         const result = await loginUser(ctx, request.body, meta(request));
+        if (result.kind === 'session') {
+          setSessionCookie(reply, result.token);
+          return { success: true as const, data: { token: result.token, user: result.user } };
+        }
         if (result.kind === 'two_factor') {
           return {
             success: true as const,
@@ -82,8 +98,13 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             expiresInSeconds: result.expiresInSeconds,
           };
         }
-        setSessionCookie(reply, result.token);
-        return { success: true as const, data: { token: result.token, user: result.user } };
+        return {
+          success: true as const,
+          requiresEmailCode: true as const,
+          message: MESSAGES.auth.loginCodeMailed,
+          challengeToken: result.challengeToken,
+          expiresInSeconds: result.expiresInSeconds,
+        };
       },
     );
 
@@ -93,7 +114,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: perIp,
         schema: {
           tags: ['auth'],
-          summary: 'Finish a two-factor log-in with a TOTP or recovery code',
+          summary: 'Finish a challenged log-in with a TOTP or recovery code, or the code mailed to the account',
           body: loginTwoFactorBody,
           response: { 200: sessionReply, ...errors },
         },
@@ -157,24 +178,26 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/auth/verify-code',
       {
         config: perIp,
-        preValidation: signedIn,
         schema: {
           tags: ['auth'],
-          summary: "Verify the signed-in user's email with the 6-digit code; returns a fresh token",
-          security: [{ bearer: [] }],
+          summary:
+            'Verify an email with the 6-digit code: with `email`, finishes a sign-up (creates the account and signs in); without, the signed-in user’s email. Returns a fresh token',
+          security: [{ bearer: [] }, {}],
           body: verifyCodeBody,
           response: { 200: verifyCodeReply, ...errors },
         },
       },
       async (request, reply) => {
+        const { email, code } = request.body;
+        if (email) {
+          const { token, user } = await verifyRegistration(ctx, { email, code }, meta(request));
+          setSessionCookie(reply, token);
+          return { success: true as const, message: MESSAGES.verification.verified, token, user };
+        }
+        assertSignedIn(request);
         const auth = request.auth;
         if (!auth) throw unauthorized(MESSAGES.auth.required);
-        const result = await verifyCode(
-          ctx,
-          { user: auth.user, sessionId: auth.session.id },
-          request.body.code,
-          meta(request),
-        );
+        const result = await verifyCode(ctx, { user: auth.user, sessionId: auth.session.id }, code, meta(request));
         setSessionCookie(reply, result.token);
         return {
           success: true as const,
@@ -182,6 +205,47 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           token: result.token,
           user: await loadUserDto(ctx.db, auth.user.id, ctx.clock.now()),
         };
+      },
+    );
+
+    app.post(
+      '/api/auth/password-reset/request',
+      {
+        config: perIp,
+        schema: {
+          tags: ['auth'],
+          summary: 'Mail a password reset code (same 202 answer for unknown emails; a few mails per email and hour)',
+          body: passwordResetRequestBody,
+          response: { 202: passwordResetRequestReply, ...errors },
+        },
+      },
+      async (request, reply) => {
+        // The mail is not awaited: the answer takes as long for emails without an account.
+        await requestPasswordReset(ctx, request.body.email);
+        return reply.code(202).send({
+          success: true as const,
+          message: MESSAGES.passwordReset.requested,
+          expiresInMinutes: Math.round(PASSWORD_RESET.expiresInSeconds / 60),
+        });
+      },
+    );
+
+    app.post(
+      '/api/auth/password-reset/confirm',
+      {
+        config: perIp,
+        schema: {
+          tags: ['auth'],
+          summary:
+            'Set a new password with the mailed code (single use, 30 minutes); signs out every session and mails the owner',
+          body: passwordResetConfirmBody,
+          response: { 200: messageReply, ...errors },
+        },
+      },
+      async (request, reply) => {
+        await confirmPasswordReset(ctx, request.body, meta(request));
+        clearSessionCookie(reply);
+        return { success: true as const, message: MESSAGES.passwordReset.done };
       },
     );
 

@@ -1,6 +1,7 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Role } from '../../../common/api/auth.constants.ts';
 import type { AppContext } from '../../context.ts';
+import { STARTUP_LOCK_KEY } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
 import { hashPassword } from '../../platform/auth/crypto.ts';
 import { insertAccount, type NewAccount } from './service.ts';
@@ -55,9 +56,6 @@ const DEMO_ACCOUNTS: readonly DemoSpec[] = [
   },
 ];
 
-/** Arbitrary constant key for the advisory lock that keeps two starting processes from both seeding. */
-const SEED_LOCK_KEY = 7_117_001;
-
 /**
  * When the users table is empty: an admin, a brand, an approved creator and a pending creator, all
  * verified, each with the welcome credits and a trial. Returns them, or null when there were users.
@@ -66,7 +64,9 @@ export async function seedDemoIfEmpty(ctx: Pick<AppContext, 'db' | 'clock'>): Pr
   const hashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hashPassword(a.password)));
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`);
+    // The start-up lock, held for the transaction: two starting processes never both seed, and a seed waits
+    // for a migration in progress (a process with MIGRATE_ON_START=false seeds once the schema is there).
+    await tx.execute(sql`select pg_advisory_xact_lock(${STARTUP_LOCK_KEY})`);
     const [{ count }] = await tx.select({ count: sql<number>`count(*)::int` }).from(users);
     if (count > 0) return null;
     for (const [i, account] of DEMO_ACCOUNTS.entries()) {

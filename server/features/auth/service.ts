@@ -1,22 +1,30 @@
 import { eq } from 'drizzle-orm';
-import { type Role, TRIAL_DAYS, TRIAL_PLAN, type UserStatus } from '../../../common/api/auth.constants.ts';
-import type { LoginBody, RegisterBody, User } from '../../../common/api/auth.ts';
+import {
+  ACCOUNT_GUARD,
+  type Role,
+  TRIAL_DAYS,
+  TRIAL_PLAN,
+  type UserStatus,
+} from '../../../common/api/auth.constants.ts';
+import type { LoginBody, User } from '../../../common/api/auth.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { subscriptions, users } from '../../db/schema/index.ts';
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../platform/auth/crypto.ts';
+import { USERS_CHANGED_CHANNEL } from '../../platform/auth/account-changes.ts';
+import { DUMMY_PASSWORD_HASH, generateNumericCode, hashPassword, verifyPassword } from '../../platform/auth/crypto.ts';
+import { assertStrongPassword } from '../../platform/auth/password-strength.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { cachePerDatabase } from '../../platform/cache/coherent-cache.ts';
 import { grantWelcomeCredits } from '../../platform/credits/ledger.ts';
-import { conflict, unauthorized } from '../../platform/errors.ts';
+import { unauthorized } from '../../platform/errors.ts';
+import { loginCodeMail } from '../../platform/mail/templates.ts';
 import { mailFailureForLog } from '../../platform/mail/types.ts';
 import { sendLoginAlerts } from '../security/alerts.ts';
 import { completeLoginChallenge, createLoginChallenge, isTwoFactorEnabled } from '../security/two-factor.ts';
 import { assertLoginAllowed, clearLoginFailures, countLoginFailures, recordLoginFailure } from './attempts.ts';
 import { createSession, isKnownDevice, type RequestMeta, revokeAllSessions } from './sessions.ts';
 import { findUserByEmail, loadUserDto, type SubscriptionRow, toUserDto } from './users.ts';
-import { issueVerificationCode, sendVerificationMail } from './verification.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log' | 'config'>;
 
@@ -34,12 +42,15 @@ export interface NewAccount {
   userStatus: UserStatus | null;
   creatorType?: string | null;
   isVerified: boolean;
+  /** Grant the welcome credits now (default: when created verified). Sign-up passes false and grants once per email. */
+  grantWelcome?: boolean;
 }
 
 /**
  * Inserts a user with a TRIAL_DAYS trial subscription, and the welcome credit grant (a ledger `addition`)
- * when the account is created verified; others get it when they verify their email (verifyCode), so
- * unverified sign-ups cannot farm credits. Call inside a transaction.
+ * when the account is created verified (the demo seed, create-admin). Self-service sign-ups are created by
+ * verifyRegistration with `grantWelcome: false` and get the credits once per mailbox (welcome.ts), so neither
+ * unverified nor deleted-and-recreated accounts farm credits. Call inside a transaction.
  */
 export async function insertAccount(tx: Tx, now: Date, account: NewAccount): Promise<UserRow> {
   const [user] = await tx
@@ -67,63 +78,29 @@ export async function insertAccount(tx: Tx, now: Date, account: NewAccount): Pro
     createdAt: now,
     updatedAt: now,
   });
-  if (account.isVerified) await grantWelcomeCredits(tx, user.id);
+  if (account.grantWelcome ?? account.isVerified) await grantWelcomeCredits(tx, user.id);
   return user;
-}
-
-/** POST /api/auth/register: a creator (pending approval) or a brand, signed in and sent a code. */
-export async function registerUser(deps: Deps, input: RegisterBody, meta: RequestMeta): Promise<SignedIn> {
-  const now = deps.clock.now();
-  const passwordHash = await hashPassword(input.password);
-  let created: { user: UserRow; code: string; token: string };
-  try {
-    created = await deps.db.transaction(async (tx) => {
-      if (await findUserByEmail(tx, input.email)) throw conflict(MESSAGES.auth.emailTaken);
-      const user = await insertAccount(tx, now, {
-        firstName: input.first_name,
-        lastName: input.last_name,
-        email: input.email,
-        passwordHash,
-        role: input.role,
-        userStatus: input.role === 'creator' ? 'pending' : null,
-        isVerified: false,
-      });
-      const code = await issueVerificationCode(tx, now, user.id);
-      const { token } = await createSession(tx, now, user.id, meta);
-      return { user, code, token };
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(MESSAGES.auth.emailTaken);
-    throw error;
-  }
-  try {
-    await sendVerificationMail(deps, created.user, created.code);
-  } catch (error) {
-    // The account exists; the verification page offers "resend", so registration still succeeds.
-    deps.log.warn(
-      { ...mailFailureForLog(error), userId: created.user.id },
-      'verification mail could not be sent at registration',
-    );
-  }
-  return { token: created.token, user: await loadUserDto(deps.db, created.user.id, now) };
 }
 
 /** What a correct password leads to: a session, or (two-factor on) a challenge that still needs the code. */
 export type LoginResult =
   | ({ kind: 'session' } & SignedIn)
-  | { kind: 'two_factor'; challengeToken: string; expiresInSeconds: number };
+  | { kind: 'two_factor' | 'email_code'; challengeToken: string; expiresInSeconds: number };
 
 /**
  * POST /api/auth/login. Unknown emails cost the same scrypt work as wrong passwords and get the same
  * 401. Unverified users are signed in too (the web routes them to the verification page). With
  * two-factor on, a correct password only opens a challenge: no session until the code is given, and
  * the failed attempts stay counted until then (they feed the suspicious-activity alert). Failures are
- * limited per client address (see assertLoginAllowed), so strangers cannot lock the owner out.
+ * limited per client address (see assertLoginAllowed), so strangers cannot lock the owner out. An account
+ * with ACCOUNT_GUARD.guardAfterFailures failed log-ins (from any addresses) is guarded: its right password
+ * opens a challenge whose code is mailed to the account (kind 'email_code'), and addresses that failed for
+ * it wait growing delays.
  */
 export async function loginUser(deps: Deps, input: LoginBody, meta: RequestMeta): Promise<LoginResult> {
   const now = deps.clock.now();
   const origin = { ip: meta.ip, email: input.email };
-  await assertLoginAllowed(deps.db, now, origin);
+  const { guarded } = await assertLoginAllowed(deps.db, now, origin);
   const user = await findUserByEmail(deps.db, input.email);
   const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!user || !passwordOk) {
@@ -133,16 +110,35 @@ export async function loginUser(deps: Deps, input: LoginBody, meta: RequestMeta)
   if (await isTwoFactorEnabled(deps.db, user.id)) {
     return { kind: 'two_factor', ...(await createLoginChallenge(deps, user.id)) };
   }
+  if (guarded) return { kind: 'email_code', ...(await mailLoginCode(deps, user)) };
   return { kind: 'session', ...(await finishLogin(deps, user, meta)) };
 }
 
-/** POST /api/auth/login/two-factor: the challenge from a password log-in plus a TOTP or recovery code. */
+/**
+ * A guarded account's right password (ACCOUNT_GUARD): a challenge whose code is mailed to the account.
+ * A delivery failure is logged and the answer is the same; the owner can log in again for a new code.
+ */
+async function mailLoginCode(deps: Deps, user: UserRow) {
+  const code = generateNumericCode(ACCOUNT_GUARD.loginCodeLength);
+  const challenge = await createLoginChallenge(deps, user.id, {
+    code,
+    ttlSeconds: ACCOUNT_GUARD.loginCodeExpiresInSeconds,
+  });
+  try {
+    await deps.mail.send(loginCodeMail(user.email, user.firstName, code));
+  } catch (error) {
+    deps.log.warn({ ...mailFailureForLog(error), userId: user.id }, 'sign-in code mail could not be sent');
+  }
+  return challenge;
+}
+
+/** POST /api/auth/login/two-factor: the challenge from a password log-in plus a TOTP, recovery or mailed code. */
 export async function loginWithSecondFactor(
   deps: Deps,
   input: { challengeToken: string; code: string },
   meta: RequestMeta,
 ): Promise<SignedIn> {
-  const userId = await completeLoginChallenge(deps, input.challengeToken, input.code);
+  const userId = await completeLoginChallenge(deps, input.challengeToken, input.code, meta.ip);
   const [user] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw unauthorized(MESSAGES.account.challengeExpired);
   return finishLogin(deps, user, meta);
@@ -165,7 +161,7 @@ async function finishLogin(deps: Deps, user: UserRow, meta: RequestMeta): Promis
  * subscription: GET /api/auth/me then needs no query on a hit (see CoherentCache).
  */
 export const subscriptionCache = cachePerDatabase<SubscriptionRow | null>({
-  channel: 'genpro_users_changed',
+  channel: USERS_CHANGED_CHANNEL,
   ttlMs: 60_000,
   maxEntries: 10_000,
 });
@@ -209,6 +205,7 @@ export async function createAdmin(
 ): Promise<{ user: User; created: boolean }> {
   const now = deps.clock.now();
   const email = input.email.trim().toLowerCase();
+  assertStrongPassword(input.password, { email, firstName: input.firstName, lastName: input.lastName });
   const passwordHash = await hashPassword(input.password);
   const { userId, created } = await deps.db.transaction(async (tx) => {
     const existing = await findUserByEmail(tx, email);
@@ -243,13 +240,4 @@ export async function createAdmin(
     return { userId: user.id, created: true };
   });
   return { user: await loadUserDto(deps.db, userId, now), created };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
-    if (typeof e !== 'object') return false;
-    if ('code' in e && e.code === '23505') return true;
-    e = 'cause' in e ? e.cause : undefined;
-  }
-  return false;
 }

@@ -6,7 +6,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import { sessions } from '../../db/schema/index.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { bearer, latestCode, register } from './testing.ts';
+import { bearer, latestCode, register, registerUnverified } from './testing.ts';
 
 let t: TestApp;
 const clock = new ManualClock(new Date('2030-03-01T08:00:00Z'));
@@ -145,7 +145,8 @@ describe('sessions', () => {
 
 describe('cookie sessions', () => {
   it('the cookie authenticates reads; cookie-only writes need X-Requested-With', async () => {
-    const reg = await register(t.app);
+    const reg = await registerUnverified(t);
+    await t.app.inject({ method: 'POST', url: '/api/auth/resend-verification', payload: { email: reg.email } });
     const res = await login(reg.email, reg.password);
     const cookie = cookieOf(res.headers['set-cookie']);
     expect(cookie).toMatch(/^genpro_session=/);
@@ -193,8 +194,14 @@ describe('cookie sessions', () => {
           role: 'brand',
         },
       });
-      expect(res.statusCode).toBe(201);
-      expect(String(res.headers['set-cookie'])).toMatch(/; Secure/);
+      expect(res.statusCode).toBe(202);
+      const verified = await other.app.inject({
+        method: 'POST',
+        url: '/api/auth/verify-code',
+        payload: { email: 'secure@example.com', code: await latestCode(other.app, 'secure@example.com') },
+      });
+      expect(verified.statusCode).toBe(200);
+      expect(String(verified.headers['set-cookie'])).toMatch(/; Secure/);
     } finally {
       await other.close();
     }

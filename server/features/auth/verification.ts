@@ -6,18 +6,19 @@ import type { DbOrTx } from '../../db/client.ts';
 import { emailVerificationCodes, users } from '../../db/schema/index.ts';
 import { generateNumericCode, safeEqualHex, sha256 } from '../../platform/auth/crypto.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
-import { grantWelcomeCredits } from '../../platform/credits/ledger.ts';
 import { AppError, tooManyRequests } from '../../platform/errors.ts';
 import { verificationCodeMail } from '../../platform/mail/templates.ts';
 import { mailFailureForLog } from '../../platform/mail/types.ts';
 import { assertCodeChecksAllowed, recordCodeFailure, recordResend, resendWaitSeconds } from './attempts.ts';
+import { reissuePendingCode } from './registration.ts';
 import { createSession, type RequestMeta, revokeSession } from './sessions.ts';
+import { grantWelcomeCreditsOncePerEmail } from './welcome.ts';
 
-type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log'>;
+type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log' | 'config'>;
 const codes = emailVerificationCodes;
 
 /** A new code for the user; older unused codes stop working. Only the SHA-256 of the code is stored. */
-export async function issueVerificationCode(db: DbOrTx, now: Date, userId: string): Promise<string> {
+async function issueVerificationCode(db: DbOrTx, now: Date, userId: string): Promise<string> {
   const code = generateNumericCode(EMAIL_CODE.length);
   await db.delete(codes).where(and(eq(codes.userId, userId), isNull(codes.consumedAt)));
   try {
@@ -44,14 +45,11 @@ function sqlStateOf(error: unknown): string {
   return 'unknown';
 }
 
-export async function sendVerificationMail(deps: Pick<Deps, 'mail'>, user: UserRow, code: string): Promise<void> {
-  await deps.mail.send(verificationCodeMail(user.email, user.firstName, code));
-}
-
 /**
  * POST /api/auth/resend-verification. Unknown, unverified and already-verified emails get the same answer:
  * 200, or within EMAIL_CODE.resendCooldownSeconds of the last request for that address (any account or none)
- * 429 with the seconds left, so the endpoint does not reveal accounts. Only an unverified account is sent a code.
+ * 429 with the seconds left, so the endpoint does not reveal accounts. Only an unverified account or a pending
+ * registration (registration.ts) is sent a code, which replaces the old one.
  *
  * A failed delivery is only reported (502, the spec's 'Failed to send verification email') to the signed-in
  * owner of the address, who knows the account exists: the verification page. Anyone else gets the same 200;
@@ -69,17 +67,21 @@ export async function resendVerification(deps: Deps, email: string, asker: UserR
       .where(sql`lower(${users.email}) = ${normalizedEmail(email)}`)
       .limit(1)
       .for('update');
-    if (!user || user.isVerified) return null;
-    return { user, code: await issueVerificationCode(tx, now, user.id) };
+    if (!user) {
+      const reissued = await reissuePendingCode(tx, now, email);
+      return reissued && { user: null, to: normalizedEmail(email), ...reissued };
+    }
+    if (user.isVerified) return null;
+    return { user, to: user.email, firstName: user.firstName, code: await issueVerificationCode(tx, now, user.id) };
   });
   if (!outcome) return;
   try {
-    await sendVerificationMail(deps, outcome.user, outcome.code);
+    await deps.mail.send(verificationCodeMail(outcome.to, outcome.firstName, outcome.code));
   } catch (error) {
-    if (asker?.id === outcome.user.id) {
+    if (outcome.user && asker?.id === outcome.user.id) {
       throw new AppError(502, 'mail_failed', MESSAGES.verification.sendFailed);
     }
-    deps.log.warn({ ...mailFailureForLog(error), userId: outcome.user.id }, 'verification mail could not be sent');
+    deps.log.warn({ ...mailFailureForLog(error), userId: outcome.user?.id }, 'verification mail could not be sent');
   }
 }
 
@@ -91,9 +93,10 @@ export interface VerifiedSession {
 }
 
 /**
- * POST /api/auth/verify-code for the signed-in user. The newest unused code counts; it dies after
+ * POST /api/auth/verify-code for the signed-in user (accounts left unverified: created before sign-up became a
+ * pending registration, or whose email was reset to unverified); sign-ups use verifyRegistration. The newest unused code counts; it dies after
  * EMAIL_CODE.maxWrongTries wrong tries or EMAIL_CODE.expiresInSeconds. Success marks the email verified,
- * grants the welcome credits (once per account, however often it verifies), consumes the code and rotates
+ * grants the welcome credits (once per mailbox ever, see welcome.ts), consumes the code and rotates
  * the session (the old token stops working).
  */
 export async function verifyCode(
@@ -148,7 +151,7 @@ export async function verifyCode(
       .returning({ id: codes.id });
     if (consumed.length === 0) throw codeError('invalid_code', MESSAGES.verification.invalidCode);
     await tx.update(users).set({ isVerified: true, updatedAt: now }).where(eq(users.id, user.id));
-    await grantWelcomeCredits(tx, user.id);
+    await grantWelcomeCreditsOncePerEmail(tx, deps.config, user);
     return { token: await rotateSession(tx, now, auth, meta), alreadyVerified: false };
   });
 }

@@ -26,7 +26,7 @@ import {
   viewerOf,
 } from './present.ts';
 import { collaborationProgress, progressOrNone } from './progress.ts';
-import { visibleCampaign } from './service.ts';
+import { campaignWithRecords, visibleCampaign } from './service.ts';
 
 // Applications and collaborations. A creator applies to an open campaign with a message and a rate;
 // the brand accepts (an active collaboration for that rate) or declines; the creator may withdraw a
@@ -250,7 +250,7 @@ export async function campaignCollaborations(
   user: UserRow,
   campaignId: string,
 ): Promise<CampaignCollaboration[]> {
-  const campaign = await visibleCampaign(ctx, viewerOf(user), campaignId);
+  const campaign = await campaignWithRecords(ctx, viewerOf(user), campaignId);
   const rows = await ctx.db
     .select()
     .from(collaborations)

@@ -7,7 +7,6 @@ import type {
   CampaignPlan,
   Deliverable,
 } from '../../../common/api/campaigns.ts';
-import { MEDIA_URL_PREFIX } from '../../../common/api/media.constants.ts';
 import { audienceGeneration, durationLabel } from '../../../common/rules/campaigns.ts';
 import type { AppContext } from '../../context.ts';
 import {
@@ -21,11 +20,12 @@ import {
 } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { storedKeyOf } from '../../platform/media/inputs.ts';
-import { signMediaUrl } from '../../platform/media/signing.ts';
 import { mediaUrl } from '../../platform/media/store.ts';
 import { centsToEuros } from '../../platform/money/ledger.ts';
+import { shownLogo } from '../account/logo.ts';
 import { thumbnailsOf } from '../media/thumbnails.ts';
 import { collaborationProgress, progressOrNone } from './progress.ts';
+import { viewableUrl } from './viewable.ts';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 export type ApplicationRow = typeof campaignApplications.$inferSelect;
@@ -39,24 +39,20 @@ export interface Viewer {
   approvedCreator: boolean;
 }
 
+/**
+ * A brand looking at another brand's (open or running) campaign: it sees the pool's public card only —
+ * no budget, no materials, no collaborations, no plan (docs/campaigns.md, "What another brand sees").
+ */
+export function seesPublicCardOnly(viewer: Viewer, row: Pick<CampaignRow, 'brandUserId'>): boolean {
+  return viewer.role === 'brand' && row.brandUserId !== viewer.id;
+}
+
 export function viewerOf(user: UserRow): Viewer {
   return {
     id: user.id,
     role: user.role,
     approvedCreator: user.role === 'creator' && user.userStatus === 'approved_creator',
   };
-}
-
-const MEDIA_PREFIXES = Object.values(MEDIA_URL_PREFIX);
-
-/**
- * A media URL everyone shown the campaign can open: the studio's own media paths are signed (the
- * brand's files are not the viewer's), anything else is passed through.
- */
-function viewableUrl(deps: Pick<AppContext, 'config' | 'clock'>, url: string | null): string | null {
-  if (!url) return null;
-  if (url.includes('?') || !MEDIA_PREFIXES.some((p) => url.startsWith(p))) return url;
-  return signMediaUrl(deps.config, url, undefined, deps.clock.now());
 }
 
 export interface Person {
@@ -88,7 +84,7 @@ export async function peopleOf(deps: Deps, ids: readonly string[]): Promise<Map<
   for (const r of rows) {
     const fullName = `${r.firstName} ${r.lastName}`.trim();
     const name = (r.role === 'brand' ? r.companyName : r.displayName)?.trim() || fullName;
-    const image = r.role === 'brand' ? (r.logoUrl ?? r.avatarUrl) : r.avatarUrl;
+    const image = r.role === 'brand' ? (shownLogo(r.logoUrl) ?? r.avatarUrl) : r.avatarUrl;
     out.set(r.id, { name, image: viewableUrl(deps, image) });
   }
   return out;
@@ -156,6 +152,7 @@ export async function collaborationDtos(
   return rows.map((r) => {
     const person = names.get(r.creatorUserId) ?? unknownPerson;
     const amountShown = seesAmount(r);
+    const counted = progressOrNone(progress.get(r.id));
     return {
       id: r.id,
       creator_id: r.creatorUserId,
@@ -164,7 +161,9 @@ export async function collaborationDtos(
       status: r.status,
       agreed_amount: amountShown ? centsToEuros(r.agreedCents) : null,
       agreedCents: amountShown ? r.agreedCents : null,
-      ...progressOrNone(progress.get(r.id)),
+      ...counted,
+      // The posts themselves, like the amount, are for the campaign's brand, admins and the creator.
+      posts: amountShown ? counted.posts : [],
       created_at: r.createdAt.toISOString(),
       completed_at: r.completedAt ? r.completedAt.toISOString() : null,
     };
@@ -208,6 +207,7 @@ export async function campaignDtos(deps: Deps, viewer: Viewer, rows: readonly Ca
   const thumbnails = await materialThumbnails(deps, materials);
   return rows.map((r) => {
     const privileged = r.brandUserId === viewer.id || viewer.role === 'admin';
+    const card = seesPublicCardOnly(viewer, r);
     const brand = people.get(r.brandUserId) ?? unknownPerson;
     const application = mine.find((a) => a.campaignId === r.id);
     return {
@@ -220,8 +220,8 @@ export async function campaignDtos(deps: Deps, viewer: Viewer, rows: readonly Ca
       brand_id: r.brandUserId,
       brandName: brand.name,
       brandLogo: brand.image,
-      budget: centsToEuros(r.budgetCents),
-      budgetCents: r.budgetCents,
+      budget: card ? null : centsToEuros(r.budgetCents),
+      budgetCents: card ? null : r.budgetCents,
       held: privileged ? centsToEuros(r.heldCents) : null,
       heldCents: privileged ? r.heldCents : null,
       budget_type: r.budgetType,
@@ -238,8 +238,10 @@ export async function campaignDtos(deps: Deps, viewer: Viewer, rows: readonly Ca
       start_date: r.startDate,
       end_date: r.endDate,
       plan: privileged && r.plan ? (r.plan as unknown as CampaignPlan) : null,
-      materials: materials.filter((m) => m.campaignId === r.id).map((m) => materialDto(deps, m, thumbnails)),
-      collaborations: collabDtos.filter((_, i) => collabs[i].campaignId === r.id),
+      materials: card
+        ? []
+        : materials.filter((m) => m.campaignId === r.id).map((m) => materialDto(deps, m, thumbnails)),
+      collaborations: card ? [] : collabDtos.filter((_, i) => collabs[i].campaignId === r.id),
       is_owner: r.brandUserId === viewer.id,
       my_application: application
         ? {

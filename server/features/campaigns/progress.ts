@@ -1,6 +1,7 @@
-import type { Deliverable, PerformanceMetrics } from '../../../common/api/campaigns.ts';
+import type { Deliverable, DeliveredPost, PerformanceMetrics } from '../../../common/api/campaigns.ts';
 import type { AppContext } from '../../context.ts';
 import { engagementTotals, publishedPostsOf } from '../social/published.ts';
+import { viewableUrl } from './viewable.ts';
 
 // Deliverable progress and performance of collaborations, counted from the posts published against a
 // collaboration (POST /api/social/publish with collaboration_id). A post counts for a deliverable when its
@@ -14,6 +15,7 @@ export interface CollaborationProgress {
   deliverables: Array<Deliverable & { completed: number }>;
   progress: { completed: number; total: number; percent: number };
   performance_metrics: PerformanceMetrics;
+  posts: DeliveredPost[];
 }
 
 function matches(d: Deliverable, post: { platform: string; mediaType: string }): boolean {
@@ -22,7 +24,7 @@ function matches(d: Deliverable, post: { platform: string; mediaType: string }):
 }
 
 export async function collaborationProgress(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db' | 'config' | 'clock'>,
   collaborations: ReadonlyArray<{ id: string; deliverables: Deliverable[] }>,
 ): Promise<Map<string, CollaborationProgress>> {
   const posts = await publishedPostsOf(
@@ -33,10 +35,26 @@ export async function collaborationProgress(
   for (const c of collaborations) {
     const mine = posts.filter((p) => p.collaborationId === c.id);
     const deliverables = c.deliverables.map((d) => ({ ...d, completed: 0 }));
+    const delivered: DeliveredPost[] = [];
     for (const post of mine) {
-      const open = deliverables.find((d) => matches(d, post) && d.completed < d.quantity);
-      const target = open ?? deliverables.find((d) => matches(d, post));
+      const open = deliverables.findIndex((d) => matches(d, post) && d.completed < d.quantity);
+      const index = open >= 0 ? open : deliverables.findIndex((d) => matches(d, post));
+      const target = deliverables[index];
       if (target) target.completed += 1;
+      delivered.push({
+        id: post.id,
+        platform: post.platform,
+        media_type: post.mediaType,
+        preview_url: viewableUrl(ctx, post.mediaUrls[0]),
+        message: post.message,
+        share_url: post.shareUrl,
+        published_at: post.publishedAt?.toISOString() ?? null,
+        views: post.views,
+        likes: post.likes,
+        comments: post.comments,
+        shares: post.shares,
+        deliverable_index: open >= 0 ? open : null,
+      });
     }
     const total = deliverables.reduce((n, d) => n + d.quantity, 0);
     const completed = deliverables.reduce((n, d) => n + Math.min(d.completed, d.quantity), 0);
@@ -50,6 +68,7 @@ export async function collaborationProgress(
         avg_engagement_rate: figures.rate,
         total_posts: mine.length,
       },
+      posts: delivered,
     });
   }
   return out;
@@ -62,6 +81,7 @@ export function progressOrNone(p: CollaborationProgress | undefined): Collaborat
       deliverables: [],
       progress: { completed: 0, total: 0, percent: 0 },
       performance_metrics: { total_views: null, total_engagement: null, avg_engagement_rate: null, total_posts: 0 },
+      posts: [],
     }
   );
 }

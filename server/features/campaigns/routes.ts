@@ -23,7 +23,7 @@ import { TEXT_AGENTS } from '../../../common/api/generation.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
-import { textAgentRateLimit } from '../../platform/metering/text-agents.ts';
+import { textAgentAccess, textAgentRateLimit } from '../../platform/metering/text-agents.ts';
 import {
   acceptApplication,
   applyToCampaign,
@@ -57,6 +57,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         onRequest: textAgentRateLimit(ctx, app),
         preValidation: signedIn,
+        preHandler: textAgentAccess(ctx),
         bodyLimit: TEXT_AGENTS.bodyLimitBytes.campaignPlan,
         schema: {
           tags,

@@ -33,7 +33,7 @@ import { holdCampaignBudget, moneyBalance, releaseCampaignBudget } from '../../p
 import { assertBrandNotRejected } from '../account/profiles.ts';
 import { getAsset, toAssetDto } from '../assets/service.ts';
 import { writeCampaignPlan } from './plan.ts';
-import { type CampaignRow, campaignDtos, materialDtos, type Viewer, viewerOf } from './present.ts';
+import { type CampaignRow, campaignDtos, materialDtos, seesPublicCardOnly, type Viewer, viewerOf } from './present.ts';
 
 const M = MESSAGES.campaigns;
 type CreateInput = z.output<typeof createCampaignBody>;
@@ -362,8 +362,8 @@ const involves = (db: Db, creatorId: string) =>
   );
 
 /**
- * The campaign if the viewer may see it: its brand, an admin, or an approved creator when it is open
- * or running, or when they applied to it or collaborate on it. Anyone else: 404.
+ * The campaign if the viewer may see it: its brand, an admin, another brand (its public card) or an approved
+ * creator when it is open or running, or when they applied to it or collaborate on it. Anyone else: 404.
  */
 export async function visibleCampaign(ctx: AppContext, viewer: Viewer, id: string): Promise<CampaignRow> {
   const [row] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, id));
@@ -389,8 +389,18 @@ export async function getCampaign(ctx: AppContext, user: UserRow, id: string): P
   return dto;
 }
 
+/**
+ * The campaign when the viewer may read its own records (materials, collaborations): as visibleCampaign, except
+ * that another brand — which sees the public card only — gets 404.
+ */
+export async function campaignWithRecords(ctx: AppContext, viewer: Viewer, id: string): Promise<CampaignRow> {
+  const row = await visibleCampaign(ctx, viewer, id);
+  if (seesPublicCardOnly(viewer, row)) throw notFound();
+  return row;
+}
+
 export async function campaignMaterialsFor(ctx: AppContext, user: UserRow, id: string): Promise<CampaignMaterial[]> {
-  const row = await visibleCampaign(ctx, viewerOf(user), id);
+  const row = await campaignWithRecords(ctx, viewerOf(user), id);
   return materialDtos(ctx, row.id);
 }
 

@@ -147,7 +147,8 @@ describe('POST /api/ai/generate', () => {
     expect(theirs.statusCode).toBe(404);
   });
 
-  it('starts a video as a task with the character image', async () => {
+  // The video renders on the local engine while the test waits (up to a minute on a busy machine).
+  it('starts a video as a task with the character image', { timeout: 90_000 }, async () => {
     const image = await storeUpload(t.ctx, user.id, png, 'image/png', 'png');
     const res = await call('POST', '/api/ai/generate', user.token, {
       type: 'text-to-video',

@@ -1,3 +1,4 @@
+import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -35,7 +36,7 @@ export function chatRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             max: (request: FastifyRequest) =>
               askerOf(request) ? CHAT_PER_MINUTE : ctx.config.RATE_LIMIT_CHAT_SIGNED_OUT_PER_MINUTE,
             timeWindow: 60_000,
-            keyGenerator: (request: FastifyRequest) => askerOf(request) ?? `ip:${request.ip}`,
+            keyGenerator: (request: FastifyRequest) => askerOf(request) ?? `ip:${normalizeIP(request.ip)}`,
           },
         },
         schema: {

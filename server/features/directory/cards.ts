@@ -15,6 +15,7 @@ import {
   userSettings,
   users,
 } from '../../db/schema/index.ts';
+import { shownLogo } from '../account/logo.ts';
 import { engagementSql } from '../social/published.ts';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -265,7 +266,7 @@ export function toBrandCard(row: BrandRow, showPrivate: boolean): BrandCard {
     brand_id: row.id,
     company_name: row.companyName,
     owner_name: `${row.firstName} ${row.lastName}`.trim(),
-    logo_url: row.logoUrl,
+    logo_url: shownLogo(row.logoUrl),
     industry: row.industry,
     budget_range: row.budgetRange,
     activeCampaigns: Number(row.activeCampaigns ?? 0),

@@ -34,7 +34,7 @@ export function engineRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: adminEnginesReply, ...errorReplies(401, 403) },
         },
       },
-      async (_request, reply) => reply.header('cache-control', 'no-store').send(adminEngineCatalogue(ctx)),
+      async (_request, reply) => reply.header('cache-control', 'no-store').send(await adminEngineCatalogue(ctx)),
     );
   };
 }

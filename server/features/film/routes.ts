@@ -4,7 +4,7 @@ import { filmAgentBody, filmAgentReply } from '../../../common/api/film.ts';
 import { TEXT_AGENTS } from '../../../common/api/generation.constants.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
-import { textAgentRateLimit } from '../../platform/metering/text-agents.ts';
+import { textAgentAccess, textAgentRateLimit } from '../../platform/metering/text-agents.ts';
 import { runFilmAgent } from './service.ts';
 
 const errors = errorReplies(400, 401, 402, 403, 413, 422, 429, 500, 502);
@@ -18,6 +18,7 @@ export function filmRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         onRequest: textAgentRateLimit(ctx, app),
         preValidation: signedIn,
+        preHandler: textAgentAccess(ctx),
         bodyLimit: TEXT_AGENTS.bodyLimitBytes.filmAgent,
         schema: {
           tags: ['film'],

@@ -20,7 +20,7 @@ import { aiStatusOf, generationStatusOf } from '../../../common/rules/generation
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
-import { textAgentRateLimit } from '../../platform/metering/text-agents.ts';
+import { textAgentAccess, textAgentRateLimit } from '../../platform/metering/text-agents.ts';
 import { visiblePersona } from '../personas/service.ts';
 import {
   enhanceImagePrompt,
@@ -172,6 +172,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         onRequest: textAgentRateLimit(ctx, app),
         preValidation: signedIn,
+        preHandler: textAgentAccess(ctx),
         bodyLimit: TEXT_AGENTS.bodyLimitBytes.imageAgent,
         schema: {
           tags: ['generation'],

@@ -24,6 +24,8 @@ function task(overrides: Partial<TaskRow> = {}): TaskRow {
     error: null,
     creditsReserved: 101,
     attempts: 0,
+    workerId: null,
+    requestId: null,
     startedAt: null,
     finishedAt: null,
     createdAt: created,

@@ -1,57 +1,66 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type HealthReply, healthReply } from '../../../common/api/health.ts';
+import { errorReplies } from '../../../common/api/envelope.ts';
+import { adminWorkersReply, healthReply, probeReply } from '../../../common/api/health.ts';
 import type { AppContext } from '../../context.ts';
-import { healthEngines } from '../engines/service.ts';
+import { requireUser } from '../../platform/auth/session.ts';
+import { healthHttpStatus, healthReport, liveness, probeHttpStatus, readiness } from './probes.ts';
+import { adminWorkers } from './workers.ts';
 
-const CHECK_TIMEOUT_MS = 3_000;
-
-async function check(probe: () => Promise<boolean>): Promise<'ok' | 'error'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS);
-  });
-  try {
-    return (await Promise.race([probe(), timeout])) ? 'ok' : 'error';
-  } catch {
-    return 'error';
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Database, job queue and storage, each answering within 3 s. */
-async function healthOf(ctx: AppContext): Promise<HealthReply> {
-  const [database, jobs, storage] = await Promise.all([
-    check(async () => {
-      await ctx.database.executeSql('SELECT 1');
-      return true;
-    }),
-    check(() => ctx.jobs.health()),
-    check(() => ctx.storage.ping()),
-  ]);
-  const status = database === 'ok' && jobs === 'ok' && storage === 'ok' ? 'ok' : 'degraded';
-  return { status, database, jobs, storage, engines: healthEngines(ctx) };
-}
-
-/** GET /healthz for load balancers and operators (no session needed; reveals no data). */
+/**
+ * GET /livez (the process serves: an orchestrator restarts it when this fails), GET /readyz (it can do its core
+ * work: the database answers and it is not draining; a load balancer routes to it only while this is 200) and
+ * GET /healthz (the detailed report for monitoring). No session needed; none reveals data. And the admin view of
+ * the cluster's workers (GET /api/admin/workers).
+ */
 export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    app.get(
+      '/livez',
+      { schema: { tags: ['health'], summary: 'Liveness: the process serves HTTP', response: { 200: probeReply } } },
+      async (_request, reply) => reply.header('cache-control', 'no-store').send(liveness()),
+    );
+    app.get(
+      '/readyz',
+      {
+        schema: {
+          tags: ['health'],
+          summary: 'Readiness: the database answers and the process is not draining (poll this from load balancers)',
+          response: { 200: probeReply, 503: probeReply },
+        },
+      },
+      async (_request, reply) => {
+        const ready = await readiness(ctx);
+        return reply.code(probeHttpStatus(ready)).header('cache-control', 'no-store').send(ready);
+      },
+    );
     app.get(
       '/healthz',
       {
         schema: {
           tags: ['health'],
-          summary: 'Health of the database, job queue and media storage; every model and the engine serving it',
+          summary:
+            'Each part (database, job queue, storage, workers) ok/degraded/down, and every model with its engine; ' +
+            '503 only when the process cannot do its core work',
           response: { 200: healthReply, 503: healthReply },
         },
       },
       async (_request, reply) => {
-        const health = await healthOf(ctx);
-        return reply
-          .code(health.status === 'ok' ? 200 : 503)
-          .header('cache-control', 'no-store')
-          .send(health);
+        const health = await healthReport(ctx);
+        return reply.code(healthHttpStatus(health)).header('cache-control', 'no-store').send(health);
       },
+    );
+    app.get(
+      '/api/admin/workers',
+      {
+        preValidation: requireUser({ roles: ['admin'] }),
+        schema: {
+          tags: ['admin'],
+          summary: 'Every process running workers: role, host, last beat, running tasks, last task, live or stale',
+          security: [{ bearer: [] }],
+          response: { 200: adminWorkersReply, ...errorReplies(401, 403) },
+        },
+      },
+      async (_request, reply) => reply.header('cache-control', 'no-store').send(await adminWorkers(ctx)),
     );
   };
 }

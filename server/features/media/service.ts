@@ -12,8 +12,8 @@ import { isStorageClass, isTemporaryClass, isValidKey } from '../../platform/sto
 import { isLivePost } from '../social/published.ts';
 
 /**
- * Who may read a stored object: anyone when it is public, anyone holding a valid signed URL, its
- * owner, and admins. Everyone else learns nothing: 401 without a session, 404 with one (the same
+ * Who may read a stored object: anyone when it is public, anyone holding a valid signed URL, and its
+ * owner (admins too only through the audited GET /api/admin/media/{key}). Everyone else learns nothing: 401 without a session, 404 with one (the same
  * answer as for a key that does not exist). A signed URL that is expired or altered answers 403
  * whether or not the key exists. A post's media URL (`post` + `sig`) is as good as a signed URL while
  * that post is live; once it is not, the URL answers 404 (a signed-in owner still reads their file).
@@ -49,7 +49,9 @@ export async function authorizeMedia(
   const denied = () => (user || signed ? notFound() : unauthorized(MESSAGES.auth.required));
   const row = await new MediaStore(ctx).get(key);
   if (!row) throw denied();
-  const allowed = row.isPublic || signed || (user !== null && (row.userId === user.id || user.role === 'admin'));
+  // Admins read other users' private files only through GET /api/admin/media/{key}, which audits each read
+  // (docs/admin.md): here they are like any other user.
+  const allowed = row.isPublic || signed || (user !== null && row.userId === user.id);
   if (!allowed) throw denied();
   if (row.expiresAt && row.expiresAt.getTime() < ctx.clock.now().getTime()) throw notFound();
   return row;

@@ -1,7 +1,11 @@
 // A local fake of the parts of the Stripe API the studio calls (tests only): Checkout Sessions,
-// subscriptions and Connect transfers, form-encoded requests in, JSON out, every request recorded.
+// subscriptions, Connect (Express accounts, Account Links with an onboarding page, transfers and their
+// reversals), form-encoded requests in, JSON out, every request recorded; and signed webhook events of
+// connected accounts (account.updated, payout.paid, payout.failed) sent to the studio.
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { signStripePayload } from './signature.ts';
 
 interface RecordedRequest {
   method: string;
@@ -20,6 +24,31 @@ export interface FakeStripe {
   connectedAccounts: Set<string>;
   /** Transfers created, by id, as Stripe returns them. */
   transfers: Map<string, Record<string, unknown>>;
+  /** Express accounts created through POST /v1/accounts, by id, as Stripe returns them. */
+  accounts: Map<string, Record<string, unknown>>;
+  /** Reversals created, by transfer id. */
+  reversals: Map<string, Record<string, unknown>[]>;
+  /** Where signed events go: the studio's webhook (an HTTP URL, or a function for an in-process app). */
+  useWebhook(target: { secret: string; url?: string; deliver?: WebhookDelivery }): void;
+  /** Sends a signed event (a connected account's when `account` is given); the studio's answer and the event. */
+  sendEvent(
+    type: string,
+    object: Record<string, unknown>,
+    account?: string,
+  ): Promise<{ status: number; event: Record<string, unknown> }>;
+  /** Sends an event exactly as before (a replay: same id, new signature). */
+  resend(event: Record<string, unknown>): Promise<{ status: number }>;
+  /**
+   * The connected account pays `amountCents` out to its bank: a payout object and its payout.paid, or
+   * payout.failed with Stripe's failure_code / failure_message when `failure` is given.
+   */
+  payOut(
+    account: string,
+    amountCents: number,
+    failure?: { code: string; message: string },
+  ): Promise<{ status: number; event: Record<string, unknown> }>;
+  /** Makes every Account Link made so far expire (its page then redirects to refresh_url). */
+  expireAccountLinks(): void;
   /** Makes the next `times` calls answer 500 (a provider outage; the SDK retries). */
   failNext(times?: number): void;
   close(): Promise<void>;
@@ -38,7 +67,11 @@ const TRANSFER_PARAMS =
   /^(amount|currency|description|destination|source_transaction|source_type|transfer_group|metadata\[[^\]]+\]|expand\[\d*\])$/;
 
 /** POST /v1/transfers as Stripe validates it: the error Stripe would answer, or null. */
-function transferError(form: Record<string, string>, accounts: Set<string>): StripeError | null {
+function transferError(
+  form: Record<string, string>,
+  accounts: Set<string>,
+  created: Map<string, Record<string, unknown>>,
+): StripeError | null {
   const unknown = Object.keys(form).find((key) => !TRANSFER_PARAMS.test(key));
   if (unknown) return invalid(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown');
   for (const key of ['amount', 'currency', 'destination'] as const) {
@@ -48,12 +81,88 @@ function transferError(form: Record<string, string>, accounts: Set<string>): Str
     return invalid('Invalid positive integer', 'amount', 'parameter_invalid_integer');
   if (!/^[a-z]{3}$/.test(form.currency ?? ''))
     return invalid(`Invalid currency: ${form.currency}.`, 'currency', 'parameter_invalid_string_empty');
-  if (!accounts.has(form.destination ?? ''))
+  const account = created.get(form.destination ?? '');
+  if (!accounts.has(form.destination ?? '') && !account)
     return invalid(`No such destination: '${form.destination}'`, 'destination', 'resource_missing');
+  if (account && (account.capabilities as Record<string, string>).transfers !== 'active')
+    return invalid(
+      'Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments',
+      'destination',
+      'insufficient_capabilities_for_transfer',
+    );
   if (form.source_type !== undefined && !['bank_account', 'card', 'fpx'].includes(form.source_type))
     return invalid('Invalid source_type', 'source_type', 'parameter_invalid_string_empty');
   return null;
 }
+
+type WebhookDelivery = (body: string, signature: string) => Promise<number>;
+
+const ACCOUNT_PARAMS =
+  /^(type|country|email|business_type|default_currency|capabilities\[(transfers|card_payments)\]\[requested\]|metadata\[[^\]]+\]|controller\[[a-z_]+\](\[[a-z_]+\])?|business_profile\[[a-z_]+\]|tos_acceptance\[service_agreement\]|expand\[\d*\])$/;
+
+/** POST /v1/accounts as Stripe validates it. */
+function accountError(form: Record<string, string>): StripeError | null {
+  const unknown = Object.keys(form).find((key) => !ACCOUNT_PARAMS.test(key));
+  if (unknown) return invalid(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown');
+  if (form.type === undefined && form['controller[stripe_dashboard][type]'] === undefined)
+    return invalid('Missing required param: type.', 'type', 'parameter_missing');
+  if (form.type !== undefined && !['custom', 'express', 'standard'].includes(form.type))
+    return invalid(
+      'Invalid type: must be one of custom, express, or standard',
+      'type',
+      'parameter_invalid_string_empty',
+    );
+  if (form.country !== undefined && !/^[A-Z]{2}$/.test(form.country))
+    return invalid(
+      `Country '${form.country}' is unknown. Try using a 2-character alpha country code instead, such as 'US', 'EG', or 'GB'. A full list of country codes is available at https://stripe.com/docs/api/country_specs`,
+      'country',
+      'country_unsupported',
+    );
+  if (form.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email))
+    return invalid(`Invalid email address: ${form.email}`, 'email', 'email_invalid');
+  for (const cap of ['transfers', 'card_payments']) {
+    const value = form[`capabilities[${cap}][requested]`];
+    if (value !== undefined && value !== 'true' && value !== 'false')
+      return invalid(`Invalid boolean: ${value}`, `capabilities[${cap}][requested]`, 'parameter_invalid_boolean');
+  }
+  if (
+    form.type === 'express' &&
+    form['capabilities[transfers][requested]'] !== 'true' &&
+    form['capabilities[card_payments][requested]'] !== 'true'
+  )
+    return invalid(
+      'You must request at least one capability for an Express account, e.g. capabilities[transfers][requested]=true.',
+      'capabilities',
+      'parameter_missing',
+    );
+  return null;
+}
+
+const LINK_PARAMS = /^(account|refresh_url|return_url|type|collect|collection_options\[[a-z_]+\]|expand\[\d*\])$/;
+
+function linkError(form: Record<string, string>, accounts: Map<string, unknown>): StripeError | null {
+  const unknown = Object.keys(form).find((key) => !LINK_PARAMS.test(key));
+  if (unknown) return invalid(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown');
+  for (const key of ['account', 'type'] as const) {
+    if (form[key] === undefined) return invalid(`Missing required param: ${key}.`, key, 'parameter_missing');
+  }
+  if (!['account_onboarding', 'account_update'].includes(form.type ?? ''))
+    return invalid(
+      'Invalid type: must be one of account_onboarding or account_update',
+      'type',
+      'parameter_invalid_string_empty',
+    );
+  for (const key of ['refresh_url', 'return_url'] as const) {
+    const value = form[key];
+    if (value === undefined) return invalid(`Missing required param: ${key}.`, key, 'parameter_missing');
+    if (!/^https?:\/\/[^\s]+$/.test(value)) return invalid('Not a valid URL', key, 'url_invalid');
+  }
+  if (!accounts.has(form.account ?? ''))
+    return invalid(`No such account: '${form.account}'`, 'account', 'resource_missing');
+  return null;
+}
+
+const REVERSAL_PARAMS = /^(amount|description|refund_application_fee|metadata\[[^\]]+\]|expand\[\d*\])$/;
 
 interface StripeError {
   status: number;
@@ -73,6 +182,82 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const idempotent = new Map<string, { body: string; status: number; reply: unknown }>();
   let sessionCount = 0;
   let failures = 0;
+  const accounts = new Map<string, Record<string, unknown>>();
+  const reversals = new Map<string, Record<string, unknown>[]>();
+  const links = new Map<string, { account: string; refresh: string; return: string; expires: number; used: boolean }>();
+  let webhook: { secret: string; deliver: WebhookDelivery } | null = null;
+  let eventCount = 0;
+  let payoutCount = 0;
+  let baseUrl = '';
+  const now = () => Math.floor(Date.now() / 1000);
+
+  async function deliverEvent(event: Record<string, unknown>): Promise<number> {
+    if (!webhook) throw new Error('fake Stripe: no webhook set (useWebhook)');
+    const body = JSON.stringify(event);
+    return webhook.deliver(body, signStripePayload(body, webhook.secret, now()));
+  }
+
+  function event(type: string, object: Record<string, unknown>, account?: string): Record<string, unknown> {
+    eventCount += 1;
+    return {
+      id: `evt_test_${randomBytes(6).toString('hex')}${eventCount}`,
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: now(),
+      type,
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      ...(account ? { account } : {}),
+      data: { object },
+    };
+  }
+
+  /** The onboarding page: completes what Stripe asks of the account, tells the studio, goes back. */
+  async function onboard(token: string): Promise<string | null> {
+    const link = links.get(token);
+    if (!link) return null;
+    if (link.used || link.expires < now()) return link.refresh;
+    link.used = true;
+    const account = accounts.get(link.account);
+    if (!account) return link.refresh;
+    Object.assign(account, {
+      charges_enabled: true,
+      payouts_enabled: true,
+      details_submitted: true,
+      capabilities: { transfers: 'active' },
+      requirements: { currently_due: [], eventually_due: [], past_due: [], disabled_reason: null, errors: [] },
+    });
+    if (webhook) await deliverEvent(event('account.updated', structuredClone(account), link.account));
+    return link.return;
+  }
+
+  /** Replays an Idempotency-Key (same body → same answer; other body → idempotency_error), or runs `make`. */
+  function idempotently(
+    key: string | string[] | undefined,
+    form: Record<string, string>,
+    make: () => { status: number; reply: unknown },
+  ): { status: number; reply: unknown } {
+    const body = JSON.stringify(form);
+    const seen = typeof key === 'string' ? idempotent.get(key) : undefined;
+    if (seen) {
+      if (seen.body !== body) {
+        return {
+          status: 400,
+          reply: {
+            error: {
+              type: 'idempotency_error',
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+            },
+          },
+        };
+      }
+      return seen;
+    }
+    const answer = make();
+    if (typeof key === 'string') idempotent.set(key, { body, ...answer });
+    return answer;
+  }
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -88,6 +273,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (failures > 0) {
         failures -= 1;
         return send(500, { error: { type: 'api_error', message: 'fake outage' } });
+      }
+      const page = url.pathname.match(/^\/connect\/onboarding\/([a-f0-9]+)$/);
+      if (req.method === 'GET' && page?.[1]) {
+        void onboard(page[1]).then(
+          (to) => {
+            if (!to) return send(404, { error: { type: 'invalid_request_error', message: 'Unknown account link' } });
+            res.writeHead(302, { location: to });
+            res.end();
+          },
+          (error: unknown) => send(500, { error: { type: 'api_error', message: String(error) } }),
+        );
+        return;
       }
       if (req.headers.authorization?.startsWith('Bearer sk_') !== true) {
         return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
@@ -108,6 +305,120 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           currency: 'eur',
         });
       }
+      if (req.method === 'POST' && url.pathname === '/v1/accounts') {
+        const { status, reply } = idempotently(req.headers['idempotency-key'], form, () => {
+          const refused = accountError(form);
+          if (refused) return { status: refused.status, reply: refused.body };
+          const id = `acct_1${randomBytes(7).toString('hex')}`;
+          const account = {
+            id,
+            object: 'account',
+            type: form.type ?? 'express',
+            country: form.country ?? 'DE',
+            email: form.email ?? null,
+            default_currency: 'eur',
+            created: now(),
+            charges_enabled: false,
+            payouts_enabled: false,
+            details_submitted: false,
+            capabilities: { transfers: form['capabilities[transfers][requested]'] === 'true' ? 'inactive' : undefined },
+            requirements: {
+              currently_due: ['business_type', 'external_account', 'tos_acceptance.date', 'tos_acceptance.ip'],
+              eventually_due: ['business_type', 'external_account', 'tos_acceptance.date', 'tos_acceptance.ip'],
+              past_due: ['business_type', 'external_account', 'tos_acceptance.date', 'tos_acceptance.ip'],
+              disabled_reason: 'requirements.past_due',
+              errors: [],
+            },
+            metadata: nested(form, 'metadata'),
+          };
+          accounts.set(id, account);
+          return { status: 200, reply: account };
+        });
+        return send(status, reply);
+      }
+      const accountPath = url.pathname.match(/^\/v1\/accounts\/(acct_[A-Za-z0-9]+)$/);
+      if (req.method === 'GET' && accountPath?.[1]) {
+        const found = accounts.get(accountPath[1]);
+        if (!found)
+          return send(404, {
+            error: {
+              type: 'invalid_request_error',
+              message: `No such account: '${accountPath[1]}'`,
+              param: 'account',
+              code: 'resource_missing',
+            },
+          });
+        return send(200, found);
+      }
+      if (req.method === 'POST' && url.pathname === '/v1/account_links') {
+        const refused = linkError(form, accounts);
+        if (refused) return send(refused.status, refused.body);
+        const token = randomBytes(12).toString('hex');
+        const created = now();
+        links.set(token, {
+          account: form.account ?? '',
+          refresh: form.refresh_url ?? '',
+          return: form.return_url ?? '',
+          expires: created + 300,
+          used: false,
+        });
+        return send(200, {
+          object: 'account_link',
+          created,
+          expires_at: created + 300,
+          url: `${baseUrl}/connect/onboarding/${token}`,
+        });
+      }
+      const reversalPath = url.pathname.match(/^\/v1\/transfers\/(tr_[A-Za-z0-9_]+)\/reversals$/);
+      if (req.method === 'POST' && reversalPath?.[1]) {
+        const transferId = reversalPath[1];
+        const { status, reply } = idempotently(req.headers['idempotency-key'], form, () => {
+          const transfer = transfers.get(transferId);
+          if (!transfer)
+            return {
+              status: 404,
+              reply: invalid(`No such transfer: '${transferId}'`, 'id', 'resource_missing').body,
+            };
+          const unknown = Object.keys(form).find((key) => !REVERSAL_PARAMS.test(key));
+          if (unknown)
+            return {
+              status: 400,
+              reply: invalid(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown').body,
+            };
+          const left = Number(transfer.amount) - Number(transfer.amount_reversed);
+          const amount = form.amount === undefined ? left : Number(form.amount);
+          if (!Number.isInteger(amount) || amount <= 0)
+            return {
+              status: 400,
+              reply: invalid('Invalid positive integer', 'amount', 'parameter_invalid_integer').body,
+            };
+          if (amount > left)
+            return {
+              status: 400,
+              reply: invalid(
+                `You have requested a reversal of ${amount}, but the amount that is still reversible is ${left}.`,
+                'amount',
+                'amount_too_large',
+              ).body,
+            };
+          const list = reversals.get(transferId) ?? [];
+          const reversal = {
+            id: `trr_test_${list.length + 1}_${transferId}`,
+            object: 'transfer_reversal',
+            amount,
+            currency: transfer.currency,
+            created: now(),
+            transfer: transferId,
+            metadata: nested(form, 'metadata'),
+          };
+          list.push(reversal);
+          reversals.set(transferId, list);
+          transfer.amount_reversed = Number(transfer.amount_reversed) + amount;
+          transfer.reversed = transfer.amount_reversed === transfer.amount;
+          return { status: 200, reply: reversal };
+        });
+        return send(status, reply);
+      }
       if (req.method === 'POST' && url.pathname === '/v1/transfers') {
         const key = req.headers['idempotency-key'];
         const body = JSON.stringify(form);
@@ -123,7 +434,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           }
           return send(seen.status, seen.reply);
         }
-        const refused = transferError(form, connectedAccounts);
+        const refused = transferError(form, connectedAccounts, accounts);
         const id = `tr_test_${transfers.size + 1}`;
         const transfer = refused
           ? null
@@ -178,12 +489,64 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     requests,
     subscriptions,
     connectedAccounts,
     transfers,
+    accounts,
+    reversals,
+    useWebhook: ({ secret, url, deliver }) => {
+      const to =
+        deliver ??
+        (async (body: string, signature: string) => {
+          if (!url) throw new Error('fake Stripe: useWebhook needs a url or deliver');
+          const res = await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature },
+            body,
+          });
+          return res.status;
+        });
+      webhook = { secret, deliver: to };
+    },
+    sendEvent: async (type, object, account) => {
+      const sent = event(type, object, account);
+      return { status: await deliverEvent(sent), event: sent };
+    },
+    resend: async (sent) => ({ status: await deliverEvent(sent) }),
+    payOut: async (account, amountCents, failure) => {
+      payoutCount += 1;
+      const created = now();
+      const payout = {
+        id: `po_test_${payoutCount}${randomBytes(4).toString('hex')}`,
+        object: 'payout',
+        amount: amountCents,
+        currency: 'eur',
+        arrival_date: created + 86_400,
+        automatic: true,
+        balance_transaction: `txn_po_${payoutCount}`,
+        created,
+        destination: `ba_test_${account}`,
+        failure_balance_transaction: failure ? `txn_pofail_${payoutCount}` : null,
+        failure_code: failure?.code ?? null,
+        failure_message: failure?.message ?? null,
+        livemode: false,
+        metadata: {},
+        method: 'standard',
+        source_type: 'card',
+        statement_descriptor: null,
+        status: failure ? 'failed' : 'paid',
+        type: 'bank_account',
+      };
+      const sent = event(failure ? 'payout.failed' : 'payout.paid', payout, account);
+      return { status: await deliverEvent(sent), event: sent };
+    },
+    expireAccountLinks: () => {
+      for (const link of links.values()) link.expires = 0;
+    },
     failNext: (times = 10) => {
       failures = times;
     },

@@ -9,7 +9,9 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { paymentEvents, paymentOrders, subscriptions } from '../../db/schema/index.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
+import { applyAccountUpdated, applyConnectPayout, type PendingReversal } from '../payouts/connect.ts';
 import { applyTransferReversal } from '../payouts/service.ts';
+import { createStripeConnect } from '../payouts/stripe-transfers.ts';
 import { fulfilOrder } from './fulfil.ts';
 import type { Payments, SubscriptionState } from './provider.ts';
 import { renewStripeSubscription } from './renewal.ts';
@@ -21,6 +23,8 @@ type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'log'>;
 interface StripeEvent {
   id: string;
   type: string;
+  /** Set on events of a connected account (Connect webhooks): the creator's acct_…. */
+  account?: string;
   data: { object: Record<string, unknown> };
 }
 
@@ -50,8 +54,12 @@ export async function handleStripeWebhook(
   rawBody: Buffer,
   signature: string | undefined,
 ): Promise<{ duplicate: boolean }> {
-  const secret = deps.config.STRIPE_WEBHOOK_SECRET;
-  if (!secret || !verifyStripeSignature(rawBody, signature, secret, deps.clock.now().getTime())) {
+  // The platform endpoint's secret, or the Connect endpoint's (connected-account events) when it has its own.
+  const secrets = [deps.config.STRIPE_WEBHOOK_SECRET, deps.config.STRIPE_CONNECT_WEBHOOK_SECRET].filter(
+    (s): s is string => Boolean(s),
+  );
+  const nowMs = deps.clock.now().getTime();
+  if (!secrets.some((secret) => verifyStripeSignature(rawBody, signature, secret, nowMs))) {
     throw new AppError(400, 'invalid_signature', MESSAGES.payments.webhookSignature);
   }
   const event = parseEvent(rawBody);
@@ -76,7 +84,9 @@ export async function handleStripeWebhook(
   const renewalOf = event.type === 'invoice.paid' ? cycleInvoiceSubscription(object) : null;
   if (renewalOf && payments.stripe) subscription = await payments.stripe.retrieve(renewalOf);
 
-  return deps.db.transaction(async (tx) => {
+  const after: { reversal: PendingReversal | null } = { reversal: null };
+  const result = await deps.db.transaction(async (tx) => {
+    after.reversal = null;
     const inserted = await tx
       .insert(paymentEvents)
       .values({ id: event.id, type: event.type })
@@ -91,7 +101,11 @@ export async function handleStripeWebhook(
       }
     } else if (event.type === 'checkout.session.expired') await expireOrder(tx, deps, object);
     else if (event.type === 'transfer.reversed') await applyTransferReversal(tx, deps, object);
-    else if (event.type.startsWith('customer.subscription.'))
+    else if (event.type === 'account.updated' && event.account) await applyAccountUpdated(tx, deps, object);
+    else if ((event.type === 'payout.paid' || event.type === 'payout.failed') && event.account) {
+      const outcome = await applyConnectPayout(tx, deps, { type: event.type, account: event.account }, object);
+      after.reversal = outcome?.reversal ?? null;
+    } else if (event.type.startsWith('customer.subscription.'))
       await applySubscription(tx, deps, subscriptionState(object));
     else if (renewalOf && subscription) {
       const invoice = { id: String(object.id), amountPaid: Number(object.amount_paid ?? 0) };
@@ -100,6 +114,24 @@ export async function handleStripeWebhook(
     }
     return { duplicate: false };
   });
+  if (after.reversal) await reverseFailedPayout(deps, after.reversal);
+  return result;
+}
+
+/**
+ * A bank payout that failed leaves the money on the creator's connected account; the transfer is reversed
+ * (one idempotency key per payout) so it is back on the platform, as it is back in the creator's earnings.
+ * If Stripe does not answer, it is logged for an admin: the event is already handled and is not retried.
+ */
+async function reverseFailedPayout(deps: Deps, reversal: PendingReversal): Promise<void> {
+  const connect = createStripeConnect(deps.config);
+  if (!connect) return;
+  try {
+    await connect.reverseTransfer(reversal);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    deps.log.error({ ...reversal, detail }, 'reversing the transfer of a failed payout failed; reverse it by hand');
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditLogReply } from '../../../common/api/admin.ts';
+import type { EarningsDto } from '../../../common/api/payments.ts';
 import type { AdminPayoutsReply, PayoutReply, PayoutsReply } from '../../../common/api/payouts.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { moneyTransactions, payouts } from '../../db/schema/index.ts';
@@ -193,6 +194,30 @@ describe('requesting a payout', () => {
     const list = await api('GET', '/api/admin/payouts?status=pending&limit=100', admin.token);
     const mine = (list.json() as AdminPayoutsReply).data.find((p) => p.id === data.id);
     expect(mine).toMatchObject({ fullIban: 'DE89370400440532013000', destination: { ibanLast4: '3000' } });
+  });
+});
+
+describe('the earnings figures', () => {
+  async function figures(user: TestUser) {
+    const res = await api('GET', '/api/creators/earnings', user.token);
+    expect(res.statusCode, res.body).toBe(200);
+    const { earnedTotal, totalEarnings, pendingPayouts } = (res.json() as { data: EarningsDto }).data;
+    return { earned: earnedTotal, available: totalEarnings, pending: pendingPayouts };
+  }
+
+  it('keep what was earned while a payout moves from available to pending, then out (paid) or back (cancelled)', async () => {
+    const creator = await creatorWith(12_000);
+    expect(await figures(creator)).toEqual({ earned: 120, available: 120, pending: 0 });
+    const { data } = (await request(creator, 50)).json() as PayoutReply;
+    expect(await figures(creator)).toEqual({ earned: 120, available: 70, pending: 50 });
+    await api('POST', `/api/admin/payouts/${data.id}/mark-paid`, admin.token, { reference: 'SEPA-7' });
+    expect(await figures(creator)).toEqual({ earned: 120, available: 70, pending: 0 });
+
+    const second = (await request(creator, 30)).json() as PayoutReply;
+    expect(await figures(creator)).toEqual({ earned: 120, available: 40, pending: 30 });
+    await api('POST', `/api/creators/payouts/${second.data.id}/cancel`, creator.token);
+    // The returned amount is available again, not earned a second time.
+    expect(await figures(creator)).toEqual({ earned: 120, available: 70, pending: 0 });
   });
 });
 

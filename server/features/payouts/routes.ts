@@ -5,6 +5,8 @@ import {
   adminPayoutReply,
   adminPayoutsQuery,
   adminPayoutsReply,
+  connectOnboardingReply,
+  connectStatusReply,
   markPayoutFailedBody,
   markPayoutPaidBody,
   payoutIdParams,
@@ -19,6 +21,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { requireRole } from '../wallet/routes.ts';
+import { connectStatus, refreshConnectStatus, startOnboarding } from './connect.ts';
 import {
   adminListPayouts,
   cancelPayout,
@@ -29,15 +32,20 @@ import {
   retryTransfer,
   setStripeAccount,
 } from './service.ts';
-import { createPayoutTransfers } from './stripe-transfers.ts';
+import { createPayoutTransfers, createStripeConnect } from './stripe-transfers.ts';
 
 const errors = errorReplies(400, 401, 403, 404, 409);
+const connectErrors = errorReplies(400, 401, 403, 404, 409, 502);
 const bearer = [{ bearer: [] }];
 const m = MESSAGES.payouts;
 
 /** Creator payouts and their admin side (docs/payments.md "Payouts"). */
 export function payoutRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const deps: PayoutDeps = { ...ctx, transfers: createPayoutTransfers(ctx.config) };
+  const deps: PayoutDeps = {
+    ...ctx,
+    transfers: createPayoutTransfers(ctx.config),
+    connect: createStripeConnect(ctx.config),
+  };
   const creator = requireRole('creator', m.creatorOnly);
   const adminOnly = requireUser({ roles: ['admin'] });
   return async (app) => {
@@ -79,6 +87,52 @@ export function payoutRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         );
         return reply.code(created ? 201 : 200).send({ success: true as const, message: m.requested, data: payout });
       },
+    );
+
+    app.get(
+      '/api/creators/stripe-connect',
+      {
+        preValidation: creator,
+        schema: {
+          tags: ['payouts'],
+          summary: 'How this studio pays creators, and the creator’s Stripe Connect account as last read from Stripe',
+          security: bearer,
+          response: { 200: connectStatusReply, ...errors },
+        },
+      },
+      async (request) => ({ success: true as const, data: await connectStatus(deps, currentUser(request).id) }),
+    );
+
+    app.post(
+      '/api/creators/stripe-connect/onboarding',
+      {
+        preValidation: creator,
+        schema: {
+          tags: ['payouts'],
+          summary: 'Starts (or resumes) Stripe Connect onboarding: the Express account once, then a new Account Link',
+          description: '409 `connect_unavailable` when Stripe is not configured; 502 when Stripe does not answer.',
+          security: bearer,
+          response: { 200: connectOnboardingReply, ...connectErrors },
+        },
+      },
+      async (request) => ({ success: true as const, data: await startOnboarding(deps, currentUser(request)) }),
+    );
+
+    app.post(
+      '/api/creators/stripe-connect/refresh',
+      {
+        preValidation: creator,
+        schema: {
+          tags: ['payouts'],
+          summary: 'Reads the creator’s connected account from Stripe (on return from onboarding) and keeps its status',
+          security: bearer,
+          response: { 200: connectStatusReply, ...connectErrors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await refreshConnectStatus(deps, currentUser(request).id),
+      }),
     );
 
     app.post(
@@ -176,7 +230,7 @@ export function payoutRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const data = await retryTransfer(deps, currentUser(request), request.params.id);
         const message =
-          data.status === 'paid' ? m.transferSent : data.status === 'failed' ? m.transferFailed : m.transferUnanswered;
+          data.status === 'failed' ? m.transferFailed : data.reference ? m.transferSent : m.transferUnanswered;
         return { success: true as const, message, data };
       },
     );

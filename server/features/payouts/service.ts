@@ -12,6 +12,7 @@ import { eurosToCents, formatEuros } from '../../../common/rules/campaigns.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { bankAccounts, creatorStripeAccounts, payouts, users } from '../../db/schema/index.ts';
+import { announceAccountChange } from '../../platform/auth/account-changes.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, conflict, notFound } from '../../platform/errors.ts';
 import { centsToEuros, creditMoney, debitMoney, moneyBalance } from '../../platform/money/ledger.ts';
@@ -19,11 +20,13 @@ import { maskIban } from '../account/bank-accounts.ts';
 import { audit } from '../admin/service.ts';
 import { page } from '../directory/cards.ts';
 import { deliverNotifications, recordNotification } from '../notifications/service.ts';
-import type { PayoutTransfers } from './stripe-transfers.ts';
+import type { PayoutTransfers, StripeConnect } from './stripe-transfers.ts';
 
 type PayoutRow = typeof payouts.$inferSelect;
 export type PayoutDeps = Pick<AppContext, 'db' | 'clock' | 'log' | 'mail' | 'config'> & {
   transfers: PayoutTransfers | null;
+  /** Stripe Connect onboarding and reversals; null without Stripe (the studio pays by hand). */
+  connect: StripeConnect | null;
 };
 const m = MESSAGES.payouts;
 const OPEN = ['pending', 'processing'] as const;
@@ -50,6 +53,7 @@ function toDto(row: PayoutRow): PayoutDto {
     destination: destinationOf(row),
     reference: row.reference ?? row.stripeTransferId,
     failureReason: row.failureReason,
+    transferredAt: iso(row.transferredAt),
     createdAt: row.createdAt.toISOString(),
     paidAt: iso(row.paidAt),
     failedAt: iso(row.failedAt),
@@ -85,13 +89,26 @@ async function openPayout(db: DbOrTx, userId: string): Promise<PayoutRow | null>
   return row ?? null;
 }
 
-async function stripeAccountOf(deps: PayoutDeps, db: DbOrTx, userId: string): Promise<string | null> {
+/**
+ * The creator's connected account when Stripe is configured, and whether it can be paid out now: an account
+ * whose status Stripe reported (onboarding return, account.updated) needs payouts_enabled; an id an admin
+ * typed (never read from Stripe) is tried, and Stripe refuses the transfer if it cannot take it.
+ */
+async function stripeAccountOf(
+  deps: PayoutDeps,
+  db: DbOrTx,
+  userId: string,
+): Promise<{ id: string; ready: boolean } | null> {
   if (!deps.transfers) return null;
   const [row] = await db
-    .select({ id: creatorStripeAccounts.stripeAccountId })
+    .select({
+      id: creatorStripeAccounts.stripeAccountId,
+      payoutsEnabled: creatorStripeAccounts.payoutsEnabled,
+      syncedAt: creatorStripeAccounts.statusSyncedAt,
+    })
     .from(creatorStripeAccounts)
     .where(eq(creatorStripeAccounts.userId, userId));
-  return row?.id ?? null;
+  return row ? { id: row.id, ready: row.payoutsEnabled || row.syncedAt === null } : null;
 }
 
 /** GET /api/creators/payouts: the creator's payouts, newest first, and whether one can be asked for now. */
@@ -107,9 +124,11 @@ export async function payoutOverview(deps: PayoutDeps, userId: string): Promise<
     ? m.noPrimaryBankAccount
     : open
       ? m.onePending
-      : availableCents < PAYOUT_LIMITS.minEuros * 100
-        ? m.belowMinimum
-        : null;
+      : stripeAccount && !stripeAccount.ready
+        ? m.connectIncomplete
+        : availableCents < PAYOUT_LIMITS.minEuros * 100
+          ? m.belowMinimum
+          : null;
   return {
     availableEarnings: centsToEuros(availableCents),
     availableEarningsCents: availableCents,
@@ -117,6 +136,7 @@ export async function payoutOverview(deps: PayoutDeps, userId: string): Promise<
     destination: primary ? destinationOf(primary) : null,
     blockedReason,
     method: stripeAccount ? 'stripe' : 'manual',
+    studioMode: deps.transfers ? 'stripe' : 'manual',
     payouts: rows.map(toDto),
   };
 }
@@ -171,6 +191,7 @@ export async function requestPayout(
         });
       }
       const stripeAccount = await stripeAccountOf(deps, tx, userId);
+      if (stripeAccount && !stripeAccount.ready) throw new AppError(400, 'connect_incomplete', m.connectIncomplete);
       const method: PayoutMethod = stripeAccount ? 'stripe' : 'manual';
       const [row] = await tx
         .insert(payouts)
@@ -184,7 +205,7 @@ export async function requestPayout(
           iban: primary.iban,
           bicSwift: primary.bicSwift,
           bankName: primary.bankName,
-          stripeAccountId: stripeAccount,
+          stripeAccountId: stripeAccount?.id ?? null,
           idempotencyKey: idempotencyKey ?? null,
           createdAt: now,
           updatedAt: now,
@@ -212,13 +233,14 @@ export async function requestPayout(
 
 const BILLING_PATH = '/dashboard?account=billing';
 
-/** Tells the creator their payout was paid or failed (in the transaction that decided it). */
-function recordPayoutOutcome(tx: DbOrTx, row: PayoutRow, now: Date): Promise<void> {
+/** Tells the creator their payout was paid or failed (in the transaction that decided it), and their open pages. */
+export async function recordPayoutOutcome(tx: DbOrTx, row: PayoutRow, now: Date): Promise<void> {
+  await announceAccountChange(tx, row.userId);
   const amount = formatEuros(row.amountCents);
   if (row.status === 'paid') {
     const where =
       row.method === 'stripe'
-        ? 'was sent to your Stripe account'
+        ? 'was paid out by Stripe to your bank account'
         : `was paid to the bank account ending in ${row.iban.slice(-4)}${row.reference ? ` (reference ${row.reference})` : ''}`;
     return recordNotification(tx, now, {
       userId: row.userId,
@@ -241,10 +263,16 @@ function recordPayoutOutcome(tx: DbOrTx, row: PayoutRow, now: Date): Promise<voi
 }
 
 /** Ends an open payout without paying it: status, then the money back to earnings (once per payout). */
-async function endUnpaid(
+export async function endUnpaid(
   tx: Db,
   row: PayoutRow,
-  change: { status: 'failed' | 'cancelled'; reason: string | null; by: string | null },
+  change: {
+    status: 'failed' | 'cancelled';
+    reason: string | null;
+    by: string | null;
+    stripePayoutId?: string;
+    failureCode?: string | null;
+  },
   now: Date,
 ): Promise<PayoutRow> {
   const [updated] = await tx
@@ -253,6 +281,8 @@ async function endUnpaid(
       status: change.status,
       failureReason: change.reason,
       decidedByUserId: change.by,
+      ...(change.stripePayoutId ? { stripePayoutId: change.stripePayoutId } : {}),
+      ...(change.failureCode !== undefined ? { failureCode: change.failureCode } : {}),
       ...(change.status === 'failed' ? { failedAt: now } : { cancelledAt: now }),
       updatedAt: now,
     })
@@ -269,7 +299,10 @@ async function endUnpaid(
   return updated;
 }
 
-/** The Stripe Connect transfer of a processing payout: paid when sent, failed (money back) when refused. */
+/**
+ * The Stripe Connect transfer of a processing payout. Sent: it stays `processing` with its transfer id
+ * until the connected account's payout.paid / payout.failed (connect.ts). Refused: failed, money back.
+ */
 async function sendTransfer(deps: PayoutDeps, row: PayoutRow): Promise<PayoutRow> {
   if (!deps.transfers || !row.stripeAccountId) return row;
   const outcome = await deps.transfers.send({
@@ -286,23 +319,23 @@ async function sendTransfer(deps: PayoutDeps, row: PayoutRow): Promise<PayoutRow
   }
   const ended = await deps.db.transaction(async (tx) => {
     const [current] = await tx.select().from(payouts).where(eq(payouts.id, row.id)).for('update');
-    if (current?.status !== 'processing') return current ?? row;
-    let ended: PayoutRow;
+    if (current?.status !== 'processing' || current.stripeTransferId) return { row: current ?? row, told: false };
     if (outcome.kind === 'sent') {
-      [ended] = await tx
+      const [sent] = await tx
         .update(payouts)
-        .set({ status: 'paid', stripeTransferId: outcome.transferId, paidAt: now, updatedAt: now })
+        .set({ stripeTransferId: outcome.transferId, transferredAt: now, updatedAt: now })
         .where(eq(payouts.id, row.id))
         .returning();
-    } else {
-      deps.log.warn({ payoutId: row.id, detail: outcome.message }, 'payout transfer refused by Stripe');
-      ended = await endUnpaid(tx, current, { status: 'failed', reason: m.transferFailed, by: null }, now);
+      await announceAccountChange(tx, row.userId);
+      return { row: sent, told: false };
     }
-    await recordPayoutOutcome(tx, ended, now);
-    return ended;
+    deps.log.warn({ payoutId: row.id, detail: outcome.message }, 'payout transfer refused by Stripe');
+    const failed = await endUnpaid(tx, current, { status: 'failed', reason: m.transferFailed, by: null }, now);
+    await recordPayoutOutcome(tx, failed, now);
+    return { row: failed, told: true };
   });
-  await deliverNotifications(deps, row.userId);
-  return ended;
+  if (ended.told) await deliverNotifications(deps, row.userId);
+  return ended.row;
 }
 
 /**
@@ -321,7 +354,7 @@ export async function applyTransferReversal(
     deps.log.warn({ transferId }, 'stripe transfer.reversed matches no payout');
     return;
   }
-  if (row.status !== 'paid') return;
+  if (row.status !== 'paid' && row.status !== 'processing') return;
   if (transfer.reversed !== true) {
     deps.log.warn({ transferId, payoutId: row.id }, 'payout transfer partly reversed; settle it by hand');
     return;
@@ -362,9 +395,9 @@ async function adminRow(db: DbOrTx, row: PayoutRow): Promise<AdminPayoutDto> {
 
 /** GET /api/admin/payouts: every payout (or one status), newest first, with what is needed to pay it. */
 export async function adminListPayouts(
-  deps: Pick<AppContext, 'db'>,
+  deps: Pick<PayoutDeps, 'db' | 'transfers'>,
   query: z.output<typeof adminPayoutsQuery>,
-): Promise<{ data: AdminPayoutDto[]; pagination: ReturnType<typeof page> }> {
+): Promise<{ data: AdminPayoutDto[]; pagination: ReturnType<typeof page>; studioMode: PayoutMethod }> {
   const where = query.status ? eq(payouts.status, query.status) : undefined;
   const [rows, [total]] = await Promise.all([
     deps.db
@@ -383,6 +416,7 @@ export async function adminListPayouts(
   return {
     data: rows.map((r) => toAdminDto(r.payout, r.creator)),
     pagination: page(Number(total?.n ?? 0), query.offset, query.limit),
+    studioMode: deps.transfers ? 'stripe' : 'manual',
   };
 }
 
@@ -435,7 +469,8 @@ export async function markPayout(
 export async function retryTransfer(deps: PayoutDeps, admin: UserRow, id: string): Promise<AdminPayoutDto> {
   const [row] = await deps.db.select().from(payouts).where(eq(payouts.id, id));
   if (!row) throw notFound(m.notFound);
-  if (row.method !== 'stripe' || row.status !== 'processing' || !deps.transfers) throw conflict(m.notProcessing);
+  if (row.method !== 'stripe' || row.status !== 'processing' || row.stripeTransferId || !deps.transfers)
+    throw conflict(m.notProcessing);
   await deps.db.transaction((tx) =>
     audit(
       tx,
@@ -467,6 +502,7 @@ export async function setStripeAccount(
       .insert(creatorStripeAccounts)
       .values({ userId, stripeAccountId, createdAt: now, updatedAt: now })
       .onConflictDoUpdate({ target: creatorStripeAccounts.userId, set: { stripeAccountId, updatedAt: now } });
+    await announceAccountChange(tx, userId);
     await audit(
       tx,
       admin,

@@ -56,7 +56,7 @@ async function creator(stripeAccountId: string | null): Promise<TestUser> {
 const transferRequests = () => stripe.requests.filter((r) => r.path === '/v1/transfers');
 
 describe('payouts through Stripe Connect', () => {
-  it('transfers to the connected account with one idempotency key per payout, and marks it paid', async () => {
+  it('transfers to the connected account with one idempotency key per payout; it stays processing until the bank payout', async () => {
     stripe.connectedAccounts.add('acct_1Creator');
     const user = await creator('acct_1Creator');
     const overview = (await api('GET', '/api/creators/payouts', user.token)).json() as PayoutsReply;
@@ -65,7 +65,8 @@ describe('payouts through Stripe Connect', () => {
     const res = await api('POST', '/api/creators/payouts', user.token, { amount: 25.5 });
     expect(res.statusCode, res.body).toBe(201);
     const { data } = res.json() as PayoutReply;
-    expect(data).toMatchObject({ status: 'paid', method: 'stripe', amountCents: 2_550 });
+    expect(data).toMatchObject({ status: 'processing', method: 'stripe', amountCents: 2_550 });
+    expect(data.transferredAt).not.toBeNull();
     expect(data.reference).toMatch(/^tr_test_/);
     const sent = transferRequests().slice(before);
     expect(sent).toHaveLength(1);
@@ -96,7 +97,8 @@ describe('payouts through Stripe Connect', () => {
     expect(rows.map((r) => `${r.type}:${r.source}`).sort()).toEqual(['credit:payout_return', 'debit:payout']);
     // A failed payout does not block the next one.
     stripe.connectedAccounts.add('acct_1Unknown');
-    expect((await api('POST', '/api/creators/payouts', user.token, { amount: 20 })).json().data.status).toBe('paid');
+    const next = (await api('POST', '/api/creators/payouts', user.token, { amount: 20 })).json().data;
+    expect(next).toMatchObject({ status: 'processing', reference: expect.stringMatching(/^tr_test_/) });
   });
 
   it('an unanswered transfer stays processing (no refund) until an admin retries it with the same key', async () => {
@@ -119,7 +121,7 @@ describe('payouts through Stripe Connect', () => {
     expect(retry.statusCode, retry.body).toBe(200);
     expect(retry.json()).toMatchObject({
       message: m.transferSent,
-      data: { status: 'paid', stripeAccountId: 'acct_1Outage' },
+      data: { status: 'processing', reference: expect.stringMatching(/^tr_test_/), stripeAccountId: 'acct_1Outage' },
     });
     const keys = transferRequests()
       .filter((r) => r.form['metadata[payout_id]'] === data.id)
@@ -133,7 +135,7 @@ describe('payouts through Stripe Connect', () => {
     stripe.connectedAccounts.add('acct_1Reversed');
     const user = await creator('acct_1Reversed');
     const { data } = (await api('POST', '/api/creators/payouts', user.token, { amount: 40 })).json() as PayoutReply;
-    expect(data.status).toBe('paid');
+    expect(data.status).toBe('processing');
     const transfer = { ...stripe.transfers.get(data.reference ?? ''), amount_reversed: 4_000, reversed: true };
     const deliver = (eventId: string, object: object) => {
       const body = JSON.stringify({ id: eventId, object: 'event', type: 'transfer.reversed', data: { object } });

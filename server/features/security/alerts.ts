@@ -4,7 +4,7 @@ import type { UserRow } from '../../platform/auth/session.ts';
 import { type MailMessage, mailFailureForLog } from '../../platform/mail/types.ts';
 import { storedSettings } from '../account/settings.ts';
 import { deviceTypeFromUserAgent, locationLabelFromIp, type RequestMeta } from '../auth/sessions.ts';
-import { newDeviceLoginMail, passwordChangedMail, suspiciousLoginMail } from './mails.ts';
+import { newDeviceLoginMail, passwordChangedMail, passwordResetMail, suspiciousLoginMail } from './mails.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log'>;
 
@@ -64,5 +64,14 @@ export async function sendPasswordChangedMail(deps: Deps, user: UserRow, meta: R
     passwordChangedMail(user.email, user.firstName, details(meta, deps.clock.now())),
     user.id,
     'password_changed',
+  );
+}
+
+export async function sendPasswordResetMail(deps: Deps, user: UserRow, meta: RequestMeta): Promise<void> {
+  await sendQuietly(
+    deps,
+    passwordResetMail(user.email, user.firstName, details(meta, deps.clock.now())),
+    user.id,
+    'password_reset',
   );
 }

@@ -59,3 +59,13 @@ export function passwordChangedMail(to: string, firstName: string, d: SignInDeta
     [`If you did not do this, contact ${SUPPORT_EMAIL} at once.`],
   ]);
 }
+
+export function passwordResetMail(to: string, firstName: string, d: SignInDetails): MailMessage {
+  return render(to, `Your ${PRODUCT} password was reset`, firstName, [
+    [
+      `The password of your ${PRODUCT} account was reset with a code mailed to this address. All your sessions were signed out.`,
+    ],
+    detailLines(d),
+    [`If you did not do this, reset your password again at once and contact ${SUPPORT_EMAIL}.`],
+  ]);
+}

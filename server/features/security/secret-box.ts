@@ -1,17 +1,17 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Config } from '../../config.ts';
-import { configuredOrStoredSecret } from '../../platform/secrets.ts';
+import { serverSecret } from '../../platform/secrets.ts';
 
 /**
- * AES-256-GCM for small secrets kept in the database (TOTP secrets). The key is derived with HKDF
- * from APP_SECRET, or from a secret generated on first use at `<DATA_DIR>/secrets/app-secret` (set
- * APP_SECRET when several API processes share one database). Neither the key nor the plaintext is
- * ever logged. Sealed form: `v1.<iv>.<tag>.<ciphertext>` (base64url).
+ * AES-256-GCM for small secrets kept in the database (TOTP secrets, social tokens). The key is derived with
+ * HKDF from APP_SECRET, or from the secret generated once into the database (server_secrets) and loaded at
+ * start, so every process of a database derives the same keys. Neither the key nor the plaintext is ever
+ * logged. Sealed form: `v1.<iv>.<tag>.<ciphertext>` (base64url).
  */
-export type SecretConfig = Pick<Config, 'APP_SECRET' | 'dataDir'>;
+export type SecretConfig = Pick<Config, 'APP_SECRET' | 'storedSecrets'>;
 
 function rootSecret(config: SecretConfig): Buffer {
-  return configuredOrStoredSecret(config.APP_SECRET, config.dataDir, 'app-secret', 'app secret');
+  return serverSecret('APP_SECRET', config);
 }
 
 function keyFor(config: SecretConfig, purpose: string): Buffer {

@@ -4,6 +4,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { userSettings, users } from '../../db/schema/index.ts';
 import { hashPassword, verifyPassword } from '../../platform/auth/crypto.ts';
+import { assertStrongPassword } from '../../platform/auth/password-strength.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { storedSettings } from '../account/settings.ts';
@@ -63,7 +64,8 @@ export async function getSecurityState(
 }
 
 /**
- * action 'change_password': the current password must be right and the new one different; on
+ * action 'change_password': the current password must be right and the new one different and strong
+ * (assertStrongPassword); on
  * success last_password_change is set, every other session is revoked (this one stays) and a
  * notification mail goes out.
  */
@@ -76,6 +78,7 @@ export async function changePassword(
 ): Promise<void> {
   await confirmPassword(deps, user, input.currentPassword, m.currentPasswordWrong, meta.ip);
   if (input.newPassword === input.currentPassword) throw badRequest(m.samePassword);
+  assertStrongPassword(input.newPassword, user, 'newPassword');
   const passwordHash = await hashPassword(input.newPassword);
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {

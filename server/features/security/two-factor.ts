@@ -7,10 +7,10 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { twoFactorChallenges, userTwoFactor } from '../../db/schema/index.ts';
-import { generateToken, sha256 } from '../../platform/auth/crypto.ts';
+import { generateToken, safeEqualHex, sha256 } from '../../platform/auth/crypto.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, badRequest, conflict } from '../../platform/errors.ts';
-import { assertCodeChecksAllowed, recordCodeFailure } from '../auth/attempts.ts';
+import { assertSecondFactorAllowed, clearSecondFactorFailures, recordSecondFactorFailure } from '../auth/attempts.ts';
 import { revokeOtherSessions } from '../auth/sessions.ts';
 import { type SecretConfig, seal, unseal } from './secret-box.ts';
 
@@ -187,27 +187,41 @@ export async function disableTwoFactor(db: DbOrTx, userId: string): Promise<void
 
 // ---- The log-in challenge: password accepted, second factor owed ----
 
+/**
+ * A challenge for the second step of a log-in: the TOTP (or a recovery) code, or, with `emailCode`, the
+ * code mailed to the account (a guarded log-in of an account without two-factor, ACCOUNT_GUARD).
+ */
 export async function createLoginChallenge(
   deps: Pick<Deps, 'db' | 'clock'>,
   userId: string,
+  emailCode?: { code: string; ttlSeconds: number },
 ): Promise<{ challengeToken: string; expiresInSeconds: number }> {
   const now = deps.clock.now();
   const challengeToken = generateToken();
+  const ttlSeconds = emailCode?.ttlSeconds ?? TWO_FACTOR.challengeTtlSeconds;
   await deps.db.insert(twoFactorChallenges).values({
     userId,
     tokenHash: sha256(challengeToken),
-    expiresAt: new Date(now.getTime() + TWO_FACTOR.challengeTtlSeconds * 1000),
+    emailCodeHash: emailCode ? sha256(emailCode.code) : null,
+    expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
     createdAt: now,
   });
-  return { challengeToken, expiresInSeconds: TWO_FACTOR.challengeTtlSeconds };
+  return { challengeToken, expiresInSeconds: ttlSeconds };
 }
 
 /**
  * Checks the code against a live challenge and consumes it on success (returns the user id). A wrong
  * code counts against the challenge; the TWO_FACTOR.maxWrongTries-th kills it. Dead, consumed or
- * expired challenges answer 400 challenge_expired: the user logs in again.
+ * expired challenges answer 400 challenge_expired: the user logs in again. Wrong codes also count for the
+ * account and for this address and account (the account guard's rule: an address that has failed waits
+ * a growing delay, one that has not is always checked, so the owner's right code still gets in).
  */
-export async function completeLoginChallenge(deps: Deps, challengeToken: string, code: string): Promise<string> {
+export async function completeLoginChallenge(
+  deps: Deps,
+  challengeToken: string,
+  code: string,
+  ip: string,
+): Promise<string> {
   const now = deps.clock.now();
   const [challenge] = await deps.db
     .select()
@@ -219,10 +233,13 @@ export async function completeLoginChallenge(deps: Deps, challengeToken: string,
   if (challenge.wrongTries >= TWO_FACTOR.maxWrongTries)
     throw new AppError(400, 'challenge_dead', m.challengeTooManyTries);
   // Per account as well as per challenge: whoever has the password can open challenge after challenge.
-  await assertCodeChecksAllowed(deps.db, now, challenge.userId);
+  await assertSecondFactorAllowed(deps.db, now, challenge.userId, ip);
 
-  if (!(await verifySecondFactor(deps, challenge.userId, code))) {
-    await recordCodeFailure(deps.db, now, challenge.userId);
+  const right = challenge.emailCodeHash
+    ? safeEqualHex(sha256(code.replace(/\s+/g, '')), challenge.emailCodeHash)
+    : await verifySecondFactor(deps, challenge.userId, code);
+  if (!right) {
+    await recordSecondFactorFailure(deps.db, now, challenge.userId, ip);
     const [updated] = await deps.db
       .update(twoFactorChallenges)
       .set({ wrongTries: sql`${twoFactorChallenges.wrongTries} + 1` })
@@ -245,6 +262,7 @@ export async function completeLoginChallenge(deps: Deps, challengeToken: string,
     )
     .returning({ id: twoFactorChallenges.id });
   if (consumed.length === 0) throw dead;
+  await clearSecondFactorFailures(deps.db, challenge.userId, ip);
   // Old challenges of this user are of no further use.
   await deps.db
     .delete(twoFactorChallenges)

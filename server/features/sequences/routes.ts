@@ -12,7 +12,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
-import { textAgentRateLimit } from '../../platform/metering/text-agents.ts';
+import { textAgentAccess, textAgentRateLimit } from '../../platform/metering/text-agents.ts';
 import { taskFailedError, waitForTask } from '../generation/service.ts';
 import { STATUS_PATHS } from '../generation/status.ts';
 import { runMovieAgent, startCompile, startSequenceVideo } from './service.ts';
@@ -50,6 +50,7 @@ export function sequenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         onRequest: textAgentRateLimit(ctx, app),
         preValidation: signedIn,
+        preHandler: textAgentAccess(ctx),
         bodyLimit: TEXT_AGENTS.bodyLimitBytes.movieAgent,
         schema: {
           tags: ['sequences'],

@@ -16,7 +16,8 @@ import {
   type SequenceVideoMode,
 } from '../../../common/rules/sequences.ts';
 import type { AppContext } from '../../context.ts';
-import { sceneIndexForImage, scriptScenes, settingOf } from '../../engines/local/script-scenes.ts';
+import { sceneIndexForImage, settingOf } from '../../engines/local/script-scenes.ts';
+import { readScriptScenes } from '../../engines/local/text.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { ownedMediaObject, storedKeyOf } from '../../platform/media/inputs.ts';
 import { mediaUrl } from '../../platform/media/store.ts';
@@ -170,7 +171,8 @@ async function analyseScript(
   const signal = AbortSignal.timeout(timeoutMs);
   const { engine } = ctx.engines.text();
   const timedOut = () => new AppError(504, 'timeout', SEQUENCE_MESSAGES.movieAgentTimedOut);
-  const script = scriptScenes(body.movieScript);
+  // A long script is read on a thread of the local text pool, off the event loop (issue 27).
+  const script = await readScriptScenes(body.movieScript, signal);
   const sceneOfImage = body.images.map((_, i) => sceneIndexForImage(i, body.images.length, script.length));
   let result: Awaited<ReturnType<typeof engine.complete>>;
   try {

@@ -6,7 +6,7 @@ import { socialAccounts, socialOauthStates } from '../../db/schema/index.ts';
 import { generateToken, safeEqualHex, sha256 } from '../../platform/auth/crypto.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { seal, unseal } from '../security/secret-box.ts';
-import { connectorFor } from './connectors/registry.ts';
+import { assertNetworkAvailable, connectorFor, networkAvailability } from './connectors/registry.ts';
 import { type Connector, ConnectorError, type TokenSet } from './connectors/types.ts';
 import { revokeGrant, SANDBOX_NAMES } from './sandbox/network.ts';
 
@@ -35,6 +35,7 @@ export function redirectUriFor(ctx: Pick<AppContext, 'config'>, platform: Social
 }
 
 function toDto(ctx: Ctx, platform: SocialPlatform, row: AccountRow | undefined): SocialAccount {
+  const availability = networkAvailability(ctx.config, platform);
   return {
     id: platform,
     name: SANDBOX_NAMES[platform],
@@ -45,6 +46,8 @@ function toDto(ctx: Ctx, platform: SocialPlatform, row: AccountRow | undefined):
     status: row ? row.status : 'disconnected',
     isConnected: Boolean(row),
     mode: row ? row.mode : connectorFor(ctx, platform).mode,
+    available: availability.available,
+    unavailableReason: availability.available ? null : availability.reason,
     connected_at: row ? row.connectedAt.toISOString() : null,
     error_message: row?.errorMessage ?? null,
   };
@@ -70,6 +73,7 @@ export async function startConnect(
   userId: string,
   platform: SocialPlatform,
 ): Promise<{ authUrl: string; browserNonce: string }> {
+  assertNetworkAvailable(ctx.config, platform);
   const now = ctx.clock.now();
   await ctx.db.delete(socialOauthStates).where(lt(socialOauthStates.expiresAt, now));
   const auth = connectorFor(ctx, platform).generateAuthUrl(redirectUriFor(ctx, platform));
@@ -86,9 +90,18 @@ export async function startConnect(
   return { authUrl: auth.url, browserNonce };
 }
 
+/** A Page (or other account) the person may choose after the login, as the chooser shows it. */
+interface AccountChoice {
+  id: string;
+  name: string;
+  followerCount: number | null;
+}
+
 export type CallbackOutcome =
   | { ok: true; platform: SocialPlatform; username: string; userId: string }
-  | { ok: false; message: string };
+  | { ok: false; message: string }
+  /** The login granted several accounts (Facebook Pages): the person chooses one with `choiceId` before any is stored. */
+  | { ok: 'choose'; platform: SocialPlatform; choiceId: string; choices: AccountChoice[] };
 
 /** The browser the callback arrives in: its nonce cookie and the user of its session, if it has one. */
 export interface CallbackBrowser {
@@ -129,36 +142,115 @@ export async function completeConnect(
     return { ok: false, message: mismatch === 'other-browser' ? M.connectOtherBrowser : M.connectOtherAccount };
   }
   if (query.error || !query.code) return { ok: false, message: M.connectDenied };
+  const availability = networkAvailability(ctx.config, platform);
+  if (!availability.available) return { ok: false, message: availability.reason };
   const connector = connectorFor(ctx, platform);
   try {
-    const { tokens, profile } = await connector.authenticate({
+    const { tokens, profile, choices } = await connector.authenticate({
       code: query.code,
       codeVerifier: unseal(ctx.config, VERIFIER_PURPOSE, pending.codeVerifierSealed),
       redirectUri: redirectUriFor(ctx, platform),
     });
-    const now = ctx.clock.now();
-    const values = {
-      mode: connector.mode,
-      externalId: profile.externalId,
-      username: profile.username,
-      followerCount: profile.followerCount,
-      metricsUpdatedAt: profile.followerCount === null ? null : now,
-      ...sealedTokens(ctx, tokens),
-      status: 'connected' as const,
-      errorMessage: null,
-      connectedAt: now,
-      updatedAt: now,
-    };
-    await ctx.db
-      .insert(socialAccounts)
-      .values({ userId: pending.userId, platform, ...values, createdAt: now })
-      .onConflictDoUpdate({ target: [socialAccounts.userId, socialAccounts.platform], set: values });
+    if (choices && choices.length > 1) {
+      // Nothing is connected yet: the granted accounts (with their tokens, sealed) wait, for this browser only, for
+      // the person's choice (completeAccountChoice). The row lives beside the connect states under its own
+      // "platform" so that it can never be taken for an OAuth state.
+      const now = ctx.clock.now();
+      const choiceId = generateToken();
+      await ctx.db.insert(socialOauthStates).values({
+        state: choiceId,
+        userId: pending.userId,
+        platform: choicePlatform(platform),
+        codeVerifierSealed: seal(ctx.config, CHOICE_PURPOSE, JSON.stringify({ mode: connector.mode, choices })),
+        browserNonceHash: pending.browserNonceHash,
+        expiresAt: new Date(now.getTime() + CONNECT_TTL_MS),
+        createdAt: now,
+      });
+      return {
+        ok: 'choose',
+        platform,
+        choiceId,
+        choices: choices.map((c) => ({
+          id: c.profile.externalId,
+          name: c.profile.username,
+          followerCount: c.profile.followerCount,
+        })),
+      };
+    }
+    await storeAccount(ctx, pending.userId, platform, connector.mode, tokens, profile);
     return { ok: true, platform, username: profile.username, userId: pending.userId };
   } catch (error) {
     // A ConnectorError's message is an HTTP status and the provider's error text, never the code or a token we sent.
     ctx.log.warn({ err: error, platform }, 'social connect failed');
     return { ok: false, message: M.connectFailed };
   }
+}
+
+const CHOICE_PURPOSE = 'social-account-choice';
+const choicePlatform = (platform: SocialPlatform) => `${platform}:choice`;
+
+type Granted = NonNullable<Awaited<ReturnType<Connector['authenticate']>>['choices']>[number];
+
+/**
+ * POST /api/social/oauth/{id}/choose: connects the account the person chose among those the login granted. Single
+ * use, in the browser that started the connect flow, within the flow's time.
+ */
+export async function completeAccountChoice(
+  ctx: Ctx,
+  platform: SocialPlatform,
+  form: { choice?: string; account?: string },
+  browser: CallbackBrowser,
+): Promise<Exclude<CallbackOutcome, { ok: 'choose' }>> {
+  if (!form.choice) return { ok: false, message: M.connectExpired };
+  const [pending] = await ctx.db
+    .delete(socialOauthStates)
+    .where(and(eq(socialOauthStates.state, form.choice), eq(socialOauthStates.platform, choicePlatform(platform))))
+    .returning();
+  if (!pending || pending.expiresAt.getTime() < ctx.clock.now().getTime())
+    return { ok: false, message: M.connectExpired };
+  const mismatch = browserMismatch(pending, browser);
+  if (mismatch) {
+    ctx.log.warn({ platform, userId: pending.userId, reason: mismatch }, 'social account choice refused');
+    return { ok: false, message: mismatch === 'other-browser' ? M.connectOtherBrowser : M.connectOtherAccount };
+  }
+  const availability = networkAvailability(ctx.config, platform);
+  if (!availability.available) return { ok: false, message: availability.reason };
+  const { mode, choices } = JSON.parse(unseal(ctx.config, CHOICE_PURPOSE, pending.codeVerifierSealed)) as {
+    mode: 'sandbox' | 'live';
+    choices: Granted[];
+  };
+  const chosen = choices.find((c) => c.profile.externalId === form.account);
+  if (!chosen) return { ok: false, message: M.pageNotOffered };
+  const tokens = { ...chosen.tokens, expiresAt: chosen.tokens.expiresAt ? new Date(chosen.tokens.expiresAt) : null };
+  await storeAccount(ctx, pending.userId, platform, mode, tokens, chosen.profile);
+  return { ok: true, platform, username: chosen.profile.username, userId: pending.userId };
+}
+
+async function storeAccount(
+  ctx: Ctx,
+  userId: string,
+  platform: SocialPlatform,
+  mode: 'sandbox' | 'live',
+  tokens: TokenSet,
+  profile: Granted['profile'],
+) {
+  const now = ctx.clock.now();
+  const values = {
+    mode,
+    externalId: profile.externalId,
+    username: profile.username,
+    followerCount: profile.followerCount,
+    metricsUpdatedAt: profile.followerCount === null ? null : now,
+    ...sealedTokens(ctx, tokens),
+    status: 'connected' as const,
+    errorMessage: null,
+    connectedAt: now,
+    updatedAt: now,
+  };
+  await ctx.db
+    .insert(socialAccounts)
+    .values({ userId, platform, ...values, createdAt: now })
+    .onConflictDoUpdate({ target: [socialAccounts.userId, socialAccounts.platform], set: values });
 }
 
 function sealedTokens(ctx: Ctx, tokens: TokenSet) {
@@ -188,7 +280,7 @@ export async function freshAccessToken(
   connector: Connector,
   force = false,
 ): Promise<string> {
-  const soon = ctx.clock.now().getTime() + REFRESH_MARGIN_MS;
+  const soon = ctx.clock.now().getTime() + (connector.refreshMarginMs ?? REFRESH_MARGIN_MS);
   const expiring = account.tokenExpiresAt !== null && account.tokenExpiresAt.getTime() <= soon;
   if (!force && !expiring) return unseal(ctx.config, TOKEN_PURPOSE, account.accessTokenSealed);
   if (!account.refreshTokenSealed) {

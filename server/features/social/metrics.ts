@@ -4,19 +4,22 @@ import type { AppContext } from '../../context.ts';
 import { socialAccounts, socialPosts } from '../../db/schema/index.ts';
 import type { ScheduledJob } from '../../platform/jobs/types.ts';
 import { type AccountRow, freshAccessToken } from './accounts.ts';
-import { connectorFor } from './connectors/registry.ts';
+import { connectorFor, networkAvailability } from './connectors/registry.ts';
 import type { PostMetrics } from './connectors/types.ts';
+import { sweepPublishJournal } from './publish-journal.ts';
 
 // Reach and engagement as the networks report them. Follower counts land in social_accounts.follower_count
 // and post figures in social_posts.views/likes/comments/shares, each with metrics_updated_at:
 // - the sandbox networks write them at once (a counted view, a like, a follow on the share page);
 // - every quarter hour the workers' metricsRefreshJob reads them from the networks (Connector.fetchProfile
-//   and fetchPostMetrics) for the accounts whose figures are older than METRICS_STALE_MS.
+//   and fetchPostMetrics) for the accounts whose figures are older than two intervals.
 // The roll-ups (directory cards, personas, campaign progress) are computed from these columns when read.
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'log'>;
 
-const METRICS_STALE_MS = 30 * 60_000;
+/** Figures older than two refresh intervals (30 minutes by default) are read again. */
+const staleMsOf = (config: Pick<AppContext['config'], 'SOCIAL_METRICS_REFRESH_SECONDS'>) =>
+  2 * config.SOCIAL_METRICS_REFRESH_SECONDS * 1000;
 /** Posts older than this are no longer read back from the networks (their figures stay as last read). */
 const POST_METRICS_WINDOW_MS = 90 * 24 * 3600_000;
 
@@ -59,7 +62,7 @@ export async function storeSandboxFollowers(
 async function refreshAccountMetrics(ctx: Ctx, account: AccountRow): Promise<void> {
   const platform = account.platform as SocialPlatform;
   const connector = connectorFor(ctx, platform);
-  if (connector.mode !== account.mode) return;
+  if (connector.mode !== account.mode || !networkAvailability(ctx.config, platform).available) return;
   const token = await freshAccessToken(ctx, account, connector);
   const now = ctx.clock.now();
   const { followerCount } = await connector.fetchProfile(token);
@@ -89,7 +92,7 @@ async function refreshAccountMetrics(ctx: Ctx, account: AccountRow): Promise<voi
  * The scheduled pass: every connected account whose figures are older than `staleMs` (or never read). A failing
  * network is logged and tried again next pass; the figures it had keep their metrics_updated_at.
  */
-export async function refreshStaleMetrics(ctx: Ctx, staleMs = METRICS_STALE_MS): Promise<number> {
+export async function refreshStaleMetrics(ctx: Ctx, staleMs = staleMsOf(ctx.config)): Promise<number> {
   const before = new Date(ctx.clock.now().getTime() - staleMs);
   const accounts = await ctx.db
     .select()
@@ -114,13 +117,15 @@ export async function refreshStaleMetrics(ctx: Ctx, staleMs = METRICS_STALE_MS):
 
 /**
  * The metrics refresh as a pg-boss job run by the workers (server/jobs.ts), one run at a time across all
- * processes, every quarter hour: it re-reads accounts whose figures are older than METRICS_STALE_MS.
+ * processes, every SOCIAL_METRICS_REFRESH_SECONDS (a quarter hour by default): it re-reads accounts whose figures
+ * are older than two intervals. The social feature's periodic pass, it also sweeps the publish journal.
  */
 export const metricsRefreshJob: ScheduledJob = {
   name: 'social.metrics-refresh',
-  cron: '*/15 * * * *',
+  everySeconds: (ctx) => ctx.config.SOCIAL_METRICS_REFRESH_SECONDS,
   async run(ctx) {
+    const journalSwept = await sweepPublishJournal(ctx.db);
     const refreshed = await refreshStaleMetrics(ctx);
-    return { refreshed };
+    return { refreshed, journalSwept };
   },
 };

@@ -30,7 +30,8 @@ async function missedPost(user: TestUser, error: string, hoursAgo = 1, message =
       userId: user.id,
       platform: 'instagram',
       message,
-      mediaUrls: [],
+      // Instagram takes no post without an image or a video (common/rules/social-media.ts).
+      mediaUrls: ['https://cdn.example.com/run.jpg'],
       scheduledTime: new Date(Date.now() - hoursAgo * HOUR),
       timezone: 'UTC',
       origin: 'scheduled',

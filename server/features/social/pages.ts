@@ -68,6 +68,43 @@ export function callbackPage(ok: boolean, message: string): string {
 
 const plural = (n: number, word: string) => (n === 1 ? word : `${word}s`);
 
+/** The chooser page's policy: its styles, and forms posting back to this studio only. */
+export const CHOICE_PAGE_CSP = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * After a login that granted several accounts (the Facebook Pages a person manages): one button per account, each
+ * posting the single-use choice back to `action` in this browser.
+ */
+export function accountChoicePage(input: {
+  platform: SocialPlatform;
+  title: string;
+  hint: string;
+  action: string;
+  choiceId: string;
+  choices: Array<{ id: string; name: string; followerCount: number | null }>;
+}): string {
+  const name = SANDBOX_NAMES[input.platform];
+  const buttons = input.choices
+    .map(
+      (c) =>
+        `<button type="submit" name="account" value="${escapeHtml(c.id)}" data-testid="choose-account" data-account="${escapeHtml(c.id)}">${escapeHtml(c.name)}${
+          c.followerCount === null ? '' : ` · ${c.followerCount} ${plural(c.followerCount, 'follower')}`
+        }</button>`,
+    )
+    .join('');
+  return page(
+    input.title,
+    `<span class="badge">${escapeHtml(name)}</span><h1 data-testid="oauth-choose">${escapeHtml(input.title)}</h1><p>${escapeHtml(input.hint)}</p>
+<form method="post" action="${escapeHtml(input.action)}"><input type="hidden" name="choice" value="${escapeHtml(input.choiceId)}"><div class="row" style="flex-direction:column">${buttons}</div></form>`,
+  );
+}
+
 export function postPage(input: {
   platform: SocialPlatform;
   id: string;

@@ -8,6 +8,7 @@ import type {
   ScheduledPost,
   SocialPlatform,
 } from '../../../common/api/social.ts';
+import { messageKeyOf } from '../../../common/message-keys.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { fitPostText, POST_TEXT_LIMITS, postTextLength } from '../../../common/rules/post-text.ts';
 import {
@@ -34,8 +35,10 @@ import { getAsset } from '../assets/service.ts';
 import { collaborationMaterials, myActiveCollaborations } from '../campaigns/applications.ts';
 import { thumbnailsOf } from '../media/thumbnails.ts';
 import { connectedAccounts, freshAccessToken, markAccountError } from './accounts.ts';
-import { connectorFor } from './connectors/registry.ts';
+import { assertNetworkAvailable, connectorFor, networkAvailability } from './connectors/registry.ts';
 import { ConnectorError, type PostOutcome } from './connectors/types.ts';
+import { postMediaOf } from './post-media.ts';
+import { postMediaProblems } from './post-media-facts.ts';
 import { SANDBOX_NAMES } from './sandbox/network.ts';
 
 const M = MESSAGES.social;
@@ -113,6 +116,8 @@ async function postDto(ctx: AppContext, row: PostRow): Promise<ScheduledPost> {
 
 /** No connected account: the spec's message; a requested platform not connected: ours. */
 async function requireConnected(ctx: AppContext, userId: string, platforms: readonly SocialPlatform[]) {
+  // A network this server does not offer (production without its credentials) answers 503 with the reason first.
+  for (const platform of platforms) assertNetworkAvailable(ctx.config, platform);
   const accounts = await connectedAccounts(ctx, userId);
   if (accounts.length === 0) throw badRequest(M.noAccounts);
   const connected = new Set(accounts.map((a) => a.platform));
@@ -121,8 +126,10 @@ async function requireConnected(ctx: AppContext, userId: string, platforms: read
 }
 
 /**
- * With Cross-post optimization off, a message longer than a network allows is refused up front (the links as
- * given; the publish checks again with the links it sends). On, it is shortened for that network when posted.
+ * A post whose media a network cannot take (its published limits, common/rules/social-media.ts) is refused up
+ * front, 400 with a message per problem naming the network and the limit (issue 28). With Cross-post
+ * optimization off, a message longer than a network allows is refused too (the links as given; the publish
+ * checks again with the links it sends). On, it is shortened for that network when posted.
  */
 async function assertFitsWhereRefused(
   ctx: AppContext,
@@ -131,9 +138,17 @@ async function assertFitsWhereRefused(
   mediaUrls: readonly string[],
   platforms: readonly SocialPlatform[],
 ): Promise<void> {
+  const problems = await postMediaProblems(ctx, message, mediaUrls, platforms);
+  if (problems.length > 0) {
+    // Each line's catalogue key too, so the page translates every line (web/api/client.ts).
+    const keyed = problems.map((message) => ({ message, ...messageKeyOf(message) }));
+    throw badRequest(problems.join('\n'), { problems, keyed });
+  }
   if ((await storedSettings(ctx.db, userId)).crossPostOptimization) return;
   for (const platform of platforms) {
-    const length = postTextLength(platform, message, mediaUrls);
+    // A live network is sent the files, not links: the links do not count there.
+    const linked = networkAvailability(ctx.config, platform).mode === 'live' ? [] : mediaUrls;
+    const length = postTextLength(platform, message, linked);
     const limit = POST_TEXT_LIMITS[platform];
     if (length > limit) throw badRequest(M.messageTooLong(SANDBOX_NAMES[platform], length, limit));
   }
@@ -148,17 +163,42 @@ async function publishOnce(ctx: AppContext, post: PostRow, signal: AbortSignal):
     .from(socialAccounts)
     .where(and(eq(socialAccounts.userId, post.userId), eq(socialAccounts.platform, platform)));
   if (!account) throw new PermanentTaskError('not_connected', M.platformNotConnected(SANDBOX_NAMES[platform]));
+  // A post scheduled while the network was available (or a sandbox account kept from before) is not sent to a
+  // network this server no longer offers: in production, never to the sandbox without SANDBOX_NETWORKS=true.
+  const availability = networkAvailability(ctx.config, platform);
+  if (!availability.available) throw new PermanentTaskError('network_unavailable', availability.reason);
   // Posts scheduled before media URLs were checked on the way in.
   if (!post.mediaUrls.every((url) => postableMediaRef(ctx.config, url))) {
     throw new PermanentTaskError('bad_media', M.mediaUrlInvalid('media_urls'));
   }
   const connector = connectorFor(ctx, platform);
   const mediaUrls = post.mediaUrls.map((url) => networkMediaUrl(ctx.config, url, post.id));
-  const fitted = fitPostText(platform, post.message, mediaUrls);
+  // Live connectors upload the media instead of linking it: the text carries no links there.
+  const fitted = fitPostText(platform, post.message, connector.mode === 'live' ? [] : mediaUrls);
   if (fitted.shortened && !(await storedSettings(ctx.db, post.userId)).crossPostOptimization) {
     throw new PermanentTaskError('too_long', M.messageTooLong(SANDBOX_NAMES[platform], fitted.length, fitted.limit));
   }
-  const input = { message: fitted.message, mediaUrls, idempotencyKey: post.id, authorId: account.externalId ?? '' };
+  // Live networks upload the files (the sandbox links them): resolved once, read again by each attempt.
+  const media =
+    connector.mode === 'live'
+      ? await postMediaOf(
+          ctx,
+          { userId: post.userId, platform },
+          post.mediaUrls,
+          (url) => networkMediaUrl(ctx.config, url, post.id),
+          signal,
+        )
+      : [];
+  const input = {
+    message: fitted.message,
+    // What the network is sent: a converted copy's URL where one stands for the file (Instagram's JPEG).
+    mediaUrls: connector.mode === 'live' ? media.map((m) => m.url) : mediaUrls,
+    media,
+    idempotencyKey: post.id,
+    authorId: account.externalId ?? '',
+    // Who may see it on YouTube: the user's publishing setting (private by default).
+    ...(platform === 'youtube' ? { privacy: (await storedSettings(ctx.db, post.userId)).youtubePrivacy } : {}),
+  };
   let refreshed = false;
   let waited = false;
   for (;;) {
@@ -208,7 +248,14 @@ export const publishPostTask = defineTask({
   async handler({ input, ctx, signal }) {
     const [post] = await ctx.db.select().from(socialPosts).where(eq(socialPosts.id, input.postId));
     if (post?.status !== 'scheduled') return { skipped: post?.status ?? 'missing' };
-    const outcome = await publishOnce(ctx, post, signal);
+    let outcome: PostOutcome;
+    try {
+      outcome = await publishOnce(ctx, post, signal);
+    } catch (error) {
+      ctx.metrics.socialPublishes.inc({ platform: post.platform, outcome: 'failed' });
+      throw error;
+    }
+    ctx.metrics.socialPublishes.inc({ platform: post.platform, outcome: 'published' });
     const now = ctx.clock.now();
     await ctx.db
       .update(socialPosts)

@@ -7,16 +7,22 @@ export async function publishedPostsOf(ctx: Pick<AppContext, 'db'>, collaboratio
   if (collaborationIds.length === 0) return [];
   return ctx.db
     .select({
+      id: socialPosts.id,
       collaborationId: socialPosts.collaborationId,
       platform: socialPosts.platform,
       mediaType: socialPosts.mediaType,
+      mediaUrls: socialPosts.mediaUrls,
+      message: socialPosts.message,
+      shareUrl: socialPosts.shareUrl,
+      publishedAt: socialPosts.publishedAt,
       views: socialPosts.views,
       likes: socialPosts.likes,
       comments: socialPosts.comments,
       shares: socialPosts.shares,
     })
     .from(socialPosts)
-    .where(and(inArray(socialPosts.collaborationId, [...collaborationIds]), eq(socialPosts.status, 'published')));
+    .where(and(inArray(socialPosts.collaborationId, [...collaborationIds]), eq(socialPosts.status, 'published')))
+    .orderBy(socialPosts.publishedAt, socialPosts.id);
 }
 
 /**

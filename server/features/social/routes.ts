@@ -1,4 +1,5 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorReplies } from '../../../common/api/envelope.ts';
 import {
@@ -28,8 +29,17 @@ import {
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
-import { CONNECT_TTL_MS, completeConnect, disconnect, listAccounts, redirectUriFor, startConnect } from './accounts.ts';
-import { CALLBACK_PAGE_CSP, callbackPage } from './pages.ts';
+import {
+  type CallbackOutcome,
+  CONNECT_TTL_MS,
+  completeAccountChoice,
+  completeConnect,
+  disconnect,
+  listAccounts,
+  redirectUriFor,
+  startConnect,
+} from './accounts.ts';
+import { accountChoicePage, CALLBACK_PAGE_CSP, CHOICE_PAGE_CSP, callbackPage } from './pages.ts';
 import {
   calendar,
   cancelPost,
@@ -61,7 +71,7 @@ const CONNECT_COOKIE = 'genpro_social_connect';
 /** Social accounts, publishing and scheduled posts (accounts spec 2.2, 2.3, 5, 7), and the sandbox networks. */
 export function socialRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const signedIn = requireUser();
-  const secure = ctx.config.SECURE_COOKIES ?? ctx.config.publicUrl.startsWith('https://');
+  const secure = ctx.config.secureCookies;
   // The path as the browser sees the callback (PUBLIC_URL may carry a prefix a proxy strips).
   const connectCookieOptions = (platform: SocialPlatform) =>
     ({ path: new URL(redirectUriFor(ctx, platform)).pathname, httpOnly: true, sameSite: 'lax', secure }) as const;
@@ -140,17 +150,72 @@ export function socialRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           nonce: request.cookies[CONNECT_COOKIE],
           signedInUserId: request.auth?.user.id ?? null,
         });
-        reply.clearCookie(CONNECT_COOKIE, connectCookieOptions(platform));
-        const resumed = outcome.ok ? await resumeMissedPosts(ctx, outcome.userId, platform) : 0;
-        const html = outcome.ok
-          ? callbackPage(true, resumed > 0 ? M.connectedResumed(resumed) : M.connectedCloseTab)
-          : callbackPage(false, outcome.message);
-        return reply
-          .code(outcome.ok ? 200 : 400)
-          .headers({ ...PAGE_HEADERS, 'content-security-policy': CALLBACK_PAGE_CSP })
-          .send(html);
+        if (outcome.ok === 'choose') {
+          // Several Pages granted: the tab asks which one; the connect cookie stays for that answer.
+          return reply
+            .code(200)
+            .headers({ ...PAGE_HEADERS, 'content-security-policy': CHOICE_PAGE_CSP })
+            .send(
+              accountChoicePage({
+                platform,
+                title: M.choosePage,
+                hint: M.choosePageHint,
+                action: `${connectCookieOptions(platform).path}/choose`,
+                choiceId: outcome.choiceId,
+                choices: outcome.choices,
+              }),
+            );
+        }
+        return finishConnect(reply, platform, outcome);
       },
     );
+
+    // The person's choice among the accounts a login granted (the Facebook Pages they manage), from the chooser
+    // page in the tab that started the connect flow.
+    await app.register(async (chooser) => {
+      chooser.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: 4096 },
+        (_req, body, done) => {
+          done(null, Object.fromEntries(new URLSearchParams(String(body))));
+        },
+      );
+      chooser.withTypeProvider<ZodTypeProvider>().post(
+        '/api/social/oauth/:id/choose',
+        {
+          schema: {
+            tags,
+            summary: 'Connects the account (Facebook Page) chosen after the login, and closes the tab',
+            params: z.object({ id: socialPlatform }),
+            body: z.object({ choice: z.string().max(128).optional(), account: z.string().max(128).optional() }),
+          },
+        },
+        async (request, reply) => {
+          const platform = request.params.id;
+          const outcome = await completeAccountChoice(ctx, platform, request.body, {
+            nonce: request.cookies[CONNECT_COOKIE],
+            signedInUserId: request.auth?.user.id ?? null,
+          });
+          return finishConnect(reply, platform, outcome);
+        },
+      );
+    });
+
+    async function finishConnect(
+      reply: FastifyReply,
+      platform: SocialPlatform,
+      outcome: Exclude<CallbackOutcome, { ok: 'choose' }>,
+    ) {
+      reply.clearCookie(CONNECT_COOKIE, connectCookieOptions(platform));
+      const resumed = outcome.ok ? await resumeMissedPosts(ctx, outcome.userId, platform) : 0;
+      const html = outcome.ok
+        ? callbackPage(true, resumed > 0 ? M.connectedResumed(resumed) : M.connectedCloseTab)
+        : callbackPage(false, outcome.message);
+      return reply
+        .code(outcome.ok ? 200 : 400)
+        .headers({ ...PAGE_HEADERS, 'content-security-policy': CALLBACK_PAGE_CSP })
+        .send(html);
+    }
 
     app.post(
       '/api/social/publish',
@@ -288,6 +353,8 @@ export function socialRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       }),
     );
 
-    await app.register(sandboxRoutes(ctx));
+    // The sandbox network's pages (consent, posts): only where the sandbox networks are on (not in production
+    // unless SANDBOX_NETWORKS=true), so "published" posts never become public pages on a production studio.
+    if (ctx.config.SANDBOX_NETWORKS) await app.register(sandboxRoutes(ctx));
   };
 }

@@ -293,13 +293,13 @@ describe('connect flow bound to the browser that started it (issue 17)', () => {
 describe('publish', () => {
   it('applies the spec rules with their messages', async () => {
     const creator = await createTestUser(t.ctx.db, { role: 'creator' });
-    const body = { message: 'New drop', platforms: ['instagram'] };
+    const body = { message: 'New drop', platforms: ['facebook'] };
     expect((await api('POST', '/api/social/publish', null, body)).statusCode).toBe(401);
     const none = await api('POST', '/api/social/publish', creator.token, body);
     expect(none.statusCode).toBe(400);
     expect(none.json().error).toBe('No social media accounts connected. Please connect at least one platform first.');
 
-    await connect(creator, 'instagram');
+    await connect(creator, 'facebook');
     const notConnected = await api('POST', '/api/social/publish', creator.token, { ...body, platforms: ['twitter'] });
     expect(notConnected.json().error).toBe(M.platformNotConnected('X (Twitter)'));
 
@@ -352,19 +352,19 @@ describe('publish', () => {
       .returning();
     const collaborationId = collab?.id as string;
     await connect(creator, 'instagram');
-    await connect(creator, 'tiktok');
+    await connect(creator, 'twitter');
 
     const res = await api('POST', '/api/social/publish', creator.token, {
       message: 'Our spring shoe <b>is here</b>',
-      platforms: ['instagram', 'tiktok'],
-      media_urls: ['https://cdn.example.com/shoe.png'],
+      platforms: ['instagram', 'twitter'],
+      media_urls: ['https://cdn.example.com/shoe.jpg'],
       selected_collaborations: [collaborationId],
     });
     expect(res.statusCode, res.body).toBe(200);
     const results = (res.json() as { data: { results: PublishResult[] } }).data.results;
     expect(results.map((r) => [r.platform, r.status]).sort()).toEqual([
       ['instagram', 'published'],
-      ['tiktok', 'published'],
+      ['twitter', 'published'],
     ]);
     const share = results.find((r) => r.platform === 'instagram')?.share_url as string;
     expect(share).toMatch(/\/social\/sandbox\/instagram\/posts\/[0-9a-f-]{36}$/);
@@ -401,17 +401,17 @@ describe('publish', () => {
 
   it('a token the network no longer accepts fails the post and marks the account', async () => {
     const brand = await createTestUser(t.ctx.db, { role: 'brand' });
-    await connect(brand, 'youtube');
+    await connect(brand, 'linkedin');
     // The network revokes the grant (as a user removing the app would): access and refresh are refused.
     await t.ctx.db
       .update(sandboxGrants)
       .set({ accessTokenHash: null, refreshTokenHash: null })
       .where(eq(sandboxGrants.userId, brand.id));
-    const res = await api('POST', '/api/social/publish', brand.token, { message: 'Hello', platforms: ['youtube'] });
+    const res = await api('POST', '/api/social/publish', brand.token, { message: 'Hello', platforms: ['linkedin'] });
     expect(res.statusCode, res.body).toBe(200);
     const [result] = (res.json() as { data: { results: PublishResult[] } }).data.results;
-    expect(result).toMatchObject({ platform: 'youtube', status: 'failed', share_url: null, error: M.tokenExpired });
-    const youtube = (await accounts(brand)).find((a) => a.platform === 'youtube');
+    expect(result).toMatchObject({ platform: 'linkedin', status: 'failed', share_url: null, error: M.tokenExpired });
+    const youtube = (await accounts(brand)).find((a) => a.platform === 'linkedin');
     expect(youtube).toMatchObject({ status: 'error', error_message: M.tokenExpired, isConnected: true });
     const all = (await api('GET', '/api/social/scheduled-posts?filter=all', brand.token)).json()
       .data as ScheduledPost[];
@@ -436,16 +436,16 @@ describe('scheduled posts', () => {
   let user: TestUser;
   beforeAll(async () => {
     user = await createTestUser(t.ctx.db, { role: 'brand' });
-    await connect(user, 'instagram');
+    await connect(user, 'facebook');
     await connect(user, 'linkedin');
   });
 
-  /** Schedules `message` on Instagram `inMinutes` from the test clock's now; the post's id. */
-  async function scheduleInstagramPost(message: string, inMinutes: number): Promise<string> {
+  /** Schedules `message` on Facebook `inMinutes` from the test clock's now; the post's id. */
+  async function scheduleFacebookPost(message: string, inMinutes: number): Promise<string> {
     const created = await api('POST', '/api/social/scheduled-posts', user.token, {
       message,
       scheduled_time: new Date(clock.now().getTime() + inMinutes * 60_000).toISOString(),
-      platforms: ['instagram'],
+      platforms: ['facebook'],
     });
     expect(created.statusCode, created.body).toBe(200);
     return (created.json() as { data: ScheduledPost[] }).data[0]?.id as string;
@@ -474,7 +474,7 @@ describe('scheduled posts', () => {
   it('applies the publish rule to creators scheduling: exactly one active collaboration, or AI Materials (issue 21)', async () => {
     const brand = await createTestUser(t.ctx.db, { role: 'brand' });
     const creator = await createTestUser(t.ctx.db, { role: 'creator' });
-    await connect(creator, 'instagram');
+    await connect(creator, 'facebook');
     const [campaign] = await t.ctx.db
       .insert(campaigns)
       .values({
@@ -492,7 +492,7 @@ describe('scheduled posts', () => {
     const body = {
       message: 'Tomorrow',
       scheduled_time: new Date(clock.now().getTime() + 60 * 60_000).toISOString(),
-      platforms: ['instagram'],
+      platforms: ['facebook'],
     };
     const schedule = (extra: object) =>
       api('POST', '/api/social/scheduled-posts', creator.token, { ...body, ...extra });
@@ -538,7 +538,7 @@ describe('scheduled posts', () => {
         await api('POST', '/api/social/scheduled-posts', user.token, {
           message: 'Past',
           scheduled_time: new Date(clock.now().getTime() - 60_000).toISOString(),
-          platforms: ['instagram'],
+          platforms: ['facebook'],
         })
       ).json().error,
     ).toBe('Please select a future date and time');
@@ -547,7 +547,7 @@ describe('scheduled posts', () => {
         await api('POST', '/api/social/scheduled-posts', user.token, {
           message: ' ',
           scheduled_time: at.toISOString(),
-          platforms: ['instagram'],
+          platforms: ['facebook'],
         })
       ).statusCode,
     ).toBe(400);
@@ -557,11 +557,11 @@ describe('scheduled posts', () => {
       media_urls: [],
       scheduled_time: at.toISOString(),
       timezone: 'Europe/Paris',
-      platforms: ['instagram', 'linkedin'],
+      platforms: ['facebook', 'linkedin'],
     });
     expect(created.statusCode, created.body).toBe(200);
     const posts = (created.json() as { data: ScheduledPost[] }).data;
-    expect(posts.map((p) => p.platform).sort()).toEqual(['instagram', 'linkedin']);
+    expect(posts.map((p) => p.platform).sort()).toEqual(['facebook', 'linkedin']);
     expect(posts[0]).toMatchObject({
       status: 'scheduled',
       timezone: 'Europe/Paris',
@@ -628,7 +628,7 @@ describe('scheduled posts', () => {
     const created = await api('POST', '/api/social/scheduled-posts', user.token, {
       message: 'Soon',
       scheduled_time: at,
-      platforms: ['instagram'],
+      platforms: ['facebook'],
     });
     const id = (created.json() as { data: ScheduledPost[] }).data[0]?.id as string;
     const cancelled = await api('DELETE', `/api/social/scheduled-posts?id=${id}`, user.token);
@@ -639,7 +639,7 @@ describe('scheduled posts', () => {
   });
 
   it('workers that start after the due time publish on start, once', async () => {
-    const id = await scheduleInstagramPost('While down', 10);
+    const id = await scheduleFacebookPost('While down', 10);
     clock.advance(3 * 60 * 60_000);
     // Another process's workers start (the next sweep of this one is an hour away).
     const [restarted] = await startWorkerProcesses(1);
@@ -651,7 +651,7 @@ describe('scheduled posts', () => {
   });
 
   it('two more processes with workers on the same database: a due post is handed over and published once', async () => {
-    const id = await scheduleInstagramPost('Two schedulers', 10);
+    const id = await scheduleFacebookPost('Two schedulers', 10);
     clock.advance(11 * 60_000);
     // Each process's workers sweep at once on start; the scheduler queue runs one sweep at a time.
     const processes = await startWorkerProcesses(2);
@@ -764,7 +764,7 @@ describe('media URLs of posts (issue 17)', () => {
   let user: TestUser;
   beforeAll(async () => {
     user = await createTestUser(t.ctx.db, { role: 'brand' });
-    await connect(user, 'instagram');
+    await connect(user, 'facebook');
   });
   const later = () => new Date(clock.now().getTime() + 60 * 60_000).toISOString();
 
@@ -774,20 +774,20 @@ describe('media URLs of posts (issue 17)', () => {
         message: 'Look',
         media_urls: [url],
         scheduled_time: later(),
-        platforms: ['instagram'],
+        platforms: ['facebook'],
       });
       expect(scheduled.statusCode, url).toBe(400);
       expect(scheduled.json().error, url).toBe(M.mediaUrlInvalid('media_urls'));
       const now = await api('POST', '/api/social/publish', user.token, {
         message: 'Look',
-        platforms: ['instagram'],
+        platforms: ['facebook'],
         media_urls: [url],
       });
       expect(now.statusCode, url).toBe(400);
       expect(now.json().error, url).toBe(M.mediaUrlInvalid('media_urls'));
       const material = await api('POST', '/api/social/publish', user.token, {
         message: 'Look',
-        platforms: ['instagram'],
+        platforms: ['facebook'],
         selected_materials: [url],
       });
       expect(material.statusCode, url).toBe(400);
@@ -808,23 +808,23 @@ describe('media URLs of posts (issue 17)', () => {
       message: 'Ours',
       media_urls: own,
       scheduled_time: later(),
-      platforms: ['instagram'],
+      platforms: ['facebook'],
     });
     expect(scheduled.statusCode, scheduled.body).toBe(200);
     expect((scheduled.json() as { data: ScheduledPost[] }).data[0]?.media_urls).toEqual(own);
     const now = await api('POST', '/api/social/publish', user.token, {
       message: 'Ours, now',
-      platforms: ['instagram'],
+      platforms: ['facebook'],
       media_urls: [image.url],
     });
     expect(now.statusCode, now.body).toBe(200);
     expect((now.json() as { data: { results: PublishResult[] } }).data.results[0]?.status).toBe('published');
 
     const stranger = await createTestUser(t.ctx.db, { role: 'brand' });
-    await connect(stranger, 'instagram');
+    await connect(stranger, 'facebook');
     const theirs = await api('POST', '/api/social/publish', stranger.token, {
       message: 'Not mine',
-      platforms: ['instagram'],
+      platforms: ['facebook'],
       media_urls: [image.url],
     });
     expect(theirs.statusCode).toBe(404);
@@ -835,7 +835,7 @@ describe('media URLs of posts (issue 17)', () => {
       .insert(socialPosts)
       .values({
         userId: user.id,
-        platform: 'instagram',
+        platform: 'facebook',
         message: 'Old row',
         mediaUrls: ['javascript:alert(1)'],
         scheduledTime: new Date(clock.now().getTime() - 60_000),
@@ -944,7 +944,11 @@ describe('media of collaboration posts (issue 18)', () => {
     expect((scheduled.json().data as ScheduledPost[])[0]?.media_urls).toEqual([video.url]);
 
     // Their own image for the same collaboration counts as an image.
-    const own = await storeUpload(t.ctx, creator.id, await solidPng(8, 8, '#22aa66'), 'image/png', 'png');
+    // A JPEG: Instagram takes no other image format (common/rules/social-media.ts).
+    const ownJpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#22aa66' } })
+      .jpeg()
+      .toBuffer();
+    const own = await storeUpload(t.ctx, creator.id, ownJpeg, 'image/jpeg', 'jpg');
     const image = await api('POST', '/api/social/publish', creator.token, {
       message: 'A still',
       platforms: ['instagram'],
@@ -985,12 +989,12 @@ describe('media of a published post is readable by everyone while the post is li
   it("the share page's image loads for anonymous viewers and other users; private media still needs the session", async () => {
     const author = await createTestUser(t.ctx.db, { role: 'brand' });
     const other = await createTestUser(t.ctx.db, { role: 'brand' });
-    await connect(author, 'instagram');
+    await connect(author, 'facebook');
     const image = await storeUpload(t.ctx, author.id, await solidPng(24, 16, '#ff3366'), 'image/png', 'png');
     const unposted = await storeUpload(t.ctx, author.id, await solidPng(8, 8, '#00ff00'), 'image/png', 'png');
     const res = await api('POST', '/api/social/publish', author.token, {
       message: 'With a picture',
-      platforms: ['instagram'],
+      platforms: ['facebook'],
       media_urls: [image.url],
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -1039,7 +1043,7 @@ describe('media of a published post is readable by everyone while the post is li
 
   it('a post that did not go out (failed) does not share its media', async () => {
     const author = await createTestUser(t.ctx.db, { role: 'brand' });
-    await connect(author, 'youtube');
+    await connect(author, 'facebook');
     const image = await storeUpload(t.ctx, author.id, await solidPng(8, 8, '#123456'), 'image/png', 'png');
     await t.ctx.db
       .update(sandboxGrants)
@@ -1047,7 +1051,7 @@ describe('media of a published post is readable by everyone while the post is li
       .where(eq(sandboxGrants.userId, author.id));
     const res = await api('POST', '/api/social/publish', author.token, {
       message: 'Refused',
-      platforms: ['youtube'],
+      platforms: ['facebook'],
       media_urls: [image.url],
     });
     const [result] = (res.json() as { data: { results: PublishResult[] } }).data.results;

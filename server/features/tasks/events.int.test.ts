@@ -1,11 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type TaskView, taskView } from '../../../common/api/tasks.ts';
+import { ACCOUNT_CHANGED_EVENT, type TaskView, taskView } from '../../../common/api/tasks.ts';
+import { CREATOR_TYPES } from '../../../common/rules/directory.ts';
+import { openPostgres } from '../../db/client.ts';
 import { tasks } from '../../db/schema/index.ts';
 import { defineTask } from '../../platform/jobs/types.ts';
 import { authHeader, createTestUser, eventually, type TestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { register } from '../auth/testing.ts';
 import { taskEventHubOf } from './events.ts';
 
 let t: TestApp;
@@ -86,6 +89,8 @@ async function openStream(token: string | null, options: { query?: string; lastE
     res,
     events,
     taskEvents,
+    /** How many `account` events the stream has had. */
+    accountEvents: () => events.filter((e) => e.event === ACCOUNT_CHANGED_EVENT).length,
     close: () => controller.abort(),
     ready: () => eventually(async () => events.some((e) => e.event === 'ready'), { what: 'the ready event' }),
     waitFor: (what: string, match: (task: TaskView) => boolean) =>
@@ -238,4 +243,112 @@ describe('GET /api/tasks/events', () => {
       again.close();
     }
   });
+});
+
+describe('GET /api/tasks/events: changes of the own account', () => {
+  const post = (token: string, url: string, payload: unknown) =>
+    t.app.inject({ method: 'POST', url, headers: authHeader(token), payload: payload as object });
+  const accountEventsReach = (stream: { accountEvents: () => number }, count: number, what: string) =>
+    eventually(async () => stream.accountEvents() >= count, { what, timeoutMs: 20_000 });
+
+  it("tells the creator's open stream when an admin approves them, and nobody else's", async () => {
+    const admin = await createTestUser(t.ctx.db, { role: 'admin' });
+    const creator = await register(t.app, { role: 'creator' });
+    const bystander = await register(t.app, { role: 'creator' });
+    const stream = await openStream(creator.token);
+    const narrowed = await openStream(creator.token, {
+      query: `?ids=${await insertTask(creator.userId, 'completed', 0)}`,
+    });
+    const theirs = await openStream(bystander.token);
+    try {
+      await Promise.all([stream.ready(), narrowed.ready(), theirs.ready()]);
+      expect(stream.accountEvents()).toBe(0);
+
+      const approved = await post(admin.token, '/api/admin/users/approve', {
+        userId: creator.userId,
+        action: 'approve',
+        creatorType: CREATOR_TYPES[0],
+      });
+      expect(approved.statusCode).toBe(200);
+      await accountEventsReach(stream, 1, "the creator's account event");
+      // What the page then reads again is the approved account.
+      const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: authHeader(creator.token) });
+      expect(me.json().data.user.user_status).toBe('approved_creator');
+
+      // The bystander's own change comes after ours on the same hub: once it arrived, ours would have too.
+      const bank = await post(bystander.token, '/api/creators/bank-accounts', {
+        accountHolderName: 'Rita Tester',
+        iban: 'DE89 3704 0044 0532 0130 00',
+      });
+      expect(bank.statusCode).toBe(201);
+      await accountEventsReach(theirs, 1, "the bystander's bank account event");
+      expect(theirs.accountEvents()).toBe(1);
+      // A stream narrowed to some tasks (?ids) carries tasks only.
+      expect(narrowed.accountEvents()).toBe(0);
+    } finally {
+      stream.close();
+      narrowed.close();
+      theirs.close();
+    }
+  });
+
+  it('tells the stream when a bank account is added, made primary or removed', async () => {
+    const creator = await register(t.app, { role: 'creator' });
+    const stream = await openStream(creator.token);
+    try {
+      await stream.ready();
+      const first = await post(creator.token, '/api/creators/bank-accounts', {
+        accountHolderName: 'Rita Tester',
+        iban: 'DE89 3704 0044 0532 0130 00',
+      });
+      expect(first.statusCode).toBe(201);
+      await accountEventsReach(stream, 1, 'the event of the added account');
+      const second = await post(creator.token, '/api/creators/bank-accounts', {
+        accountHolderName: 'Rita Tester',
+        iban: 'GB82 WEST 1234 5698 7654 32',
+      });
+      expect(second.statusCode).toBe(201);
+      await accountEventsReach(stream, 2, 'the event of the second account');
+      const secondId = (second.json() as { accounts: Array<{ id: string; is_primary: boolean }> }).accounts.find(
+        (a) => !a.is_primary,
+      )?.id;
+      const primary = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/creators/bank-accounts?id=${secondId}`,
+        headers: authHeader(creator.token),
+        payload: { is_primary: true },
+      });
+      expect(primary.statusCode).toBe(200);
+      await accountEventsReach(stream, 3, 'the event of the new primary');
+      const removed = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/creators/bank-accounts?id=${secondId}`,
+        headers: authHeader(creator.token),
+      });
+      expect(removed.statusCode).toBe(200);
+      await accountEventsReach(stream, 4, 'the event of the removal');
+    } finally {
+      stream.close();
+    }
+  });
+
+  it.runIf(process.env.TEST_DB === 'postgres')(
+    'tells the stream of a change committed by another API process (its own connection to the database)',
+    async () => {
+      const creator = await register(t.app, { role: 'creator' });
+      const { rows } = await t.ctx.database.executeSql('SELECT current_database() AS name');
+      const url = new URL(process.env.DATABASE_URL ?? '');
+      url.pathname = `/${String(rows[0].name)}`;
+      const elsewhere = await openPostgres(url.toString(), 1);
+      const stream = await openStream(creator.token);
+      try {
+        await stream.ready();
+        await elsewhere.executeSql("UPDATE users SET user_status = 'approved_creator' WHERE id = $1", [creator.userId]);
+        await accountEventsReach(stream, 1, 'the event of the approval committed elsewhere');
+      } finally {
+        stream.close();
+        await elsewhere.close();
+      }
+    },
+  );
 });

@@ -1,8 +1,9 @@
 import { and, eq, gte, inArray, or, type SQL } from 'drizzle-orm';
-import type { TaskView } from '../../../common/api/tasks.ts';
+import { TASK_RECONNECT_EVENT, type TaskView } from '../../../common/api/tasks.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { tasks } from '../../db/schema/index.ts';
+import { USERS_CHANGED_CHANNEL } from '../../platform/auth/account-changes.ts';
 import { toTaskView } from '../../platform/jobs/queue.ts';
 
 /** The migration 0014 trigger NOTIFYs `<user id>:<task id>` here on every committed change of a task row. */
@@ -21,31 +22,54 @@ export interface TaskSubscriber {
   ids: ReadonlySet<string> | null;
   /** Receives each task's new state; the hub calls it only for the subscriber's own tasks. */
   send(task: TaskView): void;
+  /**
+   * Something of the user's own account changed (approval, role, credits, bank accounts, payouts…): the page reads
+   * it again. Only streams of every task (no `ids`) are told.
+   */
+  accountChanged(): void;
   /** A heartbeat (comment line) so proxies and the browser keep the connection. */
   ping(): void;
-  /** Ends the stream: the hub can no longer vouch for it (notifications may have been missed). */
-  end(): void;
+  /**
+   * Ends the stream: the hub can no longer vouch for it (notifications may have been missed), or, with `draining`,
+   * the process is stopping and the browser should reconnect (to another process) at once.
+   */
+  end(reason?: 'draining'): void;
+}
+
+/**
+ * The last words of a stream ended because the process is stopping: reconnect after about a second (spread so the
+ * browsers of a busy process do not all come back at once), and an event the page reads as "the stream is down".
+ */
+export function drainingEvent(random = Math.random): string {
+  const retryMs = 500 + Math.floor(random() * 1_000);
+  return `retry: ${retryMs}\nevent: ${TASK_RECONNECT_EVENT}\ndata: {"reason":"draining"}\n\n`;
 }
 
 /**
  * Fans task changes out to the open event streams of one studio. It LISTENs only while a stream is open: each
  * notification names the user and the task, the row is read once (however many of the user's streams are open)
- * and sent to the streams of that user. On PostgreSQL, when the listening connection is lost every stream is ended;
+ * and sent to the streams of that user. It also LISTENs for changes of the users' accounts (USERS_CHANGED_CHANNEL,
+ * the user's id) and tells that user's streams. On PostgreSQL, when the listening connection is lost every stream is ended;
  * the browsers reconnect with Last-Event-ID and get what changed meanwhile.
  */
 export class TaskEventHub {
   private readonly byUser = new Map<string, Set<TaskSubscriber>>();
   private stopListening: (() => Promise<void>) | null = null;
+  private stopAccountListening: (() => Promise<void>) | null = null;
   private stopGaps: (() => void) | null = null;
   private listening: Promise<void> | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   /** Tasks whose row is being read; `true` when another change came meanwhile (read once more after). */
   private readonly reading = new Map<string, boolean>();
 
+  private draining = false;
+
   constructor(
-    private readonly ctx: Pick<AppContext, 'db' | 'log'>,
+    private readonly ctx: Pick<AppContext, 'db' | 'log'> & Partial<Pick<AppContext, 'lifecycle'>>,
     private readonly database: Database,
-  ) {}
+  ) {
+    ctx.lifecycle?.onDrain(() => void this.drain());
+  }
 
   /** Open streams (for tests and metrics). */
   get subscribers(): number {
@@ -61,6 +85,10 @@ export class TaskEventHub {
 
   /** Adds a stream once the hub listens (every change committed after this resolves reaches it). */
   async subscribe(subscriber: TaskSubscriber): Promise<() => Promise<void>> {
+    if (this.draining) {
+      subscriber.end('draining');
+      return async () => undefined;
+    }
     let set = this.byUser.get(subscriber.userId);
     if (!set) {
       set = new Set();
@@ -96,6 +124,14 @@ export class TaskEventHub {
     return rows.map(toTaskView);
   }
 
+  /** The process is stopping: every stream ends with the reconnect hint, and streams opened from now on too. */
+  async drain(): Promise<void> {
+    this.draining = true;
+    for (const set of this.byUser.values()) for (const subscriber of set) subscriber.end('draining');
+    this.byUser.clear();
+    await this.unlisten();
+  }
+
   async close(): Promise<void> {
     for (const set of this.byUser.values()) for (const subscriber of set) subscriber.end();
     this.byUser.clear();
@@ -119,6 +155,15 @@ export class TaskEventHub {
           for (const set of this.byUser.values()) for (const subscriber of set) subscriber.end();
         }) ?? null;
       this.stopListening = await listen.call(this.database, TASK_CHANNEL, (payload) => this.changed(payload));
+      try {
+        this.stopAccountListening = await listen.call(this.database, USERS_CHANGED_CHANNEL, (userId) =>
+          this.accountChanged(userId),
+        );
+      } catch (error) {
+        await this.stopListening().catch(() => undefined);
+        this.stopListening = null;
+        throw error;
+      }
       this.heartbeat = setInterval(() => {
         for (const set of this.byUser.values()) for (const subscriber of set) subscriber.ping();
       }, HEARTBEAT_MS);
@@ -143,9 +188,15 @@ export class TaskEventHub {
     this.heartbeat = null;
     this.stopGaps?.();
     this.stopGaps = null;
-    const stop = this.stopListening;
+    const stops = [this.stopListening, this.stopAccountListening];
     this.stopListening = null;
-    await stop?.().catch((error: unknown) => this.ctx.log.warn({ err: error }, 'task events: UNLISTEN failed'));
+    this.stopAccountListening = null;
+    for (const stop of stops)
+      await stop?.().catch((error: unknown) => this.ctx.log.warn({ err: error }, 'task events: UNLISTEN failed'));
+  }
+
+  private accountChanged(userId: string): void {
+    for (const subscriber of this.byUser.get(userId) ?? []) if (!subscriber.ids) subscriber.accountChanged();
   }
 
   private changed(payload: string): void {
@@ -188,7 +239,9 @@ export class TaskEventHub {
 const hubs = new WeakMap<Database, TaskEventHub>();
 
 /** The hub of the studio that owns `ctx.database` (one per database handle: tests run several studios). */
-export function taskEventHubOf(ctx: Pick<AppContext, 'db' | 'log' | 'database'>): TaskEventHub {
+export function taskEventHubOf(
+  ctx: Pick<AppContext, 'db' | 'log' | 'database'> & Partial<Pick<AppContext, 'lifecycle'>>,
+): TaskEventHub {
   let hub = hubs.get(ctx.database);
   if (!hub) {
     hub = new TaskEventHub(ctx, ctx.database);

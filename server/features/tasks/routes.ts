@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorReply } from '../../../common/api/envelope.ts';
 import {
+  ACCOUNT_CHANGED_EVENT,
   listTasksQuery,
   listTasksReply,
   TASK_EVENTS_PATH,
@@ -13,7 +14,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { toTaskView } from '../../platform/jobs/queue.ts';
-import { type TaskSubscriber, taskEventHubOf } from './events.ts';
+import { drainingEvent, type TaskSubscriber, taskEventHubOf } from './events.ts';
 import { listRunningTasks } from './service.ts';
 
 /** How long a browser waits before reconnecting a dropped stream. */
@@ -28,6 +29,7 @@ const eventId = (task: TaskView): number => Date.parse(task.updatedAt);
  */
 export function taskRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const hub = taskEventHubOf(ctx);
+  ctx.metrics.countEventStreams(() => hub.subscribers);
   return async (app) => {
     // Before the server closes: open streams would otherwise keep it waiting.
     app.addHook('preClose', () => hub.close());
@@ -40,7 +42,8 @@ export function taskRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['tasks'],
           summary:
             "Server-Sent Events of the signed-in user's tasks: event `task` (a task's state, as GET /api/tasks/{id}) " +
-            'for each running task on connect (and each changed since Last-Event-ID), then on every change',
+            'for each running task on connect (and each changed since Last-Event-ID), then on every change; without ' +
+            "`ids`, also event `account` when something of the user's own account changed (read it again)",
           querystring: taskEventsQuery,
           response: { 400: errorReply, 401: errorReply },
         },
@@ -61,9 +64,10 @@ export function taskRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         };
         let stop: (() => Promise<void>) | null = null;
         let closed = false;
-        const close = () => {
+        const close = (reason?: 'draining') => {
           if (closed) return;
           closed = true;
+          if (reason === 'draining') stream.write(drainingEvent());
           stream.end();
           void stop?.();
         };
@@ -75,6 +79,10 @@ export function taskRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             if (pending) pending.push(task);
             else write(task);
           },
+          // No id: the stream's Last-Event-ID stays that of the newest task sent.
+          accountChanged: () => {
+            if (!closed) stream.write(`event: ${ACCOUNT_CHANGED_EVENT}\ndata: {}\n\n`);
+          },
           ping: () => {
             if (!closed) stream.write(': ping\n\n');
           },
@@ -82,7 +90,7 @@ export function taskRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         };
         stop = await hub.subscribe(subscriber);
         // The response closes only when the connection does (the browser left, or the stream was ended).
-        reply.raw.once('close', close);
+        reply.raw.once('close', () => close());
         if (request.raw.socket?.destroyed) close();
 
         reply
@@ -92,7 +100,7 @@ export function taskRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           // The connection ends with the stream: a long-lived socket is not worth keeping for another request.
           .header('connection', 'close');
         // The first bytes make Node send the headers now: the browser's `open` means the stream is live.
-        stream.write(`retry: ${RETRY_MS}\n\n`);
+        if (!closed) stream.write(`retry: ${RETRY_MS}\n\n`);
         void hub.snapshot(userId, ids, since).then(
           (tasks) => {
             if (closed) return;

@@ -10,14 +10,15 @@ const errors = errorReplies(400, 401, 403, 413, 429, 502);
 
 /** POST /api/upload/base64-to-url and POST /api/temp-upload: files sent as base64, data URLs or public URLs. */
 export function remoteUploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const signedIn = requireUser();
+  // Storing files needs a verified email address (issue 27): 403 `email_not_verified`, nothing stored.
+  const verifiedUploader = requireUser({ verifiedEmail: true });
   const bodyLimit = base64BodyLimit(ctx);
   return async (app) => {
     app.post(
       '/api/upload/base64-to-url',
       {
         onRequest: uploadRateLimit(ctx, app),
-        preValidation: signedIn,
+        preValidation: verifiedUploader,
         bodyLimit,
         schema: {
           tags: ['uploads'],
@@ -33,7 +34,7 @@ export function remoteUploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/temp-upload',
       {
         onRequest: uploadRateLimit(ctx, app),
-        preValidation: signedIn,
+        preValidation: verifiedUploader,
         bodyLimit,
         schema: {
           tags: ['uploads'],

@@ -25,12 +25,14 @@ const errors = {
  */
 export function uploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const signedIn = requireUser();
+  // Storing files needs a verified email address (issue 27): 403 `email_not_verified`, nothing stored.
+  const verifiedUploader = requireUser({ verifiedEmail: true });
   return async (app) => {
     app.post(
       '/api/upload',
       {
         onRequest: uploadRateLimit(ctx, app),
-        preValidation: signedIn,
+        preValidation: verifiedUploader,
         schema: {
           tags: ['uploads'],
           summary: `Upload images, videos or audio (multipart: file, repeated for up to ${UPLOAD.maxFiles} files; type)`,
@@ -38,8 +40,9 @@ export function uploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'Each file is typed by its bytes (images jpeg/png/gif/webp, videos mp4/mov/avi/webm, audio mp3/wav/m4a/ogg) ' +
             'and limited to UPLOAD_MAX_MB (default 50), never above 75 MB for an image, 750 MB for a video and ' +
             '100 MB otherwise. One file answers `data: {…}`; several answer `data: [{…}, …]` in the order sent. ' +
-            'Files that would pass the storage quota (STORAGE_QUOTA_MB) answer 413; more than ' +
-            'RATE_LIMIT_UPLOADS_PER_MINUTE uploads a minute answer 429.',
+            'Files that would pass the storage quota (STORAGE_QUOTA_MB) or the studio’s budget (STORAGE_BUDGET_GB, ' +
+            'STORAGE_DISK_RESERVE_MB) answer 413; more than RATE_LIMIT_UPLOADS_PER_MINUTE uploads a minute per user, ' +
+            'or RATE_LIMIT_UPLOADS_PER_ADDRESS_PER_MINUTE per address, answer 429. Before the email is verified: 403.',
           consumes: ['multipart/form-data'],
           response: { 200: anyUploadReply, ...errors },
         },

@@ -99,7 +99,15 @@ describe('creator earnings', () => {
     const empty = await api('GET', '/api/creators/earnings', creator.token);
     expect(empty.json()).toEqual({
       success: true,
-      data: { totalEarnings: 0, totalEarningsCents: 0, transactions: [] },
+      data: {
+        totalEarnings: 0,
+        totalEarningsCents: 0,
+        earnedTotal: 0,
+        earnedTotalCents: 0,
+        pendingPayouts: 0,
+        pendingPayoutsCents: 0,
+        transactions: [],
+      },
     });
     await creditMoney(t.ctx.db, {
       userId: creator.id,

@@ -6,6 +6,7 @@ import { sessions, users } from '../../db/schema/index.ts';
 import { cachePerDatabase } from '../cache/coherent-cache.ts';
 import type { Clock } from '../clock.ts';
 import { AppError, forbidden, unauthorized } from '../errors.ts';
+import { USERS_CHANGED_CHANNEL } from './account-changes.ts';
 import { sha256 } from './crypto.ts';
 
 export const SESSION_COOKIE = 'genpro_session';
@@ -50,7 +51,7 @@ function readToken(request: FastifyRequest): { token: string; via: 'bearer' | 'c
  * barrier (see CoherentCache), so no request is ever answered from a stale user.
  */
 const sessionCache = cachePerDatabase<{ user: UserRow; session: SessionRow }>({
-  channel: 'genpro_users_changed',
+  channel: USERS_CHANGED_CHANNEL,
   ttlMs: 60_000,
   maxEntries: 10_000,
 });
@@ -125,6 +126,16 @@ export function authenticateRequest(request: FastifyRequest, db: Db, clock: Cloc
 
 export interface RequireOptions {
   roles?: ReadonlyArray<UserRow['role']>;
+  /** Refuse (403 `email_not_verified`) a user who has not verified the email address yet. */
+  verifiedEmail?: boolean;
+}
+
+/**
+ * The studio's verification gate (the dashboard sends an unverified user to /auth/verify): 403
+ * `email_not_verified` with MESSAGES.verification.required unless the user has verified the email address.
+ */
+export function assertEmailVerified(user: Pick<UserRow, 'isVerified'>): void {
+  if (!user.isVerified) throw forbidden(MESSAGES.verification.required, 'email_not_verified');
 }
 
 /**
@@ -141,6 +152,7 @@ export function assertSignedIn(request: FastifyRequest, options: RequireOptions 
     throw new AppError(403, 'csrf', MESSAGES.auth.csrf);
   }
   if (options.roles && !options.roles.includes(auth.user.role)) throw forbidden(MESSAGES.auth.forbidden);
+  if (options.verifiedEmail) assertEmailVerified(auth.user);
 }
 
 /**

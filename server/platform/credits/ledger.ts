@@ -4,7 +4,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { Db } from '../../db/client.ts';
 import { creditTransactions, tasks, users } from '../../db/schema/index.ts';
 import { notFound, paymentRequired } from '../errors.ts';
-import { assertMaySpendCredits } from './subscription-access.ts';
+import { assertStudioAccess } from './subscription-access.ts';
 
 /**
  * The credits ledger. The balance lives on `users.credits`; every change writes a
@@ -102,14 +102,15 @@ export async function noteInCreditHistory(
 /**
  * Spends credits (a `deduction` row) when the balance covers them; otherwise throws a 402 AppError
  * with `details: { required, balance }`. The conditional UPDATE means concurrent spends never
- * overdraw: each one re-checks the balance under the row lock. A user without subscription access
- * (admins aside) is refused first with 403 `subscription_required`, before anything moves.
+ * overdraw: each one re-checks the balance under the row lock. A user without a verified email (403
+ * `email_not_verified`) or subscription access (admins aside; 403 `subscription_required`) is refused
+ * first, before anything moves (assertStudioAccess).
  */
 export async function reserveCredits(db: LedgerDb, spend: CreditSpend): Promise<CreditChangeResult> {
   const { now, ...change } = spend;
   assertAmount(change.amount);
   return db.transaction(async (tx) => {
-    await assertMaySpendCredits(tx, change.userId, now ?? new Date());
+    await assertStudioAccess(tx, change.userId, now ?? new Date());
     const [updated] = await tx
       .update(users)
       .set({ credits: sql`${users.credits} - ${change.amount}`, updatedAt: sql`now()` })

@@ -3,6 +3,7 @@ import { SUBSCRIPTION_ACCESS_STATUSES, type SubscriptionStatus } from '../../../
 import { MESSAGES } from '../../../common/messages.ts';
 import type { Db } from '../../db/client.ts';
 import { subscriptions, users } from '../../db/schema/index.ts';
+import { assertEmailVerified } from '../auth/session.ts';
 import { forbidden, notFound } from '../errors.ts';
 
 /** What the access rule reads of a `subscriptions` row. */
@@ -28,17 +29,19 @@ export function hasSubscriptionAccess(row: SubscriptionAccessRow, now: Date): bo
 const subscriptionRequired = () => forbidden(MESSAGES.subscription.required, 'subscription_required');
 
 /**
- * The dashboard's rule on the server: spending credits needs subscription access; admins are exempt,
- * as the dashboard lets them in without one. Throws 403 `subscription_required` otherwise.
+ * The dashboard's rule on the server, for spending credits and for the free text agents alike: a verified
+ * email address (403 `email_not_verified`) and subscription access — admins are exempt from the latter,
+ * as the dashboard lets them in without one (403 `subscription_required`).
  */
-export async function assertMaySpendCredits(db: Db, userId: string, now: Date): Promise<void> {
+export async function assertStudioAccess(db: Db, userId: string, now: Date): Promise<void> {
   const [row] = await db
-    .select({ role: users.role, subscription: subscriptions })
+    .select({ role: users.role, isVerified: users.isVerified, subscription: subscriptions })
     .from(users)
     .leftJoin(subscriptions, eq(subscriptions.userId, users.id))
     .where(eq(users.id, userId))
     .limit(1);
   if (!row) throw notFound('User not found');
+  assertEmailVerified(row);
   if (row.role === 'admin') return;
   if (row.subscription && hasSubscriptionAccess(row.subscription, now)) return;
   throw subscriptionRequired();

@@ -18,16 +18,20 @@ function inlineScriptHashes(indexHtml: string): string[] {
 /**
  * The policy of the studio's HTML pages: scripts only from our origin (plus the hashed inline theme
  * bootstrap, never 'unsafe-inline'); inline styles allowed (server pages use <style>, React style
- * props); images from our origin, data: and blob: (canvas exports) and https (remote references);
- * media from our origin; no plugins, no framing.
+ * props); images and media only from our origin and the media origin (PUBLIC_URL's: every stored file
+ * is served by the studio's own /api/images|videos|audio routes, also with S3 storage), plus data: and
+ * blob: (canvas exports, editor-session thumbnails, local previews of a chosen file). No https: or
+ * other host: a URL a user typed can never make a viewer's browser load a third party's image (a
+ * tracking pixel), issue 27. No plugins, no framing.
  */
-function htmlPolicy(scriptHashes: string[]): string {
+function htmlPolicy(scriptHashes: string[], mediaOrigin: string | undefined): string {
+  const own = ["'self'", ...(mediaOrigin ? [mediaOrigin] : [])].join(' ');
   return [
     "default-src 'self'",
     `script-src ${["'self'", ...scriptHashes].join(' ')}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https:",
-    "media-src 'self' data: blob:",
+    `img-src ${own} data: blob:`,
+    `media-src ${own} data: blob:`,
     "font-src 'self' data:",
     "connect-src 'self'",
     "worker-src 'self' blob:",
@@ -48,8 +52,11 @@ const OTHER_POLICY = "default-src 'none'; frame-ancestors 'none'; sandbox";
  * Strict-Transport-Security only when the request came over TLS (request.protocol honours
  * X-Forwarded-Proto when TRUST_PROXY is set).
  */
-export function registerSecurityHeaders(app: FastifyInstance, options: { indexHtml: string }): { htmlCsp: string } {
-  const htmlCsp = htmlPolicy(inlineScriptHashes(options.indexHtml));
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: { indexHtml: string; mediaOrigin?: string },
+): { htmlCsp: string } {
+  const htmlCsp = htmlPolicy(inlineScriptHashes(options.indexHtml), options.mediaOrigin);
   // A callback hook, not an async one: it runs on every response and has nothing to wait for.
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!reply.hasHeader('content-security-policy')) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
@@ -9,9 +10,14 @@ import { tasks } from '../../db/schema/index.ts';
 import type { Clock } from '../clock.ts';
 import { refundTask, reserveCredits } from '../credits/ledger.ts';
 import { AppError, notFound } from '../errors.ts';
+import { currentRequestId, runWithRequestId } from '../http/request-context.ts';
+import type { Lifecycle } from '../lifecycle.ts';
 import { assertStorageRoom } from '../media/quota.ts';
 import { MediaStore } from '../media/store.ts';
+import type { Metrics } from '../metrics/index.ts';
 import type { ObjectStorage } from '../storage/types.ts';
+import { retryingStorage } from '../storage/unavailable.ts';
+import { forgetStaleHeartbeats, HEARTBEAT_STALE_SECONDS, type ProcessRole, WorkerHeartbeat } from './heartbeat.ts';
 import {
   type AnyTaskDefinition,
   type CreateTaskInput,
@@ -78,11 +84,29 @@ interface TaskJobData {
 
 /** What the queue itself reads from the context it hands to handlers. */
 type QueueContext = JobContext & {
-  config: Pick<Config, 'RUN_WORKERS' | 'WORKER_CONCURRENCY' | 'STORAGE_QUOTA_MB'>;
+  config: Pick<Config, 'RUN_WORKERS' | 'WORKER_CONCURRENCY' | 'STORAGE_QUOTA_MB' | 'WORKER_SHUTDOWN_GRACE_S'>;
   db: Db;
   storage: ObjectStorage;
   clock: Clock;
+  /** Task counters and timings (absent in tests that attach a bare context). */
+  metrics?: Metrics;
+  /** The process's drain (SIGTERM): workers stop fetching at once. */
+  lifecycle?: Pick<Lifecycle, 'onDrain'>;
 };
+
+/** A task attempt running in this process. */
+interface RunningAttempt {
+  taskId: string;
+  attempt: number;
+}
+
+/** Why stop() aborts an attempt it gave back to the queue: not a failure, nothing to record. */
+class WorkerShutdown extends Error {
+  constructor() {
+    super('worker shutting down');
+    this.name = 'WorkerShutdown';
+  }
+}
 
 /** What status calls return for a task. */
 interface TaskView {
@@ -123,6 +147,12 @@ export interface JobQueueDeps {
   pollingIntervalSeconds?: number;
   /** The app's task kinds and scheduled jobs, handed over by the process wiring (server/jobs.ts). */
   kinds?: JobKinds;
+  /** What the process is, in its heartbeat row: 'worker' for `npm run worker`; default 'api'. */
+  role?: ProcessRole;
+  /** Heartbeat interval; default HEARTBEAT_INTERVAL_SECONDS (tests shorten it). */
+  heartbeatIntervalSeconds?: number;
+  /** A worker whose last beat is older is taken for dead; default HEARTBEAT_STALE_SECONDS (tests shorten it). */
+  staleWorkerSeconds?: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -152,6 +182,10 @@ export function taskQueueName(kind: string): string {
   return `${TASK_QUEUE_PREFIX}${kind}`;
 }
 
+function isTaskQueue(queue: string): boolean {
+  return queue.startsWith(TASK_QUEUE_PREFIX);
+}
+
 /**
  * Tasks on pg-boss. Each task is a `tasks` row (what users see) and a pg-boss job with the same id
  * (what workers pick up). The row is written and credits reserved in one transaction; the job is
@@ -169,11 +203,19 @@ export class JobQueue implements Jobs {
   private readonly scheduled: readonly ScheduledJob[];
   private readonly intervalTicks = new Set<NodeJS.Timeout>();
   private readonly workerIds = new Map<string, string[]>();
-  private readonly running = new Set<AbortController>();
+  private readonly running = new Map<AbortController, RunningAttempt>();
+  /** Every job a worker of this process is handling (task attempts and scheduled runs): job id → queue. */
+  private readonly inFlight = new Map<string, string>();
+  private lastTask: { id: string; kind: string; at: Date } | null = null;
+  private heartbeat: WorkerHeartbeat | null = null;
   private runWorkers = false;
+  /** Set by drain(): the workers fetch nothing more; tasks can still be created (an API process drains HTTP). */
+  private draining = false;
+  private drainStartedAt = 0;
   private stopListening: (() => Promise<void>) | null = null;
   private readonly retryWakes = new Set<NodeJS.Timeout>();
   private readyCheckRunning = false;
+  private takeoverRunning = false;
   private stopping = false;
   private detached = false;
 
@@ -185,6 +227,12 @@ export class JobQueue implements Jobs {
   attach(ctx: QueueContext): void {
     this.ctx = ctx;
     for (const definition of this.deps.kinds?.tasks ?? []) void this.register(definition);
+    ctx.lifecycle?.onDrain(() => this.drain());
+  }
+
+  /** The id this process's attempts write into tasks.worker_id (null without workers). */
+  get workerId(): string | null {
+    return this.heartbeat?.id ?? null;
   }
 
   /** Adds a task kind. Before start() it only records it; after, it creates the queue (and workers). */
@@ -205,6 +253,7 @@ export class JobQueue implements Jobs {
     if (this.boss) return;
     this.stopping = false;
     this.detached = false;
+    this.draining = false;
     this.runWorkers = this.ctx?.config.RUN_WORKERS ?? false;
     const firstOnDatabase = !startedDatabases.has(this.deps.database);
     startedDatabases.add(this.deps.database);
@@ -229,6 +278,12 @@ export class JobQueue implements Jobs {
     });
     await boss.start();
     this.boss = boss;
+    if (this.runWorkers) {
+      // The row exists before any attempt writes its id into tasks.worker_id.
+      await this.startHeartbeat();
+      // Before any worker of this process fetches (a job it had just fetched would look left by the dead process).
+      if (firstOnDatabase && this.deps.database.kind === 'pglite') await this.failJobsOfDeadProcess(boss);
+    }
     for (const definition of this.definitions.values()) await this.activate(definition);
     if (this.runWorkers) await this.listenForWakeUps();
     for (const queue of Object.values(MAINTENANCE_QUEUES)) await createQueue(boss, queue);
@@ -241,7 +296,6 @@ export class JobQueue implements Jobs {
       });
       await this.work(MAINTENANCE_QUEUES.taskRecovery, 1, async () => this.recover());
       for (const [queue, cron] of Object.entries(SCHEDULES)) await boss.schedule(queue, cron, {}, { retryLimit: 0 });
-      if (firstOnDatabase && this.deps.database.kind === 'pglite') await this.failJobsOfDeadProcess(boss);
       await this.recover().catch((error: unknown) => this.deps.log.warn({ err: error }, 'task recovery failed'));
       for (const job of this.scheduled) await this.startScheduled(boss, job);
     }
@@ -277,10 +331,44 @@ export class JobQueue implements Jobs {
     this.intervalTicks.add(timer);
   }
 
-  /** Lets running attempts finish (up to 15 s), then stops. Unfinished attempts are retried later. */
+  /**
+   * The process is asked to stop (its lifecycle drains, or stop() is called): the workers fetch no new job from
+   * now on and the heartbeat row says `stopping`. Running attempts go on; stop() ends them.
+   */
+  private drain(): void {
+    if (this.draining || !this.boss) return;
+    this.draining = true;
+    this.drainStartedAt = Date.now();
+    if (!this.runWorkers) return;
+    const boss = this.boss;
+    for (const queue of this.workerIds.keys()) {
+      boss.offWork(queue).catch((error: unknown) => this.deps.log.warn({ err: error, queue }, 'worker not stopped'));
+    }
+    const running = this.running.size;
+    const grace = this.graceSeconds;
+    this.deps.log.info(
+      { running, graceSeconds: grace, workerId: this.workerId },
+      `worker stopping: finishing ${running} running tasks (grace ${grace}s)`,
+    );
+    this.heartbeat
+      ?.markStopping()
+      .catch((error: unknown) => this.deps.log.warn({ err: error }, 'worker heartbeat not marked stopping'));
+  }
+
+  /** WORKER_SHUTDOWN_GRACE_S: how long running attempts may go on once the process drains. */
+  private get graceSeconds(): number {
+    return this.ctx?.config.WORKER_SHUTDOWN_GRACE_S ?? 120;
+  }
+
+  /**
+   * Drains (no new job), lets running attempts finish until WORKER_SHUTDOWN_GRACE_S after the drain began, gives
+   * back the ones still running then (another worker takes them at once), stops pg-boss and removes the
+   * heartbeat row.
+   */
   async stop(): Promise<void> {
     const boss = this.boss;
     if (!boss || this.stopping) return;
+    this.drain();
     this.stopping = true;
     for (const timer of this.retryWakes) clearTimeout(timer);
     this.retryWakes.clear();
@@ -289,12 +377,67 @@ export class JobQueue implements Jobs {
     try {
       await this.stopListening?.();
       this.stopListening = null;
-      await boss.stop({ graceful: true, wait: true, timeout: 15_000 });
+      if (this.runWorkers) await this.finishOrGiveBack(boss);
+      await boss.stop({ graceful: false, wait: true });
     } finally {
-      for (const controller of this.running) controller.abort(new Error('job queue stopped'));
+      for (const controller of this.running.keys()) controller.abort(new WorkerShutdown());
       this.detached = true;
       this.boss = null;
       this.workerIds.clear();
+      await this.heartbeat?.stop();
+      this.heartbeat = null;
+    }
+  }
+
+  /** Waits for the jobs in hand until the grace ends; then gives back the task attempts and fails the rest. */
+  private async finishOrGiveBack(boss: PgBoss): Promise<void> {
+    const deadline = this.drainStartedAt + this.graceSeconds * 1000;
+    const waited = this.inFlight.size > 0;
+    while (this.inFlight.size > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(1, deadline - Date.now()))));
+    }
+    if (this.inFlight.size === 0) {
+      if (waited) this.deps.log.info('worker stopping: running tasks finished');
+      return;
+    }
+    const left = [...this.inFlight];
+    const attempts = new Map([...this.running.values()].map((attempt) => [attempt.taskId, attempt]));
+    const taskIds = left.filter(([, queue]) => isTaskQueue(queue)).map(([id]) => id);
+    this.deps.log.warn(
+      { taskIds, scheduledRuns: left.length - taskIds.length, graceSeconds: this.graceSeconds },
+      `worker stopping: grace over, giving back ${taskIds.length} running tasks`,
+    );
+    for (const [jobId, queue] of left) {
+      if (isTaskQueue(queue)) await this.giveBack(queue, jobId, attempts.get(jobId));
+      else await boss.fail(queue, jobId, { message: 'worker stopped' }).catch(() => undefined);
+    }
+    // From here pg-boss's own complete/fail of those attempts answer nothing (the jobs are no longer theirs).
+    this.detached = true;
+    for (const controller of this.running.keys()) controller.abort(new WorkerShutdown());
+    for (const queue of new Set(left.map(([, queue]) => queue))) await this.wakeOtherProcesses(queue);
+  }
+
+  /**
+   * Puts an attempt's job back as if never fetched (pending, no retry used, available now) and its task back to
+   * queued. The attempt itself is aborted right after; whatever it still writes is guarded by its attempt number.
+   */
+  private async giveBack(queue: string, jobId: string, attempt: RunningAttempt | undefined): Promise<void> {
+    try {
+      await this.deps.database.executeSql(
+        `UPDATE ${BOSS_SCHEMA}.job SET state = 'created', started_on = NULL, start_after = now()
+          WHERE name = $1 AND id = $2 AND state = 'active'`,
+        [queue, jobId],
+      );
+      if (!attempt) return;
+      await this.deps.database.db
+        .update(tasks)
+        .set({ status: 'queued', updatedAt: this.deps.clock.now() })
+        .where(and(eq(tasks.id, attempt.taskId), eq(tasks.attempts, attempt.attempt), eq(tasks.status, 'processing')));
+    } catch (error) {
+      this.deps.log.warn(
+        { err: error, taskId: jobId },
+        'task not given back; another worker retries it when its lease runs out',
+      );
     }
   }
 
@@ -346,6 +489,8 @@ export class JobQueue implements Jobs {
           estimatedSecondsLeft: input.estimatedSeconds ?? null,
           input: input.input,
           creditsReserved: credits,
+          // The request that made it (X-Request-Id), followed into the worker's logs.
+          requestId: currentRequestId() ?? null,
           createdAt: now,
           updatedAt: now,
         })
@@ -385,9 +530,11 @@ export class JobQueue implements Jobs {
    * Re-sends jobs of tasks whose job never reached pg-boss (a crash between commit and send) and
    * fails (with refund) tasks whose job failed or vanished without a worker recording it.
    */
-  async recover(): Promise<{ resent: number; failed: number }> {
+  async recover(): Promise<{ resent: number; failed: number; takenOver: number }> {
     const boss = this.requireBoss();
     await this.failUnleasedJobs(boss);
+    const takenOver = await this.takeOverFromStoppedWorkers();
+    await forgetStaleHeartbeats(this.deps.database);
     const { rows: orphans } = await this.deps.database.executeSql(
       `SELECT t.id, t.kind FROM tasks t
         WHERE t.status IN ('queued', 'processing')
@@ -417,7 +564,66 @@ export class JobQueue implements Jobs {
       if (await this.finalizeFailure(String(row.id), error)) failed++;
     }
     if (resent > 0 || failed > 0) this.deps.log.info({ resent, failed }, 'task recovery');
-    return { resent, failed };
+    return { resent, failed, takenOver };
+  }
+
+  /**
+   * Runs at each beat of this process (so it does not wait for this process's turn at pg-boss maintenance, which
+   * one process of the cluster gets every 10 s) and in recover(); one pass at a time.
+   */
+  private async takeOverFromStoppedWorkers(): Promise<number> {
+    const boss = this.boss;
+    if (!boss || this.stopping || this.draining || this.takeoverRunning) return 0;
+    this.takeoverRunning = true;
+    try {
+      return await this.failJobsOfStoppedWorkers(boss);
+    } catch (error) {
+      if (!this.stopping) this.deps.log.warn({ err: error }, 'takeover of stopped workers’ tasks failed');
+      return 0;
+    } finally {
+      this.takeoverRunning = false;
+    }
+  }
+
+  private get staleWorkerSeconds(): number {
+    return this.deps.staleWorkerSeconds ?? HEARTBEAT_STALE_SECONDS;
+  }
+
+  /**
+   * Fails for retry the task jobs of workers that stopped beating, so that another worker takes them within about
+   * HEARTBEAT_STALE_SECONDS of a crash rather than when their lease runs out. A job qualifies when its task's
+   * attempt was started by a worker (tasks.worker_id) with no beat for that long, its lease has not been renewed
+   * for that long either, and it was not fetched just now (by a live worker that has yet to write its id). Only a
+   * process whose own beats have been written for that long judges others: after a database outage every
+   * heartbeat looks stale until the processes beat again.
+   */
+  private async failJobsOfStoppedWorkers(boss: PgBoss): Promise<number> {
+    const heartbeat = this.heartbeat;
+    const stale = this.staleWorkerSeconds;
+    if (!heartbeat?.beatingFor(stale)) return 0;
+    const { rows } = await this.deps.database.executeSql(
+      `SELECT j.name, j.id, t.worker_id FROM tasks t
+         JOIN ${BOSS_SCHEMA}.job j ON j.name = $1 || t.kind AND j.id = t.id
+        WHERE t.status = 'processing' AND t.worker_id IS NOT NULL AND t.worker_id <> $2
+          AND j.state = 'active'
+          AND j.started_on < now() - make_interval(secs => $3)
+          AND j.started_on + j.expire_in < now() + make_interval(secs => $4)
+          AND NOT EXISTS (SELECT 1 FROM worker_heartbeats h
+                           WHERE h.id = t.worker_id AND h.last_beat_at > now() - make_interval(secs => $3))
+        LIMIT 500`,
+      [TASK_QUEUE_PREFIX, heartbeat.id, stale, Math.max(0, LEASE_SECONDS - stale)],
+    );
+    for (const row of rows) await boss.fail(String(row.name), String(row.id), { message: 'worker stopped beating' });
+    if (rows.length === 0) return 0;
+    this.deps.log.warn(
+      { taskIds: rows.map((row) => String(row.id)), workerIds: [...new Set(rows.map((row) => String(row.worker_id)))] },
+      'tasks of a worker that stopped beating failed for retry',
+    );
+    for (const name of new Set(rows.map((row) => String(row.name)))) {
+      const definition = this.definitions.get(name.slice(TASK_QUEUE_PREFIX.length));
+      this.wakeForRetry(name, definition?.retryDelaySeconds ?? DEFAULTS.retryDelaySeconds);
+    }
+    return rows.length;
   }
 
   /**
@@ -573,17 +779,42 @@ export class JobQueue implements Jobs {
         { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: this.pollingIntervalSeconds },
         async ([job]) => {
           if (!job) return {};
+          this.inFlight.set(job.id, queue);
           try {
             return await run(job);
           } finally {
+            this.inFlight.delete(job.id);
             // Fetch again right after this job instead of sleeping out the (long) polling interval.
-            if (this.boss && !this.stopping) this.boss.notifyWorker(id);
+            if (this.boss && !this.stopping && !this.draining) this.boss.notifyWorker(id);
           }
         },
       );
       ids.push(id);
     }
     this.workerIds.set(queue, ids);
+  }
+
+  private async startHeartbeat(): Promise<void> {
+    const heartbeat = new WorkerHeartbeat({
+      database: this.deps.database,
+      log: this.deps.log,
+      role: this.deps.role ?? 'api',
+      intervalSeconds: this.deps.heartbeatIntervalSeconds,
+      details: {
+        concurrency: this.deps.concurrency ?? this.ctx?.config.WORKER_CONCURRENCY ?? 1,
+        kinds: this.definitions.size,
+      },
+      state: () => ({ running: this.running.size, lastTask: this.lastTask }),
+      afterBeat: () => void this.takeOverFromStoppedWorkers(),
+    });
+    this.heartbeat = heartbeat;
+    await heartbeat.start();
+  }
+
+  /** Bookkeeping of an attempt that starts: stop() and the heartbeat (running count, last task) read it. */
+  private attemptStarted(controller: AbortController, task: TaskRow): void {
+    this.running.set(controller, { taskId: task.id, attempt: task.attempts });
+    this.lastTask = { id: task.id, kind: task.kind, at: this.deps.clock.now() };
   }
 
   /** One attempt of one task. Throwing hands the failure to pg-boss (retry or final failure). */
@@ -601,15 +832,17 @@ export class JobQueue implements Jobs {
         attempts: sql`${tasks.attempts} + 1`,
         startedAt: now,
         updatedAt: now,
+        workerId: this.workerId,
       })
       .where(and(eq(tasks.id, taskId), inArray(tasks.status, ['queued', 'processing'])))
       .returning();
     if (!task) return { skipped: 'task already finished' };
     const attempt = task.attempts;
     const isFinalAttempt = job.retryCount >= job.retryLimit;
+    const observed = observeAttempt(this.deps.log, ctx.metrics, definition.kind, task, job);
 
     const controller = new AbortController();
-    this.running.add(controller);
+    this.attemptStarted(controller, task);
     const expireInSeconds = definition.expireInSeconds ?? DEFAULTS.expireInSeconds;
     const timer = setTimeout(() => controller.abort(new TaskTimeout()), Math.max(500, expireInSeconds * 1000 - 1000));
     const report = this.progressReporter(taskId, attempt);
@@ -617,8 +850,22 @@ export class JobQueue implements Jobs {
     try {
       const parsed = definition.input.safeParse(task.input);
       if (!parsed.success) throw new PermanentTaskError('invalid_input', 'The task input is not valid');
+      // A storage outage while the attempt reads or saves media is waited out for a few seconds (bounded) before
+      // the attempt fails; then the task's own retry, or its refund, takes over.
+      const storage = retryingStorage(ctx.storage, {
+        signal: controller.signal,
+        onRetry: (error, waitMs) =>
+          observed.log.warn(
+            { err: (error as { cause?: unknown }).cause, waitMs },
+            'media storage unavailable: the task waits and tries again',
+          ),
+      });
+      // The handler logs with the attempt's logger, and tasks it creates carry the same request id.
+      const handlerCtx = { ...ctx, storage, log: observed.log };
       const result = await raceAbort(
-        definition.handler({ task, input: parsed.data, ctx, attempt, signal: controller.signal, report }),
+        runWithRequestId(task.requestId ?? undefined, () =>
+          definition.handler({ task, input: parsed.data, ctx: handlerCtx, attempt, signal: controller.signal, report }),
+        ),
         controller.signal,
       );
       const done = this.deps.clock.now();
@@ -634,14 +881,15 @@ export class JobQueue implements Jobs {
           updatedAt: done,
         })
         .where(and(eq(tasks.id, taskId), eq(tasks.attempts, attempt), eq(tasks.status, 'processing')));
+      observed.finished('completed');
       return { taskId, status: 'completed' };
     } catch (thrown) {
+      // Given back to the queue by stop(): not a failure of the task.
+      if (controller.signal.reason instanceof WorkerShutdown) throw thrown;
       const error = toTaskError(thrown);
       const permanent = isPermanent(thrown);
-      this.deps.log.warn(
-        { err: thrown, taskId, kind: definition.kind, attempt, final: permanent || isFinalAttempt },
-        'task attempt failed',
-      );
+      observed.log.warn({ err: thrown, final: permanent || isFinalAttempt }, 'task attempt failed');
+      observed.finished(permanent || isFinalAttempt ? 'failed' : 'retried');
       // pg-boss makes a retry available after the delay whenever retries are left (a permanent failure's
       // retry finds the task finished and is skipped).
       if (job.retryCount < job.retryLimit) {
@@ -761,6 +1009,41 @@ export class JobQueue implements Jobs {
   }
 }
 
+/**
+ * Logs an attempt's start ("task started": kind, task id, attempt, request id, time queued) and end ("task finished":
+ * outcome, run time) with a child logger carrying those ids, which the handler logs with too; counts it in the
+ * metrics (tasks by kind and outcome, queue wait, run time).
+ */
+function observeAttempt(
+  log: FastifyBaseLogger,
+  metrics: Metrics | undefined,
+  kind: string,
+  task: TaskRow,
+  job: PgBoss.JobWithMetadata<TaskJobData>,
+) {
+  const attemptLog = log.child({
+    taskId: task.id,
+    kind,
+    attempt: task.attempts,
+    ...(task.requestId ? { requestId: task.requestId } : {}),
+  });
+  // Queued since the job was created, or since its retry fell due.
+  const queuedSince = Math.max(new Date(job.createdOn).getTime(), new Date(job.startAfter).getTime());
+  const queueWaitMs = Number.isFinite(queuedSince) ? Math.max(0, Date.now() - queuedSince) : undefined;
+  if (queueWaitMs !== undefined) metrics?.taskQueueWait.observe({ kind }, queueWaitMs / 1000);
+  attemptLog.info({ queueWaitMs }, 'task started');
+  const startedAt = performance.now();
+  return {
+    log: attemptLog,
+    finished(outcome: 'completed' | 'failed' | 'retried') {
+      const runMs = Math.round(performance.now() - startedAt);
+      metrics?.tasks.inc({ kind, outcome });
+      metrics?.taskRunTime.observe({ kind }, runMs / 1000);
+      attemptLog.info({ outcome, runMs }, 'task finished');
+    },
+  };
+}
+
 class TaskTimeout extends Error {
   constructor() {
     super(MESSAGES.tasks.timedOut);
@@ -839,4 +1122,18 @@ export async function installJobSchema(database: Database, kinds?: JobKinds): Pr
   } finally {
     await boss.stop({ graceful: false, wait: true, close: false });
   }
+}
+
+/** The schema version this pg-boss needs (its package's version.json). */
+const BOSS_SCHEMA_VERSION = (createRequire(import.meta.url)('pg-boss/version.json') as { schema: number }).schema;
+
+/**
+ * Whether pg-boss's schema is installed at the version this pg-boss needs (a process with MIGRATE_ON_START=false
+ * waits for it; `npm run migrate` installs it with installJobSchema).
+ */
+export async function jobSchemaReady(database: Database): Promise<boolean> {
+  const [table] = (await database.executeSql(`SELECT to_regclass('${BOSS_SCHEMA}.version')::text AS name`)).rows;
+  if (!table?.name) return false;
+  const [row] = (await database.executeSql(`SELECT version FROM ${BOSS_SCHEMA}.version`)).rows;
+  return Number(row?.version) >= BOSS_SCHEMA_VERSION;
 }

@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema/index.ts';
 import type { Clock } from '../clock.ts';
+import type { Metrics } from '../metrics/index.ts';
 import { MailDeliveryError, type Mailer, type MailMessage, type OutboxMessage } from './types.ts';
 
 export interface MailerDeps {
@@ -12,6 +13,8 @@ export interface MailerDeps {
   db: Db;
   log: FastifyBaseLogger;
   clock: Clock;
+  /** Counts mails by transport and outcome (genpro_mails_total). */
+  metrics?: Pick<Metrics, 'mails'>;
 }
 
 /** SMTP when SMTP_URL is set; otherwise the local outbox (logged, listed at /dev/mail). */
@@ -27,12 +30,13 @@ async function record(db: Db, message: MailMessage, transport: Mailer['transport
   return row.id;
 }
 
-function outboxMailer({ db, log, clock }: MailerDeps): Mailer {
+function outboxMailer({ db, log, clock, metrics }: MailerDeps): Mailer {
   return {
     transport: 'outbox',
     async send(message) {
       const id = await record(db, message, 'outbox');
       await db.update(mailOutbox).set({ sentAt: clock.now() }).where(eq(mailOutbox.id, id));
+      metrics?.mails.inc({ transport: 'outbox', outcome: 'sent' });
       // Never the text: verification codes and sign-in alerts stay out of every log. /dev/mail shows it.
       log.info(
         { mail: { id, to: message.to, subject: message.subject } },
@@ -42,7 +46,7 @@ function outboxMailer({ db, log, clock }: MailerDeps): Mailer {
   };
 }
 
-function smtpMailer({ db, log, clock, config }: MailerDeps, url: string): Mailer {
+function smtpMailer({ db, log, clock, config, metrics }: MailerDeps, url: string): Mailer {
   // Bounded waits: sign-up and resend deliver inline, so a dead mail server must fail fast.
   const transporter = nodemailer.createTransport(
     { url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
@@ -59,10 +63,12 @@ function smtpMailer({ db, log, clock, config }: MailerDeps, url: string): Mailer
           text: message.text,
           ...(message.html ? { html: message.html } : {}),
         });
+        metrics?.mails.inc({ transport: 'smtp', outcome: 'sent' });
         await db.update(mailOutbox).set({ sentAt: clock.now() }).where(eq(mailOutbox.id, id));
         log.info({ mail: { id, to: message.to, subject: message.subject, messageId: info.messageId } }, 'mail sent');
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
+        metrics?.mails.inc({ transport: 'smtp', outcome: 'failed' });
         await db
           .update(mailOutbox)
           .set({ error: reason.slice(0, 1000) })

@@ -1,17 +1,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SIGNED_MEDIA_URL_TTL_SECONDS } from '../../../common/api/media.constants.ts';
 import type { Config } from '../../config.ts';
-import { configuredOrStoredSecret } from '../secrets.ts';
+import { serverSecret } from '../secrets.ts';
 
 /**
  * Signed, expiring media URLs: `<path>?expires=<unix seconds>&sig=<base64url HMAC-SHA256>` over
- * `<path>\n<expires>`. The secret is MEDIA_URL_SECRET, or one generated on first use and kept at
- * `<DATA_DIR>/secrets/media-url-secret` (set MEDIA_URL_SECRET when several machines serve media).
+ * `<path>\n<expires>`. The secret is MEDIA_URL_SECRET, or the one generated once into the database
+ * (server_secrets) and loaded at start, so every process of a database signs alike.
  */
-export type SigningConfig = Pick<Config, 'MEDIA_URL_SECRET' | 'dataDir'>;
+export type SigningConfig = Pick<Config, 'MEDIA_URL_SECRET' | 'storedSecrets'>;
 
 function secretFor(config: SigningConfig): Buffer {
-  return configuredOrStoredSecret(config.MEDIA_URL_SECRET, config.dataDir, 'media-url-secret', 'media URL secret');
+  return serverSecret('MEDIA_URL_SECRET', config);
 }
 
 function signature(secret: Buffer, urlPath: string, expires: number): string {

@@ -10,7 +10,7 @@ import type { Clock } from '../clock.ts';
 import { expiryFor, isValidKey, makeKey } from '../storage/keys.ts';
 import type { ObjectInfo, ObjectStorage, StorageTags } from '../storage/types.ts';
 import { type MediaFacts, parseMediaFacts, probeMedia } from './probe.ts';
-import { storageFull, storageUsedBytes } from './quota.ts';
+import { assertStudioStorageRoom, storageFull, storageUsedBytes } from './quota.ts';
 import { makeWorkDir } from './work-dir.ts';
 
 export type MediaObjectRow = typeof mediaObjects.$inferSelect;
@@ -85,8 +85,12 @@ export interface MediaStoreDeps {
   db: Db;
   storage: ObjectStorage;
   clock: Clock;
-  /** ffprobe location; without it videos are stored unprobed (their facts are then read at first use). */
-  config?: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'>;
+  /**
+   * ffprobe location (without it videos are stored unprobed: their facts are then read at first use), and
+   * the studio's overall storage limits (STORAGE_BUDGET_GB, STORAGE_DISK_RESERVE_MB) every put keeps.
+   */
+  config?: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'> &
+    Partial<Pick<Config, 'STORAGE_BUDGET_GB' | 'STORAGE_DISK_RESERVE_MB'>>;
 }
 
 /**
@@ -117,11 +121,13 @@ export class MediaStore {
   async put(input: StoreMediaInput): Promise<StoredMedia> {
     const quota =
       input.userId && input.quotaBytes !== undefined ? { userId: input.userId, limitBytes: input.quotaBytes } : null;
+    const incoming = Buffer.isBuffer(input.body) ? input.body.length : (input.contentLength ?? 0);
     if (quota) {
-      const incoming = Buffer.isBuffer(input.body) ? input.body.length : (input.contentLength ?? 0);
       const usedBytes = await storageUsedBytes(this.deps, quota.userId);
       if (usedBytes + incoming > quota.limitBytes) throw storageFull({ usedBytes, limitBytes: quota.limitBytes });
     }
+    // Every write, uploads and generated media alike, keeps the studio's overall budget and free-disk reserve.
+    await assertStudioStorageRoom(this.deps, incoming);
     const now = this.deps.clock.now();
     const key = makeKey(input.storageClass, input.ext, now, input.personaId);
     const expiresAt = expiryFor(input.storageClass, now);

@@ -1,6 +1,8 @@
 // A small S3 server for tests: path-style PUT (with x-amz-tagging), GET (Range, ?tagging), HEAD and
-// DELETE of objects, HEAD of the bucket. The AWS SDK talks real HTTP to it. `failPuts` makes PutObject
-// answer an S3 error (InternalError by default), to test what the studio does when storage fails.
+// DELETE of objects, HEAD and ListObjectsV2 (one page) of the bucket. The AWS SDK talks real HTTP to it.
+// `failPuts` makes PutObject answer an S3 error (InternalError by default), to test what the studio does
+// when storage fails; `down()` stops the server (connections refused, open ones cut) and `up()` starts it
+// again on the same port, objects kept.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -31,6 +33,10 @@ export interface FakeS3 {
   requests: { method: string; url: string; headers: IncomingMessage['headers'] }[];
   /** PutObject answers an error while the fault lasts; null clears it. */
   failPuts(fault: PutFault | null): void;
+  /** An outage: stops listening and cuts every open connection; the objects are kept. */
+  down(): Promise<void>;
+  /** Back after an outage, on the same port. */
+  up(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,6 +78,19 @@ export async function startFakeS3(bucket = 'genpro-test'): Promise<FakeS3> {
     if (bucketName !== bucket) {
       res.statusCode = 404;
       return void res.end(method === 'HEAD' ? undefined : '<Error><Code>NoSuchBucket</Code></Error>');
+    }
+    if (!key && method === 'GET' && url.searchParams.get('list-type') === '2') {
+      // ListObjectsV2, in one page (npm run backup --include-bucket lists the bucket).
+      const prefix = url.searchParams.get('prefix') ?? '';
+      const contents = [...objects]
+        .filter(([k]) => k.startsWith(prefix))
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, o]) => `<Contents><Key>${xmlEscape(k)}</Key><Size>${o.body.length}</Size></Contents>`)
+        .join('');
+      res.setHeader('content-type', 'application/xml');
+      return void res.end(
+        `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${bucket}</Name><Prefix>${xmlEscape(prefix)}</Prefix><IsTruncated>false</IsTruncated>${contents}</ListBucketResult>`,
+      );
     }
     if (!key) {
       res.statusCode = method === 'HEAD' ? 200 : 405;
@@ -131,6 +150,12 @@ export async function startFakeS3(bucket = 'genpro-test'): Promise<FakeS3> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return {
     endpoint: `http://127.0.0.1:${port}`,
     bucket,
@@ -140,6 +165,16 @@ export async function startFakeS3(bucket = 'genpro-test'): Promise<FakeS3> {
       putFault = fault;
       putFaultsLeft = fault?.count ?? Number.POSITIVE_INFINITY;
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    down: stop,
+    up: () =>
+      new Promise<void>((resolve, reject) => {
+        if (server.listening) return resolve();
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      }),
+    close: stop,
   };
 }

@@ -13,6 +13,7 @@ import {
   type PutObjectOptions,
   type StorageTags,
 } from './types.ts';
+import { storageError } from './unavailable.ts';
 
 interface Sidecar {
   contentType: string;
@@ -44,6 +45,14 @@ export class LocalStorage implements ObjectStorage {
   }
 
   async put(key: string, body: Buffer | Readable, options: PutObjectOptions): Promise<ObjectInfo> {
+    try {
+      return await this.write(key, body, options);
+    } catch (error) {
+      throw storageError(error, body);
+    }
+  }
+
+  private async write(key: string, body: Buffer | Readable, options: PutObjectOptions): Promise<ObjectInfo> {
     const file = this.filePath(key);
     await mkdir(path.dirname(file), { recursive: true });
     const partial = path.join(path.dirname(file), `.${randomUUID()}.part`);
@@ -68,6 +77,14 @@ export class LocalStorage implements ObjectStorage {
   }
 
   async head(key: string): Promise<ObjectInfo | null> {
+    try {
+      return await this.info(key);
+    } catch (error) {
+      throw storageError(error);
+    }
+  }
+
+  private async info(key: string): Promise<ObjectInfo | null> {
     if (!isValidKey(key)) return null;
     try {
       const info = await stat(this.filePath(key));
@@ -101,15 +118,19 @@ export class LocalStorage implements ObjectStorage {
       if (!info.isFile()) throw new ObjectNotFoundError(key);
     } catch (error) {
       if (isMissing(error)) throw new ObjectNotFoundError(key);
-      throw error;
+      throw storageError(error);
     }
     return createReadStream(file, range ? { start: range.start, end: range.end } : {});
   }
 
   async delete(key: string): Promise<void> {
     if (!isValidKey(key)) return;
-    await rm(this.filePath(key), { force: true });
-    await rm(this.sidecarPath(key), { force: true });
+    try {
+      await rm(this.filePath(key), { force: true });
+      await rm(this.sidecarPath(key), { force: true });
+    } catch (error) {
+      throw storageError(error);
+    }
   }
 
   async ping(): Promise<boolean> {

@@ -19,6 +19,7 @@ import {
   type PutObjectOptions,
   type StorageTags,
 } from './types.ts';
+import { storageError } from './unavailable.ts';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -28,6 +29,8 @@ export interface S3StorageOptions {
   accessKeyId?: string;
   secretAccessKey?: string;
 }
+
+const CONNECTION_TIMEOUT_MS = 5_000;
 
 /** S3 allows letters, digits, spaces and `+ - = . _ : / @` in tag values, at most 256 of them. */
 function tagValue(value: string): string {
@@ -76,7 +79,18 @@ export class S3Storage implements ObjectStorage {
           : undefined,
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // A host that does not answer at all fails the call (as unavailable) instead of holding it for minutes.
+      requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS },
     });
+  }
+
+  /** Sends a command; an outage (no connection, 5xx, SlowDown, timeouts) rejects with StorageUnavailableError. */
+  private async call<T>(send: () => Promise<T>, body?: unknown): Promise<T> {
+    try {
+      return await send();
+    } catch (error) {
+      throw storageError(error, body);
+    }
   }
 
   localPath(): string | null {
@@ -93,16 +107,20 @@ export class S3Storage implements ObjectStorage {
       length = payload.length;
     }
     const tags = options.tags ?? {};
-    await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: key,
-        Body: payload,
-        ContentLength: length,
-        ContentType: options.contentType,
-        Tagging: encodeTags(tags) || undefined,
-        Metadata: { 'storage-class': options.storageClass },
-      }),
+    await this.call(
+      () =>
+        this.client.send(
+          new PutObjectCommand({
+            Bucket: this.bucket,
+            Key: key,
+            Body: payload,
+            ContentLength: length,
+            ContentType: options.contentType,
+            Tagging: encodeTags(tags) || undefined,
+            Metadata: { 'storage-class': options.storageClass },
+          }),
+        ),
+      payload,
     );
     return { key, size: length, contentType: options.contentType, tags };
   }
@@ -110,8 +128,10 @@ export class S3Storage implements ObjectStorage {
   async head(key: string): Promise<ObjectInfo | null> {
     if (!isValidKey(key)) return null;
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      const tagging = await this.client.send(new GetObjectTaggingCommand({ Bucket: this.bucket, Key: key }));
+      const head = await this.call(() => this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })));
+      const tagging = await this.call(() =>
+        this.client.send(new GetObjectTaggingCommand({ Bucket: this.bucket, Key: key })),
+      );
       const tags: StorageTags = {};
       for (const tag of tagging.TagSet ?? []) {
         if (tag.Key && isTagName(tag.Key)) tags[tag.Key] = tag.Value ?? '';
@@ -131,12 +151,14 @@ export class S3Storage implements ObjectStorage {
   async read(key: string, range?: ByteRange): Promise<Readable> {
     if (!isValidKey(key)) throw new ObjectNotFoundError(key);
     try {
-      const result = await this.client.send(
-        new GetObjectCommand({
-          Bucket: this.bucket,
-          Key: key,
-          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-        }),
+      const result = await this.call(() =>
+        this.client.send(
+          new GetObjectCommand({
+            Bucket: this.bucket,
+            Key: key,
+            Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+          }),
+        ),
       );
       const stream = result.Body;
       if (!(stream instanceof Readable)) throw new Error('S3 returned no readable body');
@@ -149,7 +171,7 @@ export class S3Storage implements ObjectStorage {
 
   async delete(key: string): Promise<void> {
     if (!isValidKey(key)) return;
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.call(() => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })));
   }
 
   async ping(): Promise<boolean> {

@@ -98,6 +98,8 @@ describe.each(targets)('crash recovery on $name', ({ make }) => {
       const res = await client.call<{ data: { results: Array<{ post_id: string }> } }>('POST', '/api/social/publish', {
         message: 'crash test post published before the kill',
         platforms: PLATFORMS,
+        // Instagram and TikTok take a post with a video (common/rules/social-media.ts).
+        media_urls: ['https://cdn.example.com/clip.mp4'],
         mode: 'materials',
       });
       expect(res.status, JSON.stringify(res.json)).toBe(200);
@@ -116,6 +118,8 @@ describe.each(targets)('crash recovery on $name', ({ make }) => {
         scheduled_time: new Date(Date.now() + dueInMs).toISOString(),
         timezone: 'UTC',
         platforms: PLATFORMS,
+        // Instagram and TikTok take a post with a video (common/rules/social-media.ts).
+        media_urls: ['https://cdn.example.com/clip.mp4'],
         mode: 'materials',
       });
       expect(res.status, JSON.stringify(res.json)).toBe(200);

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,12 +12,18 @@ import { type Database, openPglite, openPostgres } from '../../db/client.ts';
 /** One run of the real studio process (`node --import tsx server/main.ts`) on a given data dir / database. */
 export interface StudioRun {
   baseUrl: string;
+  /** The process id (a worker's tasks run in it; its ffmpeg renders are its children). */
+  pid: number;
   /** Everything the process wrote to stdout and stderr. */
   output(): string;
   /** SIGKILL: no shutdown hooks, no flush. */
   kill(): Promise<void>;
   /** SIGTERM and wait for the clean shutdown; throws when the process exits non-zero. */
   stop(): Promise<void>;
+  /** Sends a signal and returns at once. */
+  signal(signal: NodeJS.Signals): void;
+  /** Resolves with the exit code once the process has exited. */
+  exited(): Promise<number | null>;
 }
 
 interface StudioOptions {
@@ -25,6 +32,12 @@ interface StudioOptions {
   /** PostgreSQL URL; the embedded PGlite in dataDir when absent. */
   databaseUrl?: string;
   env?: Record<string, string>;
+  /** Also appends everything the process writes to this file (e.g. under TEST_LOG_DIR, for the secrets scan). */
+  logFile?: string;
+  /** What startStudioProcess polls until it answers 200: `/readyz` by default. */
+  readyPath?: string;
+  /** How long a start may take before it counts as failed; 120 s by default. */
+  startTimeoutMs?: number;
 }
 
 export async function studioPort(): Promise<number> {
@@ -59,19 +72,28 @@ function spawnStudio(entry: string, options: StudioOptions): { child: ChildProce
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const logStream = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : null;
+  child.once('exit', () => logStream?.end());
   child.stdout?.on('data', (chunk) => {
     output += chunk;
+    logStream?.write(chunk);
   });
   child.stderr?.on('data', (chunk) => {
     output += chunk;
+    logStream?.write(chunk);
   });
   const run: StudioRun = {
     baseUrl,
+    pid: child.pid ?? 0,
     output: () => output,
     kill: async () => {
       child.kill('SIGKILL');
       await exited(child);
     },
+    signal: (signal) => {
+      child.kill(signal);
+    },
+    exited: () => exited(child),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const code = await exited(child);
@@ -84,17 +106,18 @@ function spawnStudio(entry: string, options: StudioOptions): { child: ChildProce
 export async function startStudioProcess(options: StudioOptions): Promise<StudioRun> {
   const { child, run } = spawnStudio('server/main.ts', options);
   // Start-up (migrations, PGlite recovery after a SIGKILL) is slow when the machine is busy.
-  const deadline = Date.now() + 120_000;
+  const limit = options.startTimeoutMs ?? 120_000;
+  const deadline = Date.now() + limit;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The studio exited with ${child.exitCode}:\n${run.output()}`);
     try {
-      if ((await fetch(`${run.baseUrl}/healthz`)).ok) return run;
+      if ((await fetch(`${run.baseUrl}${options.readyPath ?? '/readyz'}`)).ok) return run;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
       await run.kill();
-      throw new Error(`The studio did not become healthy in 120 s:\n${run.output()}`);
+      throw new Error(`The studio did not become ready in ${limit / 1000} s:\n${run.output()}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -103,12 +126,13 @@ export async function startStudioProcess(options: StudioOptions): Promise<Studio
 /** `npm run worker` (server/worker.ts: no HTTP) on the data dir / database; resolves once it logged "worker ready". */
 export async function startWorkerProcess(options: StudioOptions): Promise<StudioRun> {
   const { child, run } = spawnStudio('server/worker.ts', { ...options, env: { LOG_LEVEL: 'info', ...options.env } });
-  const deadline = Date.now() + 120_000;
+  const limit = options.startTimeoutMs ?? 120_000;
+  const deadline = Date.now() + limit;
   while (!run.output().includes('"msg":"worker ready"')) {
     if (child.exitCode !== null) throw new Error(`The worker exited with ${child.exitCode}:\n${run.output()}`);
     if (Date.now() > deadline) {
       await run.kill();
-      throw new Error(`The worker was not ready in 120 s:\n${run.output()}`);
+      throw new Error(`The worker was not ready in ${limit / 1000} s:\n${run.output()}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -205,8 +229,9 @@ async function pgliteTarget(dataDir: string): Promise<Target> {
   };
 }
 
-async function postgresTarget(adminUrl: string): Promise<Target> {
-  const name = `genpro_crash_${process.pid}_${randomBytes(3).toString('hex')}`;
+/** A fresh PostgreSQL database on the server of `adminUrl`, named `<prefix>_<pid>_<random>`; dropped by dispose. */
+export async function postgresTarget(adminUrl: string, prefix = 'genpro_crash'): Promise<Target> {
+  const name = `${prefix}_${process.pid}_${randomBytes(3).toString('hex')}`;
   const admin = async (sql: string) => {
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
@@ -222,7 +247,7 @@ async function postgresTarget(adminUrl: string): Promise<Target> {
   return {
     label: 'PostgreSQL',
     databaseUrl: url.toString(),
-    open: () => openPostgres(url.toString(), 2),
+    open: () => openPostgres(url.toString(), 2, 'genpro-test'),
     dispose: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }

@@ -22,9 +22,11 @@ import {
 import { createTestApp, type TestApp } from '../harness.ts';
 import { FullableDisk } from './storage-full-disk.ts';
 
-// Storage that fails while a generation saves its output: a full local disk (ENOSPC) and S3 answering
-// PutObject with errors. The task must fail with the studio's message, refund once, leave no asset,
-// media row or stored object behind, and the studio must work again once the fault clears.
+// Storage that fails while a generation saves its output: a full local disk (ENOSPC) and S3 refusing
+// PutObject. The task must fail with the studio's message, refund once, leave no asset, media row or
+// stored object behind, and the studio must work again once the fault clears. S3 answering 5xx is an
+// outage, not a refusal: the task waits it out and retries (storage-outage.int.test.ts; here, one
+// InternalError is retried and the task completes, charged once).
 
 // The images are made by the local engine, so they are charged its preview price for one image.
 const IMAGE_PRICE = LOCAL_PREVIEW_PRICES.image;
@@ -41,6 +43,10 @@ interface Backend {
   /** Only thumbnails cannot be written (the outputs before them can); local disk only, to keep S3 runs short. */
   failThumbnails?(): void;
   heal(): void;
+  /** What an upload answers while no write succeeds. */
+  uploadRefused: { status: number; code: string; error: string; messageKey: string };
+  /** One write fails as an outage would and the next succeeds (S3 only: a local disk has no such answer). */
+  failOnceAsOutage?(): void;
   /** Every stored object key. */
   storedKeys(): Promise<string[]>;
   teardown(): Promise<void>;
@@ -73,6 +79,8 @@ function localBackend(): Backend {
     failThumbnails: () => disk?.fill(/^thumbnail\//),
     failEverything: () => disk?.fill(/./),
     heal: () => disk?.fill(null),
+    // A full disk is not an outage: waiting frees no space.
+    uploadRefused: { status: 500, code: 'internal', error: MESSAGES.generic.internal, messageKey: 'generic.internal' },
     // Sidecars (.meta) count too: a half-written object leaves one behind.
     storedKeys: async () => (disk ? filesUnder(disk.disk.root) : []),
     teardown: async () => t?.close(),
@@ -97,12 +105,22 @@ function s3Backend(): Backend {
       });
       return t;
     },
-    // The output is stored, then S3 stores its thumbnail but answers 500 (the write landed, its answer
-    // was lost): both objects must go.
-    fault: 'the thumbnail PUT answers 500 InternalError after S3 stored it',
-    fail: () => fake?.failPuts({ status: 500, code: 'InternalError', keys: /^thumbnail\//, storeAnyway: true }),
+    // The output is stored, then S3 stores its thumbnail but refuses it (the write landed, its answer
+    // said no): both objects must go.
+    fault: 'the thumbnail PUT answers 403 AccessDenied after S3 stored it',
+    fail: () => fake?.failPuts({ status: 403, code: 'AccessDenied', keys: /^thumbnail\//, storeAnyway: true }),
+    // 500 InternalError is S3's "try again": an outage.
     failEverything: () => fake?.failPuts({ status: 500, code: 'InternalError' }),
     heal: () => fake?.failPuts(null),
+    uploadRefused: {
+      status: 503,
+      code: 'storage_unavailable',
+      error: MESSAGES.media.storageUnavailable,
+      messageKey: 'media.storageUnavailable',
+    },
+    // The write landed but its answer was lost (500): tried again, the same key is written once more.
+    failOnceAsOutage: () =>
+      fake?.failPuts({ status: 500, code: 'InternalError', keys: /^thumbnail\//, storeAnyway: true, count: 1 }),
     storedKeys: async () => [...(fake?.objects.keys() ?? [])].sort(),
     teardown: async () => {
       await t?.close();
@@ -173,12 +191,12 @@ for (const backend of [localBackend(), s3Backend()]) {
         error: MESSAGES.generation.imageFailed,
         details: { creditsRefunded: IMAGE_PRICE },
       });
-      expect(res.body).not.toMatch(/ENOSPC|InternalError|stack|at .*\.ts/);
+      expect(res.body).not.toMatch(/ENOSPC|AccessDenied|stack|at .*\.ts/);
       const taskId = body.details.taskId as string;
 
       const [task] = await t.ctx.db.select().from(tasks).where(eq(tasks.id, taskId));
       expect(task.status).toBe('failed');
-      expect(JSON.stringify(task.error)).not.toMatch(/ENOSPC|InternalError/);
+      expect(JSON.stringify(task.error)).not.toMatch(/ENOSPC|AccessDenied/);
       const status = await t.app.inject({
         method: 'POST',
         url: '/api/ai/status',
@@ -258,7 +276,7 @@ for (const backend of [localBackend(), s3Backend()]) {
       });
     }
 
-    it('an upload while storage fails answers the generic error and keeps nothing', async () => {
+    it(`an upload while no write succeeds answers ${backend.uploadRefused.status} and keeps nothing`, async () => {
       const keysBefore = await backend.storedKeys();
       const mediaRowsBefore = await mediaRowsOfUser();
       backend.failEverything();
@@ -270,16 +288,38 @@ for (const backend of [localBackend(), s3Backend()]) {
         payload: { base64Data: `data:image/png;base64,${png.toString('base64')}` },
       });
       backend.heal();
-      expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({
-        success: false,
-        error: MESSAGES.generic.internal,
-        code: 'internal',
-        messageKey: 'generic.internal',
-      });
+      const { status, ...body } = backend.uploadRefused;
+      expect(res.statusCode).toBe(status);
+      expect(res.json()).toEqual({ success: false, ...body });
       expect(await mediaRowsOfUser()).toEqual(mediaRowsBefore);
       expect(await backend.storedKeys()).toEqual(keysBefore);
     });
+
+    if (backend.failOnceAsOutage) {
+      it('a write that fails as an outage once is tried again: the task completes, charged once, nothing left over', async () => {
+        const balanceBefore = await creditsOf(t.ctx.db, user.id);
+        backend.failOnceAsOutage?.();
+        const res = await generate('a red kite over the dunes');
+        backend.heal();
+        expect(res.statusCode, res.body).toBe(200);
+        const [media] = res.json().data as GeneratedMedia[];
+        const taskId = media.metadata.taskId as string;
+        const [task] = await t.ctx.db.select().from(tasks).where(eq(tasks.id, taskId));
+        expect(task).toMatchObject({ status: 'completed', attempts: 1 });
+        const rows = (await ledgerOf(user.id)).filter((r) => r.taskId === taskId);
+        expect(rows.map((r) => `${r.type}:${r.source}:${r.amount}`)).toEqual([`deduction:generation:${IMAGE_PRICE}`]);
+        expect(await creditsOf(t.ctx.db, user.id)).toBe(balanceBefore - IMAGE_PRICE);
+        // Exactly the output and its thumbnail are stored, each with its row.
+        const ofTask = (await t.ctx.db.select().from(mediaObjects)).filter(
+          (m) => (m.tags as Record<string, string>).GenerationId === taskId,
+        );
+        expect(ofTask.map((m) => m.storageClass).sort()).toEqual(['generated', 'thumbnail']);
+        const keys = await backend.storedKeys();
+        for (const row of ofTask) expect(keys).toContain(row.key);
+        // Refund it by hand so the last test starts from the same balance.
+        await addCredits(t.ctx.db, { userId: user.id, amount: IMAGE_PRICE, source: 'admin', description: 'test' });
+      });
+    }
 
     it('works again once the fault clears: the next task completes and is charged', async () => {
       backend.heal();

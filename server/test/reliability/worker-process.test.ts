@@ -49,6 +49,8 @@ describe.each(targets)('npm run worker on $name', ({ make }) => {
       scheduled_time: new Date(Date.now() + 5_000).toISOString(),
       timezone: 'UTC',
       platforms: ['instagram'],
+      // Instagram needs an image or a video in every post (common/rules/social-media.ts).
+      media_urls: ['https://cdn.example.com/photo.jpg'],
       mode: 'materials',
     });
     expect(scheduled.status, JSON.stringify(scheduled.json)).toBe(200);

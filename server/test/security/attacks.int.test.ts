@@ -102,7 +102,13 @@ function inlineImageCalls(file: { contentType: string; data: Buffer }, mask: Buf
 
 beforeAll(async () => {
   // The upload rate limit has its own test (quota.int.test.ts); these send far more than a minute's worth.
-  t = await createTestApp({ env: { UPLOAD_MAX_MB: '2', RATE_LIMIT_UPLOADS_PER_MINUTE: '100000' } });
+  t = await createTestApp({
+    env: {
+      UPLOAD_MAX_MB: '2',
+      RATE_LIMIT_UPLOADS_PER_MINUTE: '100000',
+      RATE_LIMIT_UPLOADS_PER_ADDRESS_PER_MINUTE: '100000',
+    },
+  });
   user = await createTestUser(t.ctx.db, { credits: 1000 });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'genpro-attack-'));
   clip = await makeTestClip(t.config, dir, { seconds: 1, width: 64, height: 48, fps: 5 });

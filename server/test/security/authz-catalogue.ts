@@ -69,6 +69,12 @@ export interface RouteRule {
   request?: (fx: Fixture) => SampleRequest;
   /** Requests referring to user A's resources in the body. */
   references?: ReferenceProbe[];
+  /**
+   * What brand B gets for brand A's running campaign (fx.openCampaign), walked by cross-tenant.int.test.ts:
+   * 'public-card' — 200 with the pool's card only (no budget, held amount, plan, materials or collaborations);
+   * 'not-found' — 404 like any other user's resource. Every route under /api/campaigns/{id} must say.
+   */
+  otherBrandLive?: 'public-card' | 'not-found';
 }
 
 const refs = (...probes: [what: string, body: (fx: Fixture) => unknown, as?: Role][]): RouteRule => ({
@@ -122,14 +128,25 @@ const step = (referenceImage: string) => ({
 const iban = { accountHolderName: 'Test User', iban: 'DE89370400440532013000', bankName: 'Bank' };
 
 export const ROUTE_CATALOGUE: Record<string, RouteRule> = {
-  'GET /healthz': pub('liveness/readiness probe for load balancers'),
-  'POST /api/auth/register': pub('creates the account'),
+  'GET /healthz': pub('detailed health report for operators (no data)'),
+  'GET /livez': pub('liveness probe for orchestrators'),
+  'GET /readyz': pub('readiness probe for load balancers'),
+  'GET /metrics': pub(
+    'Prometheus scrapes with its own bearer METRICS_TOKEN, not a session (401 without it); 404 when METRICS_TOKEN is unset',
+  ),
+  'POST /api/auth/register': pub('starts a sign-up: mails a code (same answer for taken emails), creates nothing'),
   'POST /api/auth/login': pub('signs in'),
   'POST /api/auth/login/two-factor': pub('second sign-in step, authorised by the single-use challenge token'),
   'POST /api/auth/logout': pub('ends whatever session the request carries; harmless without one'),
   'GET /api/auth/me': signedIn,
   'POST /api/auth/resend-verification': pub('resends the code to an email address before sign-in (rate-limited)'),
-  'POST /api/auth/verify-code': signedIn,
+  'POST /api/auth/verify-code': pub(
+    'with an email: finishes a sign-up, authorised by the code mailed to it; without: needs a session (401)',
+  ),
+  'POST /api/auth/password-reset/request': pub(
+    'mails a reset code to an address before sign-in; same answer for every email (rate-limited)',
+  ),
+  'POST /api/auth/password-reset/confirm': pub('sets a new password, authorised by the single-use mailed code'),
   'GET /api/auth/sessions': signedIn,
   'DELETE /api/auth/sessions/{id}': byId('session'),
   'DELETE /api/users/sessions/revoke-all': signedIn,
@@ -137,6 +154,11 @@ export const ROUTE_CATALOGUE: Record<string, RouteRule> = {
   'PATCH /api/creators/profile': { ...only('creator'), request: () => ({ body: {} }) },
   'GET /api/brands/profile': only('brand'),
   'PATCH /api/brands/profile': {
+    ...only('brand'),
+    request: () => ({ body: {} }),
+    references: [{ what: 'logoUrl', as: 'brand', request: (fx) => ({ body: { logoUrl: fx.mediaUrl } }) }],
+  },
+  'POST /api/brands/logo': {
     ...only('brand'),
     request: () => ({ body: {} }),
     references: [{ what: 'logoUrl', as: 'brand', request: (fx) => ({ body: { logoUrl: fx.mediaUrl } }) }],
@@ -284,6 +306,9 @@ export const ROUTE_CATALOGUE: Record<string, RouteRule> = {
   'GET /api/creators/payouts': only('creator'),
   'POST /api/creators/payouts': { ...only('creator'), request: () => ({ body: { amount: 10 } }) },
   'POST /api/creators/payouts/{id}/cancel': byId('payout', undefined, { access: ['creator'] }),
+  'GET /api/creators/stripe-connect': only('creator'),
+  'POST /api/creators/stripe-connect/onboarding': only('creator'),
+  'POST /api/creators/stripe-connect/refresh': only('creator'),
   'POST /api/payment/webhook': pub('called by the payment provider; authorised by its signature header'),
   'GET /api/personas': signedIn,
   'POST /api/personas': refs(
@@ -320,17 +345,25 @@ export const ROUTE_CATALOGUE: Record<string, RouteRule> = {
     ],
   },
   'GET /api/campaigns': { ...signedIn, approvedOnly: true },
-  'GET /api/campaigns/{id}': byId('campaign', undefined, { as: 'brand' }),
-  'PATCH /api/campaigns/{id}': byId('campaign', { title: 'Renamed' }, { access: ['brand'], as: 'brand' }),
-  'DELETE /api/campaigns/{id}': byId('campaign', undefined, { access: ['brand'], as: 'brand' }),
-  'GET /api/campaigns/{id}/collaborations': byId('campaign', undefined, { as: 'brand' }),
-  'GET /api/campaigns/{id}/assets': byId('campaign', undefined, { as: 'brand' }),
+  'GET /api/campaigns/{id}': byId('campaign', undefined, { as: 'brand', otherBrandLive: 'public-card' }),
+  'PATCH /api/campaigns/{id}': byId(
+    'campaign',
+    { title: 'Renamed' },
+    { access: ['brand'], as: 'brand', otherBrandLive: 'not-found' },
+  ),
+  'DELETE /api/campaigns/{id}': byId('campaign', undefined, {
+    access: ['brand'],
+    as: 'brand',
+    otherBrandLive: 'not-found',
+  }),
+  'GET /api/campaigns/{id}/collaborations': byId('campaign', undefined, { as: 'brand', otherBrandLive: 'not-found' }),
+  'GET /api/campaigns/{id}/assets': byId('campaign', undefined, { as: 'brand', otherBrandLive: 'not-found' }),
   'POST /api/campaigns/{id}/applications': byId(
     'campaign',
     { message: 'Pick me', rate: 10 },
     { access: ['creator'], approvedOnly: true, owner: 'brand' },
   ),
-  'GET /api/campaigns/{id}/applications': byId('campaign', undefined, { as: 'brand' }),
+  'GET /api/campaigns/{id}/applications': byId('campaign', undefined, { as: 'brand', otherBrandLive: 'not-found' }),
   'GET /api/applications/my': signedIn,
   'POST /api/applications/{id}/accept': byId('application', undefined, { as: 'brand' }),
   'POST /api/applications/{id}/decline': byId('application', undefined, { as: 'brand' }),
@@ -356,7 +389,10 @@ export const ROUTE_CATALOGUE: Record<string, RouteRule> = {
   'POST /api/admin/brands/approve': only('admin'),
   'DELETE /api/admin/users/delete': only('admin'),
   'GET /api/admin/audit-log': only('admin'),
+  'GET /api/admin/media/{*}': { ...only('admin'), request: (fx) => ({ params: { '*': fx.mediaKey } }) },
+  'GET /api/admin/storage': only('admin'),
   'GET /api/admin/engines': only('admin'),
+  'GET /api/admin/workers': only('admin'),
   'GET /api/admin/payouts': only('admin'),
   'POST /api/admin/payouts/{id}/mark-paid': { ...only('admin'), request: () => ({ body: { reference: 'SEPA-1' } }) },
   'POST /api/admin/payouts/{id}/mark-failed': { ...only('admin'), request: () => ({ body: { reason: 'Bounced' } }) },
@@ -369,6 +405,9 @@ export const ROUTE_CATALOGUE: Record<string, RouteRule> = {
   'DELETE /api/social/accounts': signedIn,
   'POST /api/social/connect/{platformId}': { ...signedIn, request: () => ({ params: { platformId: 'instagram' } }) },
   'GET /api/social/oauth/{id}': pub('OAuth callback opened by the provider; the single-use state names the user'),
+  'POST /api/social/oauth/{id}/choose': pub(
+    'the Page chosen after a Facebook login; the sealed single-use choice and the connect cookie of the browser that started it name the user',
+  ),
   'POST /api/social/publish': refs(
     ['media_urls', (fx) => ({ message: 'Hi', platforms: ['instagram'], mode: 'materials', media_urls: [fx.mediaUrl] })],
     [

@@ -33,15 +33,14 @@ function postRaw(url: string, payload: string, method: 'POST' | 'PUT' = 'POST', 
 const logOut = (payload: string) => postRaw('/api/auth/logout', payload, 'POST', null);
 
 describe('request body limits', () => {
-  it('answers a 2 MB body to /api/auth/logout with 413 at once, without parsing it', async () => {
+  // How fast the 413 comes is a budget of `npm run bench -- speed`, not a test.
+  it('answers a 2 MB body to /api/auth/logout with 413, without parsing it', async () => {
     // Not even JSON: had it been parsed, the answer would be 400.
     const garbage = `{${'x'.repeat(2 * MB)}`;
     const manyKeys = JSON.stringify(Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, i])));
     expect(manyKeys.length).toBeGreaterThan(2 * MB);
     for (const payload of [garbage, manyKeys]) {
-      const started = performance.now();
       const res = await logOut(payload);
-      expect(performance.now() - started).toBeLessThan(1000);
       expect(res.statusCode).toBe(413);
       expect(res.json()).toEqual({
         success: false,

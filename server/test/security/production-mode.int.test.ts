@@ -18,6 +18,14 @@ afterAll(async () => {
   await sink?.close();
 });
 
+/** What production requires besides SMTP_URL: TRUST_PROXY (no proxy here) and an https:// PUBLIC_URL. */
+const production = () => ({
+  NODE_ENV: 'production',
+  SMTP_URL: sink.url,
+  TRUST_PROXY: 'false',
+  PUBLIC_URL: 'https://studio.example',
+});
+
 /** The text of the last mail the sink received for `to`, soft line breaks and quoted-printable undone. */
 function lastMailTo(to: string): string {
   const mail = [...sink.received].reverse().find((m) => m.to.some((r) => r.includes(to)));
@@ -37,7 +45,9 @@ describe('production mode with nothing but SMTP_URL', () => {
         done();
       },
     });
-    t = await createTestApp({ env: { NODE_ENV: 'production', SMTP_URL: sink.url, LOG_LEVEL: 'trace' }, logTo });
+    // SANDBOX_NETWORKS=true: the log check below walks a whole OAuth connect, which only the sandbox network
+    // completes without a real provider (production has none by default, see proxy-and-networks tests).
+    t = await createTestApp({ env: { ...production(), SANDBOX_NETWORKS: 'true', LOG_LEVEL: 'trace' }, logTo });
   });
   afterAll(async () => {
     await t?.close();
@@ -127,21 +137,16 @@ describe('production mode with nothing but SMTP_URL', () => {
 
   it('never logs a verification code, a sign-in alert or an OAuth state, even at trace', async () => {
     const email = `prod-${Date.now()}@example.com`;
-    const password = 'Prod-Mode-Passw0rd!';
+    const password = 'Granite-Willow-Passw0rd!';
     const reg = await t.app.inject({
       method: 'POST',
       url: '/api/auth/register',
       payload: { first_name: 'Pro', last_name: 'Duction', email, password, role: 'creator' },
     });
-    expect(reg.statusCode).toBe(201);
+    expect(reg.statusCode).toBe(202);
     const code = lastMailTo(email).match(/\b(\d{6})\b/)?.[1] ?? '';
     expect(code).toMatch(/^\d{6}$/);
-    const verified = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/verify-code',
-      payload: { code },
-      headers: authHeader(reg.json().data.token),
-    });
+    const verified = await t.app.inject({ method: 'POST', url: '/api/auth/verify-code', payload: { email, code } });
     expect(verified.statusCode).toBe(200);
     const token = verified.json().token as string;
 
@@ -184,7 +189,7 @@ describe('production mode with PAYMENTS=local and LOCAL_ENGINES=true (a staging 
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
-      env: { NODE_ENV: 'production', SMTP_URL: sink.url, PAYMENTS: 'local', LOCAL_ENGINES: 'true' },
+      env: { ...production(), PAYMENTS: 'local', LOCAL_ENGINES: 'true' },
     });
   });
 

@@ -1,5 +1,6 @@
 // The real studio process in its two modes: `NODE_ENV=production` with nothing else set refuses to start,
-// naming SMTP_URL; with SMTP_URL it starts without demo accounts, outbox or local checkout, on loopback only;
+// naming SMTP_URL, TRUST_PROXY and PUBLIC_URL (an http:// PUBLIC_URL is refused too,
+// issue 27); with SMTP_URL it starts without demo accounts, outbox or local checkout, on loopback only;
 // demo mode with HOST set warns that the demo accounts are reachable.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -40,7 +41,9 @@ function externalAddress(): string | undefined {
 }
 
 describe('the studio process', () => {
-  it('refuses NODE_ENV=production with nothing else set, naming SMTP_URL', { timeout: 60_000 }, async () => {
+  it('refuses NODE_ENV=production with nothing else set, naming SMTP_URL, TRUST_PROXY and PUBLIC_URL', {
+    timeout: 60_000,
+  }, async () => {
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NODE_ENV: 'production', DATA_DIR: await dataDir() };
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       env,
@@ -56,14 +59,92 @@ describe('the studio process', () => {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
     expect(output).toContain('SMTP_URL: required when NODE_ENV=production');
+    // Behind a proxy, an unset TRUST_PROXY makes every client the proxy (one attacker locks everyone out).
+    expect(output).toContain('TRUST_PROXY: required when NODE_ENV=production');
+    expect(output).toContain('TRUST_PROXY=false to confirm it');
+    // Session cookies without Secure on an http:// PUBLIC_URL.
+    expect(output).toContain("PUBLIC_URL: must be the studio's public https:// address when NODE_ENV=production");
   });
+
+  it('refuses NODE_ENV=production with an http:// PUBLIC_URL, naming PUBLIC_URL and the opt-out', {
+    timeout: 60_000,
+  }, async () => {
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      SMTP_URL: sink.url,
+      TRUST_PROXY: 'false',
+      PUBLIC_URL: 'http://studio.example',
+      DATA_DIR: await dataDir(),
+    };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toContain(
+      "PUBLIC_URL: must be the studio's public https:// address when NODE_ENV=production (got http://studio.example)",
+    );
+    expect(output).toContain('SECURE_COOKIES=false');
+    expect(output).not.toContain('TRUST_PROXY');
+  });
+
+  it.each(['server/main.ts', 'server/worker.ts'])(
+    '%s refuses NODE_ENV=production on PostgreSQL without APP_SECRET and MEDIA_URL_SECRET, naming both',
+    {
+      timeout: 60_000,
+    },
+    async (entry) => {
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        SMTP_URL: sink.url,
+        // Never reached: the configuration is refused before any connection.
+        DATABASE_URL: 'postgres://genpro@127.0.0.1:1/genpro',
+        MEDIA_URL_SECRET: 'm'.repeat(40),
+        DATA_DIR: await dataDir(),
+      };
+      const child = spawn(process.execPath, ['--import', 'tsx', entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (chunk) => {
+        output += chunk;
+      });
+      child.stderr.on('data', (chunk) => {
+        output += chunk;
+      });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(output).toContain(
+        'APP_SECRET and MEDIA_URL_SECRET: both required when NODE_ENV=production with DATABASE_URL (unset: APP_SECRET)',
+      );
+      expect(output).toContain('protects nothing in a database dump');
+      expect(output).toContain('DATA_DIR/secrets');
+      expect(output).not.toContain('m'.repeat(40));
+      expect(output).not.toContain('ECONNREFUSED');
+    },
+  );
 
   it('in production: no demo accounts, no outbox, no local checkout, loopback only', { timeout: 150_000 }, async () => {
     const port = await studioPort();
     const run = await startStudioProcess({
       dataDir: await dataDir(),
       port,
-      env: { NODE_ENV: 'production', SMTP_URL: sink.url, HOST: '', LOG_LEVEL: 'info' },
+      env: {
+        NODE_ENV: 'production',
+        SMTP_URL: sink.url,
+        TRUST_PROXY: 'false',
+        PUBLIC_URL: 'https://studio.example',
+        HOST: '',
+        LOG_LEVEL: 'info',
+      },
     });
     try {
       const output = await banner(run);

@@ -232,12 +232,14 @@ export function invalidRequests(op: Operation): fc.Arbitrary<GeneratedRequest> |
         ),
       );
     }
+    // Only those the body schema refuses (a nullish body, as DELETE /api/social/accounts takes, accepts `null`).
+    const notObjects = ['[]', 'null', '0', '"text"', 'true', `${'['.repeat(3000)}${']'.repeat(3000)}`].filter(
+      (text) => !satisfies(bodySchema, JSON.parse(text)),
+    );
     classes.push(
       build(
         'body not an object',
-        fc
-          .tuple(valid, fc.constantFrom('[]', 'null', '0', '"text"', 'true', `${'['.repeat(3000)}${']'.repeat(3000)}`))
-          .map(([v, body]) => ({ ...v, body })),
+        fc.tuple(valid, fc.constantFrom(...notObjects)).map(([v, body]) => ({ ...v, body })),
       ),
       build(
         'body as text/plain',

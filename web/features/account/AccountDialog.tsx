@@ -142,7 +142,7 @@ export default function AccountDialog({ me, tab, onTabChange, onClose }: Account
                   <SecurityTab />
                 </Tabs.Content>
                 <Tabs.Content value="settings" className="outline-none">
-                  <SettingsTab />
+                  <SettingsTab creator={user.role === 'creator'} />
                 </Tabs.Content>
               </div>
             </div>

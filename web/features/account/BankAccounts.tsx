@@ -177,7 +177,7 @@ function AccountRow({
         <div className="flex flex-wrap items-center gap-1.5">
           <span className="truncate font-medium">{account.accountHolderName}</span>
           {account.is_primary && (
-            <span className="inline-flex items-center gap-1 rounded-full bg-accent-soft px-2 py-0.5 text-[11px] font-semibold text-accent">
+            <span className="inline-flex items-center gap-1 rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent">
               <Star className="size-3" aria-hidden />
               {t('account.bank.primary')}
             </span>

@@ -5,7 +5,6 @@ import type { User } from '../../../common/api/auth.ts';
 import { WALLET_TOPUP } from '../../../common/api/payments.constants.ts';
 import type { MoneyTransactionDto } from '../../../common/api/payments.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { storageSize } from '../../../common/rules/storage.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
@@ -14,7 +13,7 @@ import { LoadError, Loading, Section } from '../../ui/Section.tsx';
 import { useEarnings, useWallet, useWalletTopup } from '../billing/api.ts';
 import { CreditBadge } from '../billing/CreditBadge.tsx';
 import { purchaseErrorMessage } from '../billing/errors.ts';
-import { numberLocale, useFormatDate, useFormatEuros } from '../billing/format.ts';
+import { numberLocale, useFormatDate, useFormatEuros, useFormatStorage } from '../billing/format.ts';
 import { TopUpDialog } from '../billing/TopUpDialog.tsx';
 import { PayoutsCard } from '../payouts/PayoutsCard.tsx';
 import { useStorageUsage } from './api.ts';
@@ -49,19 +48,6 @@ function CreditsCard({ credits }: { credits: number }) {
       <TopUpDialog open={open} onOpenChange={setOpen} balance={credits} />
     </Section>
   );
-}
-
-/** "103.4 MB", "5 GB", in the reader's number format. */
-function useFormatStorage() {
-  const { i18n } = useTranslation();
-  return (bytes: number) => {
-    const { value, unit } = storageSize(bytes);
-    return new Intl.NumberFormat(numberLocale(i18n.language), {
-      style: 'unit',
-      unit,
-      maximumFractionDigits: 1,
-    }).format(value);
-  };
 }
 
 /** Storage used against the quota (STORAGE_QUOTA_MB): a bar and "X MB of Y GB used". */
@@ -239,6 +225,30 @@ function WalletCard() {
   );
 }
 
+function EarningsFigure({
+  label,
+  value,
+  testId,
+  strong,
+}: {
+  label: string;
+  value: string;
+  testId: string;
+  strong?: boolean;
+}) {
+  return (
+    <div className={cn('min-w-0', strong && 'col-span-2 sm:col-span-1')}>
+      <dt className="text-xs text-subtle">{label}</dt>
+      <dd
+        className={cn('font-semibold tabular-nums', strong ? 'text-3xl' : 'text-lg sm:text-3xl')}
+        data-testid={testId}
+      >
+        <bdi dir="ltr">{value}</bdi>
+      </dd>
+    </div>
+  );
+}
+
 function EarningsCard() {
   const { t } = useTranslation();
   const earnings = useEarnings();
@@ -269,13 +279,29 @@ function EarningsCard() {
         <LoadError message={translateMessage(earnings.error.message)} onRetry={() => earnings.refetch()} />
       ) : (
         <div className="space-y-4">
-          <div className="flex items-center gap-3">
-            <span className="grid size-11 place-items-center rounded-xl bg-success-soft text-success">
+          <div className="flex items-start gap-3">
+            <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-success-soft text-success">
               <Landmark className="size-5" aria-hidden />
             </span>
-            <span className="text-3xl font-semibold tabular-nums" data-testid="earnings-total">
-              {euros(earnings.data.totalEarnings)}
-            </span>
+            {/* What each figure is: all earned, what can be paid out now, what requested payouts hold. */}
+            <dl className="grid min-w-0 flex-1 grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-3">
+              <EarningsFigure
+                label={t('account.billing.earnedTotal')}
+                value={euros(earnings.data.earnedTotal)}
+                testId="earnings-earned"
+                strong
+              />
+              <EarningsFigure
+                label={t('account.billing.earnedAvailable')}
+                value={euros(earnings.data.totalEarnings)}
+                testId="earnings-available"
+              />
+              <EarningsFigure
+                label={t('account.billing.earnedPending')}
+                value={euros(earnings.data.pendingPayouts)}
+                testId="earnings-pending"
+              />
+            </dl>
           </div>
           {manage && <MoneyRows rows={earnings.data.transactions} emptyText={t('account.billing.noEarningsRows')} />}
         </div>

@@ -1,9 +1,14 @@
-import { Camera, ExternalLink } from 'lucide-react';
+import { Building2, Camera, ExternalLink, FolderOpen, Trash2 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { AVATAR, SOCIAL_LINK_PLATFORMS, type SocialLinkPlatform } from '../../../common/api/account.constants.ts';
+import {
+  AVATAR,
+  BRAND_LOGO,
+  SOCIAL_LINK_PLATFORMS,
+  type SocialLinkPlatform,
+} from '../../../common/api/account.constants.ts';
 import { type BrandProfile, type CreatorProfile, isHttpUrl } from '../../../common/api/account.ts';
 import type { User } from '../../../common/api/auth.ts';
 import { MESSAGES } from '../../../common/messages.ts';
@@ -13,6 +18,7 @@ import { SelectField } from '../../ui/controls.tsx';
 import { FormMessage, TextAreaField, TextField } from '../../ui/Field.tsx';
 import { LoadError, Loading, Section } from '../../ui/Section.tsx';
 import { profileHref, UserAvatar } from '../../ui/UserAvatar.tsx';
+import { AssetPicker } from '../assets/AssetPicker.tsx';
 import { serverMessage } from '../billing/errors.ts';
 import {
   useBrandProfile,
@@ -20,6 +26,7 @@ import {
   useSaveBrandProfile,
   useSaveCreatorProfile,
   useSaveUserProfile,
+  useSetBrandLogo,
   useUploadAvatar,
 } from './api.ts';
 import { EmailVerification } from './EmailVerification.tsx';
@@ -32,10 +39,47 @@ function urlError(value: string): string | undefined {
   return value.trim() && !isHttpUrl(value.trim()) ? translateMessage(M.urlInvalid) : undefined;
 }
 
+/** A button that opens the file picker for one image (the input itself is hidden, `${testId}-input` in tests). */
+function ImageFileButton(props: {
+  types: readonly string[];
+  label: string;
+  testId: string;
+  buttonTestId: string;
+  loading: boolean;
+  onFiles: (files: FileList | null) => void;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        accept={props.types.map((type) => `image/${type}`).join(',')}
+        className="sr-only"
+        tabIndex={-1}
+        aria-label={props.label}
+        data-testid={`${props.testId}-input`}
+        onChange={(event) => {
+          props.onFiles(event.target.files);
+          event.target.value = '';
+        }}
+      />
+      <Button
+        variant="secondary"
+        onClick={() => input.current?.click()}
+        loading={props.loading}
+        data-testid={props.buttonTestId}
+      >
+        {!props.loading && <Camera className="size-4" aria-hidden />}
+        {props.label}
+      </Button>
+    </>
+  );
+}
+
 function AvatarCard({ user }: { user: User }) {
   const { t } = useTranslation();
   const upload = useUploadAvatar();
-  const input = useRef<HTMLInputElement>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -89,28 +133,14 @@ function AvatarCard({ user }: { user: User }) {
           )}
         </div>
         <div className="flex flex-wrap gap-2">
-          <input
-            ref={input}
-            type="file"
-            accept={AVATAR.types.map((type) => `image/${type}`).join(',')}
-            className="sr-only"
-            tabIndex={-1}
-            aria-label={t('account.profile.changePhoto')}
-            data-testid="avatar-input"
-            onChange={(event) => {
-              choose(event.target.files);
-              event.target.value = '';
-            }}
-          />
-          <Button
-            variant="secondary"
-            onClick={() => input.current?.click()}
+          <ImageFileButton
+            types={AVATAR.types}
+            label={t('account.profile.changePhoto')}
+            testId="avatar"
+            buttonTestId="avatar-change"
             loading={upload.isPending}
-            data-testid="avatar-change"
-          >
-            {!upload.isPending && <Camera className="size-4" aria-hidden />}
-            {t('account.profile.changePhoto')}
-          </Button>
+            onFiles={choose}
+          />
           {profile && (
             <Link to={profile} className={buttonClass('ghost')}>
               <ExternalLink className="size-4" aria-hidden />
@@ -496,6 +526,103 @@ function BrandProfileForm({ profile }: { profile: BrandProfile }) {
   );
 }
 
+const LOGO_MIME = new Set(BRAND_LOGO.types.map((type) => `image/${type}`));
+
+/**
+ * The brand logo: uploaded here or picked from the brand's own media library, never typed as a URL (every
+ * creator's and admin's browser loads it; issue 27). The server re-encodes it and stores it publicly.
+ */
+function BrandLogoCard({ profile }: { profile: BrandProfile }) {
+  const { t } = useTranslation();
+  const setLogo = useSetBrandLogo();
+  const save = useSaveBrandProfile();
+  const [picking, setPicking] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const apply = (source: File | string) => {
+    setError(null);
+    setLogo.mutate(source, {
+      onSuccess: () => toast.success(translateMessage(M.logoUpdated)),
+      onError: (err) => setError(serverMessage(err, M.logoFailed)),
+    });
+  };
+  const choose = (files: FileList | null) => {
+    setError(null);
+    if (!files || files.length === 0) return;
+    if (files.length > 1) return setError(translateMessage(M.avatarOneFile));
+    const file = files[0];
+    if (!LOGO_MIME.has(file.type)) return setError(translateMessage(M.logoNotImage));
+    if (file.size > BRAND_LOGO.maxMb * 1024 * 1024)
+      return setError(translateMessage(MESSAGES.upload.tooLarge(BRAND_LOGO.maxMb)));
+    apply(file);
+  };
+  const remove = () =>
+    save.mutate(
+      { logoUrl: null },
+      {
+        onSuccess: () => toast.success(translateMessage(M.logoRemoved)),
+        onError: (err) => setError(serverMessage(err, M.logoFailed)),
+      },
+    );
+
+  return (
+    <Section
+      title={t('account.profile.logoTitle')}
+      description={t('account.profile.logoHint', { mb: BRAND_LOGO.maxMb })}
+      testId="brand-logo-card"
+    >
+      <div className="flex flex-wrap items-center gap-4">
+        <div className="flex size-20 items-center justify-center overflow-hidden rounded-lg border border-border bg-surface-2">
+          {profile.logoUrl ? (
+            <img
+              src={profile.logoUrl}
+              alt={t('account.profile.logoAlt')}
+              className="size-full object-contain"
+              data-testid="brand-logo-image"
+            />
+          ) : (
+            <Building2 className="size-8 text-subtle" aria-hidden />
+          )}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <ImageFileButton
+            types={BRAND_LOGO.types}
+            label={t('account.profile.logoUpload')}
+            testId="brand-logo"
+            buttonTestId="brand-logo-upload"
+            loading={setLogo.isPending}
+            onFiles={choose}
+          />
+          <Button variant="secondary" onClick={() => setPicking(true)} data-testid="brand-logo-pick">
+            <FolderOpen className="size-4" aria-hidden />
+            {t('account.profile.logoPick')}
+          </Button>
+          {profile.logoUrl && (
+            <Button variant="ghost" onClick={remove} loading={save.isPending} data-testid="brand-logo-remove">
+              {!save.isPending && <Trash2 className="size-4" aria-hidden />}
+              {t('account.profile.logoRemove')}
+            </Button>
+          )}
+        </div>
+      </div>
+      {error && (
+        <div className="mt-3">
+          <FormMessage>{error}</FormMessage>
+        </div>
+      )}
+      <AssetPicker
+        open={picking}
+        onOpenChange={setPicking}
+        kind="image"
+        max={1}
+        onPick={([asset]) => {
+          if (asset) apply(asset.url);
+        }}
+      />
+    </Section>
+  );
+}
+
 function RoleProfile({ role }: { role: 'creator' | 'brand' }) {
   const creator = useCreatorProfile(role === 'creator');
   const brand = useBrandProfile(role === 'brand');
@@ -506,7 +633,10 @@ function RoleProfile({ role }: { role: 'creator' | 'brand' }) {
   return role === 'creator' && creator.data ? (
     <CreatorProfileForm profile={creator.data} />
   ) : brand.data ? (
-    <BrandProfileForm profile={brand.data} />
+    <>
+      <BrandLogoCard profile={brand.data} />
+      <BrandProfileForm profile={brand.data} />
+    </>
   ) : null;
 }
 

@@ -174,7 +174,7 @@ function SessionRow({ session }: { session: SessionInfo }) {
         <div className="flex flex-wrap items-center gap-1.5">
           <span className="font-medium">{t(`account.security.device.${session.deviceType}`)}</span>
           {session.current && (
-            <span className="rounded-full bg-accent-soft px-2 py-0.5 text-[11px] font-semibold text-accent">
+            <span className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent">
               {t('account.security.thisDevice')}
             </span>
           )}

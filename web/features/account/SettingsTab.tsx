@@ -2,7 +2,11 @@ import { Check } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { NOTIFICATION_FREQUENCIES, PROFILE_VISIBILITIES } from '../../../common/api/account.constants.ts';
+import {
+  NOTIFICATION_FREQUENCIES,
+  PROFILE_VISIBILITIES,
+  YOUTUBE_PRIVACIES,
+} from '../../../common/api/account.constants.ts';
 import type { UpdateUserSettingsBody, UserSettings } from '../../../common/api/account.ts';
 import { LANGUAGES, THEMES } from '../../../common/api/app.constants.ts';
 import { DIGEST_LOCAL_HOUR } from '../../../common/api/notifications.constants.ts';
@@ -16,6 +20,7 @@ import { cn } from '../../ui/cn.ts';
 import { SelectField, SwitchField } from '../../ui/controls.tsx';
 import { LoadError, Loading, Section } from '../../ui/Section.tsx';
 import { serverMessage } from '../billing/errors.ts';
+import { StripeConnectCard } from '../payouts/StripeConnectCard.tsx';
 import { useSaveSettings } from './api.ts';
 import { timezoneOptions } from './forms.tsx';
 
@@ -185,13 +190,27 @@ function SettingsForm({ initial }: { initial: UserSettings }) {
         </div>
       </Section>
       <Section title={t('account.settings.publishing')} testId="settings-publishing">
-        <div className="space-y-2">{toggles(PUBLISHING_TOGGLES)}</div>
+        <div className="space-y-2">
+          {toggles(PUBLISHING_TOGGLES)}
+          <div className="pt-2 sm:max-w-xs">
+            <SelectField
+              variant="form"
+              label={t('account.settings.fields.youtubePrivacy')}
+              value={values.youtubePrivacy}
+              onChange={(v) => change({ youtubePrivacy: v as UserSettings['youtubePrivacy'] })}
+              options={YOUTUBE_PRIVACIES.map((v) => ({ value: v, label: t(`account.settings.youtubePrivacy.${v}`) }))}
+              testId="setting-youtube-privacy"
+              hint={t('account.settings.hints.youtubePrivacy')}
+            />
+          </div>
+        </div>
       </Section>
     </>
   );
 }
 
-export function SettingsTab() {
+/** `creator`: the Payouts account card (Stripe Connect onboarding, or the manual mode) is shown too. */
+export function SettingsTab({ creator = false }: { creator?: boolean }) {
   const { t } = useTranslation();
   const settings = useUserSettings();
   return (
@@ -204,6 +223,7 @@ export function SettingsTab() {
       ) : (
         <SettingsForm initial={settings.data} />
       )}
+      {creator && <StripeConnectCard />}
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { TWO_FACTOR } from '../../../common/api/account.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
-import { CodeInput } from '../../ui/CodeInput.tsx';
+import { CodeInput, useCodeEntry } from '../../ui/CodeInput.tsx';
 import { FormMessage, TextField } from '../../ui/Field.tsx';
 import { PasswordField } from '../../ui/PasswordField.tsx';
 import { Mono, Section } from '../../ui/Section.tsx';
@@ -14,7 +14,6 @@ import { serverMessage } from '../billing/errors.ts';
 import { useTwoFactor } from './api.ts';
 
 const M = MESSAGES.account;
-const emptyDigits = () => Array.from({ length: TWO_FACTOR.digits }, () => '');
 
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const { t } = useTranslation();
@@ -75,8 +74,13 @@ function EnableFlow({
 }) {
   const { t } = useTranslation();
   const { enable } = useTwoFactor();
-  const [digits, setDigits] = useState(emptyDigits);
   const [error, setError] = useState<string | null>(null);
+  const entry = useCodeEntry({
+    length: TWO_FACTOR.digits,
+    onComplete: (code) => submit(code),
+    onEdit: () => setError(null),
+    autoFocus: false,
+  });
 
   const submit = (code: string) => {
     if (enable.isPending) return;
@@ -87,7 +91,7 @@ function EnableFlow({
         onEnabled(reply.data.recoveryCodes);
       },
       onError: (err) => {
-        setDigits(emptyDigits());
+        entry.retry();
         setError(serverMessage(err, M.twoFactorInvalidCode));
       },
     });
@@ -116,22 +120,12 @@ function EnableFlow({
       </div>
       <div className="max-w-sm space-y-3">
         <div className="text-sm font-medium">{t('account.twoFactor.enterCode')}</div>
-        <CodeInput
-          length={TWO_FACTOR.digits}
-          digits={digits}
-          onChange={(next) => {
-            setDigits(next);
-            setError(null);
-          }}
-          onComplete={submit}
-          disabled={enable.isPending}
-          invalid={error !== null}
-        />
+        <CodeInput {...entry.input} disabled={enable.isPending} invalid={error !== null} />
         {error && <FormMessage>{error}</FormMessage>}
         <div className="flex gap-2">
           <Button
-            onClick={() => submit(digits.join(''))}
-            disabled={digits.some((d) => d === '')}
+            onClick={() => submit(entry.code)}
+            disabled={!entry.complete}
             loading={enable.isPending}
             data-testid="two-factor-verify"
           >

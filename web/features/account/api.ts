@@ -4,8 +4,10 @@ import type { z } from 'zod';
 import { SETTINGS_DEFAULTS } from '../../../common/api/account.constants.ts';
 import type {
   AvatarReply,
+  BankAccount,
   BankAccountsChangedReply,
   BankAccountsReply,
+  BrandLogoReply,
   BrandProfileReply,
   CreateBankAccountBody,
   CreateBankAccountReply,
@@ -28,6 +30,7 @@ import type {
 import type { LoginBody, SessionReply, SessionsReply, User } from '../../../common/api/auth.ts';
 import type { messageReply } from '../../../common/api/envelope.ts';
 import type { StorageUsageReply } from '../../../common/api/uploads.ts';
+import { invalidateOwnAccount, OWN_ACCOUNT } from '../../api/account-events.ts';
 import { type Me, meQueryKey } from '../../api/auth.ts';
 import { ApiError, apiRequest, getData } from '../../api/client.ts';
 import { clearSession, getToken, saveSession } from '../../api/session.ts';
@@ -94,6 +97,46 @@ export function useBrandProfile(enabled: boolean) {
   });
 }
 
+/**
+ * Sets the brand logo from one of the brand's own images: a file it uploads now (multipart) or the URL of an
+ * image of its media library (JSON {logoUrl}). Never a typed URL: the server refuses those (issue 27).
+ */
+async function setBrandLogo(source: File | string): Promise<BrandLogoReply> {
+  const token = getToken();
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'X-Requested-With': 'XMLHttpRequest',
+    ...(token ? { Authorization: `Bearer ${token}` } : {}),
+  };
+  let body: BodyInit;
+  if (typeof source === 'string') {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify({ logoUrl: source });
+  } else {
+    const form = new FormData();
+    form.append('file', source);
+    body = form;
+  }
+  let response: Response;
+  try {
+    response = await fetch('/api/brands/logo', { method: 'POST', body, credentials: 'same-origin', headers });
+  } catch {
+    throw new ApiError(0, 'Network error', 'NETWORK');
+  }
+  const json = (await response.json().catch(() => ({}))) as Partial<BrandLogoReply> & { error?: unknown };
+  if (!response.ok || json.success !== true)
+    throw new ApiError(response.status, typeof json.error === 'string' ? json.error : '');
+  return json as BrandLogoReply;
+}
+
+export function useSetBrandLogo() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: setBrandLogo,
+    onSuccess: (reply) => queryClient.setQueryData(accountKeys.brandProfile, reply.data.profile),
+  });
+}
+
 export function useSaveBrandProfile() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -152,6 +195,7 @@ export function useBankAccounts(role: 'creator' | 'brand' | null) {
   return useQuery({
     queryKey: [...accountKeys.bankAccounts, role],
     enabled: role !== null,
+    meta: OWN_ACCOUNT,
     queryFn: getData<BankAccountsReply>(bankPath(role ?? 'creator')),
   });
 }
@@ -159,15 +203,21 @@ export function useBankAccounts(role: 'creator' | 'brand' | null) {
 export function useBankAccountMutations(role: 'creator' | 'brand') {
   const queryClient = useQueryClient();
   const key = [...accountKeys.bankAccounts, role];
+  // The list as the server answered it, and everything else that shows the primary account (the payouts card)
+  // read again at once: this tab does not wait for the account event of its own change.
+  const changed = (accounts: BankAccount[]) => {
+    queryClient.setQueryData(key, accounts);
+    return invalidateOwnAccount(queryClient);
+  };
   const add = useMutation({
     mutationFn: (body: CreateBankAccountBody) =>
       apiRequest<CreateBankAccountReply>(bankPath(role), { method: 'POST', body }),
-    onSuccess: (reply) => queryClient.setQueryData(key, reply.accounts),
+    onSuccess: (reply) => changed(reply.accounts),
   });
   const remove = useMutation({
     mutationFn: (id: string) =>
       apiRequest<BankAccountsChangedReply>(`${bankPath(role)}?id=${encodeURIComponent(id)}`, { method: 'DELETE' }),
-    onSuccess: (reply) => queryClient.setQueryData(key, reply.data),
+    onSuccess: (reply) => changed(reply.data),
   });
   const makePrimary = useMutation({
     mutationFn: (id: string) =>
@@ -175,7 +225,7 @@ export function useBankAccountMutations(role: 'creator' | 'brand') {
         method: 'PATCH',
         body: { is_primary: true },
       }),
-    onSuccess: (reply) => queryClient.setQueryData(key, reply.data),
+    onSuccess: (reply) => changed(reply.data),
   });
   return { add, remove, makePrimary };
 }
@@ -326,13 +376,13 @@ function useStoreSession() {
   };
 }
 
-/** POST /api/auth/login: either a session, or a challenge that asks for the second factor. */
+/** POST /api/auth/login: either a session, or a challenge that asks for the second factor or the mailed code. */
 export function usePasswordLogin() {
   const store = useStoreSession();
   return useMutation({
     mutationFn: (body: LoginBody) => apiRequest<LoginReply>('/api/auth/login', { method: 'POST', body }),
     onSuccess: (reply) => {
-      if (!('requiresTwoFactor' in reply)) store(reply);
+      if ('data' in reply) store(reply);
     },
   });
 }

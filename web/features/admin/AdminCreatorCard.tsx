@@ -69,7 +69,7 @@ function Decision({ creator, onError }: { creator: CreatorCard; onError: (messag
         />
       </div>
       {!type && (
-        <p id={`${id}-hint`} className="text-[11px] text-subtle" data-testid="admin-type-hint">
+        <p id={`${id}-hint`} className="text-xs text-subtle" data-testid="admin-type-hint">
           {marketMessage(MESSAGES.admin.creatorTypeRequired)}
         </p>
       )}

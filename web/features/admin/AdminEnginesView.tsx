@@ -2,6 +2,7 @@ import { Cpu } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { AdminEngineModel } from '../../../common/api/engines.ts';
 import { vendorName } from '../../../common/rules/engines.ts';
+import { ColumnHeads } from '../../ui/ColumnHeads.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useAdminEngines } from './api.ts';
 
@@ -24,7 +25,7 @@ function EngineRow({ model }: { model: AdminEngineModel }) {
         className="px-3 py-2 text-start font-medium text-fg max-sm:order-first max-sm:col-span-2 max-sm:px-1 max-sm:py-0.5"
       >
         <span dir="ltr">{model.name}</span>
-        <code className="ms-1.5 text-[11px] font-normal text-muted" dir="ltr">
+        <code className="ms-1.5 text-xs font-normal text-muted" dir="ltr">
           {model.model}
         </code>
       </th>
@@ -37,11 +38,11 @@ function EngineRow({ model }: { model: AdminEngineModel }) {
         ) : (
           <>
             <span className="font-medium text-danger">{t('admin.engines.unavailable')}</span>
-            <p className="text-[11px] text-muted">{model.unavailableReason}</p>
+            <p className="text-xs text-muted">{model.unavailableReason}</p>
           </>
         )}
         {model.enabledBy.length > 0 && model.engineKind === 'local' && (
-          <p className="text-[11px] text-muted" dir="ltr">
+          <p className="text-xs text-muted" dir="ltr">
             {t('admin.engines.setVariable', { variables: model.enabledBy.join(', ') })}
           </p>
         )}
@@ -99,25 +100,15 @@ export default function AdminEnginesView() {
       {data && (
         <div className="overflow-x-auto">
           <table className="w-full text-sm max-sm:block" data-testid="admin-engines-table">
-            <thead className="border-b border-line text-start text-xs text-muted max-sm:sr-only">
-              <tr>
-                <th scope="col" className="px-3 py-2 text-start font-medium">
-                  {t('admin.engines.kind')}
-                </th>
-                <th scope="col" className="px-3 py-2 text-start font-medium">
-                  {t('admin.engines.model')}
-                </th>
-                <th scope="col" className="px-3 py-2 text-start font-medium">
-                  {t('admin.engines.engine')}
-                </th>
-                <th scope="col" className="px-3 py-2 text-start font-medium">
-                  {t('admin.engines.status')}
-                </th>
-                <th scope="col" className="px-3 py-2 text-start font-medium">
-                  {t('admin.engines.lastCall')}
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads
+              labels={[
+                t('admin.engines.kind'),
+                t('admin.engines.model'),
+                t('admin.engines.engine'),
+                t('admin.engines.status'),
+                t('admin.engines.lastCall'),
+              ]}
+            />
             <tbody className="divide-y divide-line max-sm:block">
               {data.models.map((model) => (
                 <EngineRow key={`${model.kind}:${model.model}`} model={model} />

@@ -31,12 +31,12 @@ function Entry({ entry }: { entry: AuditEntry }) {
           {targetLabel(entry)}
         </bdi>
         {creatorType && (
-          <span className="ms-1.5 rounded-full bg-surface-3 px-2 py-0.5 text-[11px] text-muted">
+          <span className="ms-1.5 rounded-full bg-surface-3 px-2 py-0.5 text-xs text-muted">
             {t(`admin.creatorTypes.${creatorType}`, creatorType)}
           </span>
         )}
       </p>
-      <p className="text-[11px] text-subtle">
+      <p className="text-xs text-subtle">
         {t('admin.audit.by', { email: isolate(entry.admin_email), date: isolate(date(entry.created_at, true)) })}
       </p>
     </li>

@@ -4,6 +4,7 @@ import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClie
 import type {
   AdminBrandsReply,
   AdminCreatorsReply,
+  AdminStorageReply,
   ApproveBrandBody,
   ApproveBrandReply,
   ApproveUserBody,
@@ -13,6 +14,7 @@ import type {
   DeleteUserReply,
 } from '../../../common/api/admin.ts';
 import type { AdminEnginesReply } from '../../../common/api/engines.ts';
+import type { AdminWorkersReply } from '../../../common/api/health.ts';
 import {
   type AdminCreatorSort,
   type AdminStatusFilter,
@@ -108,5 +110,23 @@ export function useAdminEngines() {
     queryKey: ['admin', 'engines'],
     refetchInterval: 30_000,
     queryFn: ({ signal }) => apiRequest<AdminEnginesReply>('/api/admin/engines', { signal }),
+  });
+}
+
+/** GET /api/admin/workers: every process running workers, from its heartbeat (refreshed every 5 s, as they beat). */
+export function useAdminWorkers() {
+  return useQuery({
+    queryKey: ['admin', 'workers'],
+    refetchInterval: 5_000,
+    queryFn: ({ signal }) => apiRequest<AdminWorkersReply>('/api/admin/workers', { signal }),
+  });
+}
+
+/** GET /api/admin/storage: the studio's storage use, budget, disk and top users (refreshed every 30 s). */
+export function useAdminStorage() {
+  return useQuery({
+    queryKey: ['admin', 'storage'],
+    refetchInterval: 30_000,
+    queryFn: ({ signal }) => apiRequest<AdminStorageReply>('/api/admin/storage', { signal }),
   });
 }

@@ -15,7 +15,7 @@ export function Fact({ label, value, testId }: { label: string; value: string | 
   if (value === null) return null;
   return (
     <div className="min-w-0">
-      <dt className="text-[11px] text-subtle">{label}</dt>
+      <dt className="text-xs text-subtle">{label}</dt>
       <dd className="truncate text-xs font-medium text-fg" data-testid={testId}>
         <bdi>{value}</bdi>
       </dd>

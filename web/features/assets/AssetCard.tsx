@@ -92,18 +92,18 @@ export function AssetCard({ asset, onOpen }: { asset: Asset; onOpen: () => void 
 
       <div className="pointer-events-none absolute inset-x-0 top-0 flex items-start justify-between gap-1 p-2">
         {isVideoType(asset.type) ? (
-          <span className="inline-flex items-center gap-1 rounded-md bg-black/60 px-1.5 py-0.5 text-[10px] font-medium text-white">
+          <span className="inline-flex items-center gap-1 rounded-md bg-black/60 px-1.5 py-0.5 text-xs font-medium text-white">
             <Play className="size-3 fill-current" aria-hidden />
             {duration !== null ? formatDuration(duration) : typeLabel}
           </span>
         ) : asset.type !== 'image' ? (
-          <span className="rounded-md bg-black/60 px-1.5 py-0.5 text-[10px] font-medium text-white">{typeLabel}</span>
+          <span className="rounded-md bg-black/60 px-1.5 py-0.5 text-xs font-medium text-white">{typeLabel}</span>
         ) : (
           <span />
         )}
         {status === 'upscaled' && (
           <span
-            className="rounded-md bg-success px-1.5 py-0.5 text-[10px] font-bold tracking-wide text-white dark:text-black"
+            className="rounded-md bg-success px-1.5 py-0.5 text-xs font-bold tracking-wide text-white dark:text-black"
             data-testid="asset-upscaled-badge"
           >
             4K
@@ -127,7 +127,7 @@ export function AssetCard({ asset, onOpen }: { asset: Asset; onOpen: () => void 
         <div
           role="alert"
           data-testid="asset-upscale-error"
-          className="absolute inset-x-0 bottom-11 mx-2 flex items-start gap-1.5 rounded-lg bg-danger px-2 py-1.5 text-[11px] leading-snug text-danger-fg"
+          className="absolute inset-x-0 bottom-11 mx-2 flex items-start gap-1.5 rounded-lg bg-danger px-2 py-1.5 text-xs leading-snug text-danger-fg"
         >
           <CircleAlert className="mt-px size-3.5 shrink-0" aria-hidden />
           <span className="line-clamp-3">{localizeMessage(upscale.error)}</span>

@@ -43,7 +43,7 @@ export function AssetThumb({ asset, className }: { asset: ThumbSource; className
         data-testid="asset-load-failed"
       >
         <ImageOff className="size-6" aria-hidden />
-        <span className="text-[11px] font-medium">{translateMessage(MESSAGES.assets.failedToLoad)}</span>
+        <span className="text-xs font-medium">{translateMessage(MESSAGES.assets.failedToLoad)}</span>
       </div>
     );
   }

@@ -20,7 +20,7 @@ export function EngineBadge({ engine, className }: { engine: string | null | und
     <span
       data-testid="engine-badge"
       data-engine={engine}
-      className={cn('inline-flex items-center gap-1 text-[11px] font-medium', className)}
+      className={cn('inline-flex items-center gap-1 text-xs font-medium', className)}
     >
       <Cpu className="size-3" aria-hidden />
       {t('assets.madeWith', { engine: engineLabel(engine) })}
@@ -51,7 +51,7 @@ export function EngineNote({
     <p
       data-testid="engine-note"
       data-engine-kind={engine.engineKind ?? undefined}
-      className={cn('flex items-center gap-1 text-[11px] text-muted', className)}
+      className={cn('flex items-center gap-1 text-xs text-muted', className)}
     >
       <Cpu className="size-3 shrink-0" aria-hidden />
       <span dir="ltr">{engine.label}</span>

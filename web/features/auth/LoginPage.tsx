@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ArrowLeft, ShieldCheck } from 'lucide-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { ArrowLeft, MailCheck, ShieldCheck } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -11,7 +11,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import { ApiError } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
-import { CodeInput, type CodeInputHandle } from '../../ui/CodeInput.tsx';
+import { CodeInput, useCodeEntry } from '../../ui/CodeInput.tsx';
 import { FormMessage, TextField } from '../../ui/Field.tsx';
 import { PasswordField } from '../../ui/PasswordField.tsx';
 import { usePasswordLogin, useTwoFactorLogin } from '../account/api.ts';
@@ -19,30 +19,31 @@ import { AuthSubmitButton, EmailField, LeaveButton } from './AuthFields.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
 import { authErrorMessage, fieldError } from './errors.ts';
 
-const emptyDigits = () => Array.from({ length: TWO_FACTOR.digits }, () => '');
-
-/** The second step when two-factor is on: a 6-digit code from the app, or one recovery code. */
+/**
+ * The second step when two-factor is on: a 6-digit code from the app, or one recovery code. Or, `byEmail`,
+ * after many failed log-ins of the account: the 6-digit code just mailed to it.
+ */
 function TwoFactorStep({
   challengeToken,
+  byEmail,
   onDone,
   onRestart,
 }: {
   challengeToken: string;
+  byEmail: boolean;
   onDone: (user: User) => void;
   onRestart: (message?: string) => void;
 }) {
   const { t } = useTranslation();
   const login = useTwoFactorLogin();
   const [useRecovery, setUseRecovery] = useState(false);
-  const [digits, setDigits] = useState(emptyDigits);
   const [recovery, setRecovery] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const boxes = useRef<CodeInputHandle>(null);
-
-  // Focus the first box on arrival and again after a wrong code (the boxes are cleared).
-  useEffect(() => {
-    if (!useRecovery && (error || !login.isPending)) boxes.current?.focusFirst();
-  }, [useRecovery, error, login.isPending]);
+  const entry = useCodeEntry({
+    length: TWO_FACTOR.digits,
+    onComplete: (code) => send(code),
+    onEdit: () => setError(null),
+  });
 
   const send = (code: string) => {
     if (login.isPending) return;
@@ -56,7 +57,7 @@ function TwoFactorStep({
           // An expired or exhausted challenge cannot be retried: start again from the password.
           if (message === MESSAGES.account.challengeExpired || message === MESSAGES.account.challengeTooManyTries)
             return onRestart(translateMessage(message));
-          setDigits(emptyDigits());
+          entry.retry();
           setError(authErrorMessage(err));
         },
       },
@@ -71,13 +72,17 @@ function TwoFactorStep({
   };
 
   return (
-    <div className="space-y-5" data-testid="login-two-factor">
+    <div className="space-y-5" data-testid={byEmail ? 'login-email-code' : 'login-two-factor'}>
       <div className="flex items-start gap-3 rounded-xl border border-line bg-surface p-4">
         <span className="grid size-9 shrink-0 place-items-center rounded-lg bg-accent-soft text-accent">
-          <ShieldCheck className="size-5" aria-hidden />
+          {byEmail ? <MailCheck className="size-5" aria-hidden /> : <ShieldCheck className="size-5" aria-hidden />}
         </span>
-        <p className="text-sm text-muted">
-          {useRecovery ? t('account.login2fa.recoveryIntro') : t('account.login2fa.intro')}
+        <p className="text-sm text-muted" role={byEmail ? 'status' : undefined}>
+          {byEmail
+            ? translateMessage(MESSAGES.auth.loginCodeMailed)
+            : useRecovery
+              ? t('account.login2fa.recoveryIntro')
+              : t('account.login2fa.intro')}
         </p>
       </div>
       {error && <FormMessage>{error}</FormMessage>}
@@ -107,24 +112,13 @@ function TwoFactorStep({
         </form>
       ) : (
         <div className="space-y-4">
-          <CodeInput
-            ref={boxes}
-            length={TWO_FACTOR.digits}
-            digits={digits}
-            onChange={(next) => {
-              setDigits(next);
-              setError(null);
-            }}
-            onComplete={send}
-            disabled={login.isPending}
-            invalid={error !== null}
-          />
+          <CodeInput {...entry.input} disabled={login.isPending} invalid={error !== null} />
           <Button
             size="lg"
             className="w-full"
             loading={login.isPending}
-            disabled={digits.some((d) => d === '')}
-            onClick={() => send(digits.join(''))}
+            disabled={!entry.complete}
+            onClick={() => send(entry.code)}
             data-testid="login-two-factor-submit"
           >
             {t('account.login2fa.verify')}
@@ -135,17 +129,19 @@ function TwoFactorStep({
         <LeaveButton icon={ArrowLeft} onClick={() => onRestart()}>
           {t('account.login2fa.back')}
         </LeaveButton>
-        <button
-          type="button"
-          data-testid="login-use-recovery"
-          onClick={() => {
-            setUseRecovery((v) => !v);
-            setError(null);
-          }}
-          className="font-medium text-accent hover:underline"
-        >
-          {useRecovery ? t('account.login2fa.useApp') : t('account.login2fa.useRecovery')}
-        </button>
+        {!byEmail && (
+          <button
+            type="button"
+            data-testid="login-use-recovery"
+            onClick={() => {
+              setUseRecovery((v) => !v);
+              setError(null);
+            }}
+            className="font-medium text-accent hover:underline"
+          >
+            {useRecovery ? t('account.login2fa.useApp') : t('account.login2fa.useRecovery')}
+          </button>
+        )}
       </div>
     </div>
   );
@@ -162,7 +158,7 @@ export default function LoginPage() {
   const location = useLocation();
   const login = usePasswordLogin();
   const [formError, setFormError] = useState<string | null>(null);
-  const [challenge, setChallenge] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<{ token: string; byEmail: boolean } | null>(null);
   const {
     register,
     handleSubmit,
@@ -178,8 +174,8 @@ export default function LoginPage() {
     setFormError(null);
     login.mutate(values, {
       onSuccess: (reply) => {
-        if ('requiresTwoFactor' in reply) setChallenge(reply.challengeToken);
-        else enter(reply.data.user);
+        if ('data' in reply) enter(reply.data.user);
+        else setChallenge({ token: reply.challengeToken, byEmail: 'requiresEmailCode' in reply });
       },
       onError: (error) => setFormError(authErrorMessage(error)),
     });
@@ -187,8 +183,16 @@ export default function LoginPage() {
 
   return (
     <AuthLayout
-      title={challenge ? t('account.login2fa.title') : t('auth.login.title')}
-      subtitle={challenge ? t('account.login2fa.subtitle') : t('auth.login.subtitle')}
+      title={
+        challenge
+          ? t(challenge.byEmail ? 'auth.login.emailCodeTitle' : 'account.login2fa.title')
+          : t('auth.login.title')
+      }
+      subtitle={
+        challenge
+          ? t(challenge.byEmail ? 'auth.login.emailCodeSubtitle' : 'account.login2fa.subtitle')
+          : t('auth.login.subtitle')
+      }
       footer={
         <>
           {t('auth.login.noAccount')}{' '}
@@ -200,7 +204,8 @@ export default function LoginPage() {
     >
       {challenge ? (
         <TwoFactorStep
-          challengeToken={challenge}
+          challengeToken={challenge.token}
+          byEmail={challenge.byEmail}
           onDone={enter}
           onRestart={(message) => {
             setChallenge(null);
@@ -218,6 +223,15 @@ export default function LoginPage() {
             error={fieldError(errors.password?.message)}
             {...register('password')}
           />
+          <p className="text-end text-sm">
+            <Link
+              to="/auth/forgot-password"
+              className="font-medium text-accent hover:underline"
+              data-testid="login-forgot"
+            >
+              {t('auth.login.forgot')}
+            </Link>
+          </p>
           <AuthSubmitButton pending={login.isPending} testId="login-submit">
             {t('auth.login.submit')}
           </AuthSubmitButton>

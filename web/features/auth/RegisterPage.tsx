@@ -12,7 +12,7 @@ import {
 } from '../../../common/api/auth.constants.ts';
 import { type RegisterBody, registerBody } from '../../../common/api/auth.ts';
 import { useRegister } from '../../api/auth.ts';
-import { ApiError, fieldErrorsOf } from '../../api/client.ts';
+import { fieldErrorsOf } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage, TextField } from '../../ui/Field.tsx';
@@ -44,10 +44,11 @@ export default function RegisterPage() {
   const onSubmit = handleSubmit((values) => {
     setFormError(null);
     registration.mutate(values, {
-      onSuccess: ({ data: { user } }) => {
-        navigate(user.is_verified ? '/dashboard' : '/auth/verify', {
+      // The same answer for a new and a taken email: the verification page says a code was mailed.
+      onSuccess: (reply) => {
+        navigate(`/auth/verify?email=${encodeURIComponent(reply.email)}`, {
           replace: true,
-          state: { email: user.email, codeSent: true },
+          state: { email: reply.email, codeSent: true },
         });
       },
       onError: (error) => {
@@ -57,7 +58,6 @@ export default function RegisterPage() {
             setError(field as (typeof FIELDS)[number], { message });
           }
         }
-        if (error instanceof ApiError && error.status === 409) setError('email', { message: error.message });
       },
     });
   });

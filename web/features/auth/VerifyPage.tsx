@@ -46,30 +46,29 @@ export default function VerifyPage() {
 
   const routeState = location.state as { email?: string; codeSent?: boolean } | null;
   const email = routeState?.email || params.get('email') || me.data?.user.email || storedUser?.email || '';
+  // Signed out with an email: a sign-up waiting for its code (the account is created when the code is given).
+  const signUp = !token && Boolean(routeState?.email || params.get('email'));
 
   const verification = useEmailVerification({
     email,
+    signUp,
+    autoFocus: true,
     onVerified: () => navigate('/dashboard', { replace: true }),
     verifyError: verifyErrorMessage,
     resendError: resendErrorMessage,
   });
-  const { state, notice, startCooldown, codeInput, boxes } = verification;
+  const { state, notice, startCooldown, boxes } = verification;
 
   // A code was sent with the registration: the resend cooldown starts now.
   useEffect(() => {
     if (routeState?.codeSent) startCooldown(EMAIL_CODE.resendCooldownSeconds);
   }, [routeState?.codeSent, startCooldown]);
 
-  // Focus the first box on arrival (the hook focuses it again after a failed attempt).
-  useEffect(() => {
-    codeInput.current?.focusFirst();
-  }, [codeInput]);
-
   useEffect(() => {
     document.title = `${t('auth.verify.title')} · GenPro Studio`;
   }, [t]);
 
-  if (!token && state !== 'success') {
+  if (!token && !signUp && state !== 'success') {
     return (
       <AuthLayout title={t('auth.verify.title')} subtitle={t('auth.verify.loginFirst')}>
         <Link to="/auth/login" className={buttonClass('primary', 'lg', 'w-full')}>
@@ -96,11 +95,22 @@ export default function VerifyPage() {
         )
       }
       footer={
-        <LeaveButton icon={LogOut} onClick={signOut} disabled={signingOut}>
-          {t('auth.verify.differentAccount')}
-        </LeaveButton>
+        signUp ? (
+          <Link to="/auth/register" className="font-medium text-accent hover:underline">
+            {t('auth.verify.differentEmail')}
+          </Link>
+        ) : (
+          <LeaveButton icon={LogOut} onClick={signOut} disabled={signingOut}>
+            {t('auth.verify.differentAccount')}
+          </LeaveButton>
+        )
       }
     >
+      {signUp && state !== 'success' && (
+        <div className="mb-4" data-testid="register-sent">
+          <FormMessage kind="info">{translateMessage(MESSAGES.auth.registrationCodeSent)}</FormMessage>
+        </div>
+      )}
       <div
         className="rounded-2xl border border-line bg-surface p-5 sm:p-6"
         data-testid="verify-panel"

@@ -144,12 +144,12 @@ export function TopUpDialog({ open, onOpenChange, balance, shortfall, children }
                         <div className="flex flex-wrap items-center gap-1.5">
                           <span className="font-semibold">{pkg.displayName}</span>
                           {pkg.popular && (
-                            <span className="rounded-full bg-accent px-2 py-0.5 text-[10px] font-semibold uppercase tracking-wide text-accent-fg">
+                            <span className="rounded-full bg-accent px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-accent-fg">
                               {t('billing.topup.popular')}
                             </span>
                           )}
                           {suggestion?.id === pkg.id && (
-                            <span className="rounded-full border border-warning/40 bg-warning-soft px-2 py-0.5 text-[10px] font-semibold uppercase tracking-wide text-warning">
+                            <span className="rounded-full border border-warning/40 bg-warning-soft px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-warning">
                               {t('billing.topup.suggested')}
                             </span>
                           )}

@@ -16,6 +16,7 @@ import type {
   WalletTopupBody,
   walletTopupReply,
 } from '../../../common/api/payments.ts';
+import { OWN_ACCOUNT } from '../../api/account-events.ts';
 import { meQueryKey } from '../../api/auth.ts';
 import { apiRequest, getData } from '../../api/client.ts';
 
@@ -66,6 +67,7 @@ export function useSubscriptionStatus(enabled = true) {
   return useQuery({
     queryKey: billingKeys.subscription,
     enabled,
+    meta: OWN_ACCOUNT,
     queryFn: getData<SubscriptionStatusReply>('/api/payment/subscription/status'),
   });
 }
@@ -103,6 +105,7 @@ export function useCreditHistory(enabled = true) {
   return useInfiniteQuery({
     queryKey: billingKeys.history,
     enabled,
+    meta: OWN_ACCOUNT,
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
       apiRequest<CreditHistoryReply>(`/api/credits/history?limit=${limit}&offset=${pageParam}`, { signal }).then(
@@ -117,6 +120,7 @@ export function useWallet(enabled = true) {
   return useQuery({
     queryKey: billingKeys.wallet,
     enabled,
+    meta: OWN_ACCOUNT,
     queryFn: ({ signal }) => apiRequest<WalletReply>('/api/brands/wallet', { signal }),
   });
 }
@@ -139,6 +143,7 @@ export function useEarnings(enabled = true) {
   return useQuery({
     queryKey: billingKeys.earnings,
     enabled,
+    meta: OWN_ACCOUNT,
     queryFn: getData<EarningsReply>('/api/creators/earnings'),
   });
 }

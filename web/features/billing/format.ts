@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { storageSize } from '../../../common/rules/storage.ts';
 
 /** Western digits in both languages, as the rest of the app shows numbers. */
 export const numberLocale = (language: string) => (language === 'ar' ? 'ar-u-nu-latn' : 'en');
@@ -26,5 +27,18 @@ export function useFormatDate() {
       dateStyle: 'medium',
       ...(withTime ? { timeStyle: 'short' } : {}),
     }).format(date);
+  };
+}
+
+/** "103.4 MB", "5 GB", in the reader's number format. */
+export function useFormatStorage() {
+  const { i18n } = useTranslation();
+  return (bytes: number) => {
+    const { value, unit } = storageSize(bytes);
+    return new Intl.NumberFormat(numberLocale(i18n.language), {
+      style: 'unit',
+      unit,
+      maximumFractionDigits: 1,
+    }).format(value);
   };
 }

@@ -85,7 +85,7 @@ export function AgeRangeSlider({
         )}
         {thumbInput(high, maxLabel, 'age-max', (value) => onChange([low, Math.max(value, low)]), thumb)}
       </div>
-      <div className="flex justify-between text-[11px] tabular-nums text-subtle">
+      <div className="flex justify-between text-xs tabular-nums text-subtle">
         <span>{min}</span>
         <span>{max}</span>
       </div>

@@ -17,7 +17,7 @@ export function ApplyDialog({
   campaign,
   onClose,
 }: {
-  campaign: { id: string; title: string; budget: number };
+  campaign: { id: string; title: string; budget: number | null };
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -60,7 +60,7 @@ export function ApplyDialog({
       open
       onOpenChange={(open) => !open && onClose()}
       title={t('campaigns.apply.title')}
-      description={t('campaigns.apply.description', { title: campaign.title, budget: euros(campaign.budget) })}
+      description={t('campaigns.apply.description', { title: campaign.title, budget: euros(campaign.budget ?? 0) })}
       testId="apply-dialog"
     >
       <form onSubmit={submit} noValidate className="space-y-4">

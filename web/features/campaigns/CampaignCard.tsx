@@ -11,8 +11,12 @@ import { Thumbnail } from './CampaignDetailsDialog.tsx';
 import { LoadFailed, StatusBadge, useCampaignLabels } from './labels.tsx';
 import { errorText } from './messages.ts';
 
-/** Cards of the pool and My Campaigns: up to 5 a row as the container widens (spec 9). */
-const campaignGridClass = 'grid grid-cols-1 gap-3 @sm:grid-cols-2 @2xl:grid-cols-3 @4xl:grid-cols-4 @5xl:grid-cols-5';
+/**
+ * Cards of the pool and My Campaigns: as many a row as cards of at least 16rem fit (title on two lines, the
+ * actions on one), never more than 5 (spec 9: the fifth column's share, 100% less four gaps over 5, is a floor).
+ */
+const campaignGridClass =
+  'grid grid-cols-[repeat(auto-fill,minmax(max(min(100%,16rem),calc((100%-3rem)/5)),1fr))] gap-3';
 
 export function CampaignCard({
   campaign,
@@ -65,10 +69,10 @@ export function CampaignCard({
         <h3 dir="auto" className="line-clamp-2 text-sm font-semibold leading-snug" data-testid="campaign-card-title">
           {campaign.title}
         </h3>
-        <p className="text-base font-semibold tabular-nums">{euros(campaign.budget)}</p>
+        {campaign.budget !== null && <p className="text-base font-semibold tabular-nums">{euros(campaign.budget)}</p>}
         <ul className="flex flex-wrap gap-1">
           {campaign.platforms.map((p) => (
-            <li key={p} className="rounded-full bg-surface-2 px-2 py-0.5 text-[11px] text-muted">
+            <li key={p} className="rounded-full bg-surface-2 px-2 py-0.5 text-xs text-muted">
               {labels.platform(p)}
             </li>
           ))}

@@ -12,6 +12,7 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { MediaViewer } from '../assets/MediaViewer.tsx';
 import { useFormatEuros } from '../billing/format.ts';
 import { useCampaign } from './api.ts';
+import { DeliveredPosts } from './DeliveredPosts.tsx';
 import { CreatorAvatar, LoadFailed, StatusBadge, useCampaignLabels } from './labels.tsx';
 import { campaignMessage } from './messages.ts';
 
@@ -98,7 +99,7 @@ export function Metrics({ metrics }: { metrics: PerformanceMetrics }) {
     <dl className="grid grid-cols-2 gap-1.5 sm:grid-cols-4" data-testid="performance-metrics">
       {items.map(({ id, icon: Icon, label, value }) => (
         <div key={id} className="rounded-lg bg-surface-2 px-2.5 py-1.5">
-          <dt className="flex items-center gap-1 text-[11px] text-subtle">
+          <dt className="flex items-center gap-1 text-xs text-subtle">
             <Icon className="size-3" aria-hidden />
             {label}
           </dt>
@@ -151,6 +152,7 @@ export function CollaborationRow({
       </div>
       {c.deliverables.length > 0 && <DeliverableBreakdown deliverables={c.deliverables} />}
       <Metrics metrics={c.performance_metrics} />
+      <DeliveredPosts collaboration={c} />
     </li>
   );
 }
@@ -232,21 +234,23 @@ function Body({ campaign }: { campaign: Campaign }) {
         {campaign.description && <p className="text-sm leading-relaxed text-muted">{campaign.description}</p>}
       </div>
       <dl className="grid grid-cols-2 gap-2 sm:grid-cols-3">
-        <div className="rounded-lg bg-surface-2 px-3 py-2">
-          <dt className="text-[11px] text-subtle">{t('campaigns.fields.budget')}</dt>
-          <dd className="text-sm font-semibold tabular-nums" data-testid="details-budget">
-            {euros(campaign.budget)}
-          </dd>
-        </div>
+        {campaign.budget !== null && (
+          <div className="rounded-lg bg-surface-2 px-3 py-2">
+            <dt className="text-xs text-subtle">{t('campaigns.fields.budget')}</dt>
+            <dd className="text-sm font-semibold tabular-nums" data-testid="details-budget">
+              {euros(campaign.budget)}
+            </dd>
+          </div>
+        )}
         {campaign.duration_days !== null && (
           <div className="rounded-lg bg-surface-2 px-3 py-2">
-            <dt className="text-[11px] text-subtle">{t('campaigns.fields.duration')}</dt>
+            <dt className="text-xs text-subtle">{t('campaigns.fields.duration')}</dt>
             <dd className="text-sm font-semibold">{labels.duration(campaign.duration_days)}</dd>
           </div>
         )}
         {campaign.target_audience && (
           <div className="rounded-lg bg-surface-2 px-3 py-2">
-            <dt className="text-[11px] text-subtle">{t('campaigns.fields.audience')}</dt>
+            <dt className="text-xs text-subtle">{t('campaigns.fields.audience')}</dt>
             <dd className="text-sm font-semibold">
               {campaign.target_audience.ageMin}–{campaign.target_audience.ageMax} ·{' '}
               {labels.generation(campaign.target_audience.generation)}

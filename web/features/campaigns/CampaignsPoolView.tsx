@@ -8,6 +8,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import { acceptsApplications } from '../../../common/rules/campaigns.ts';
 import type { DashboardContext } from '../../app/DashboardGuard.tsx';
 import { Segmented } from '../../ui/controls.tsx';
+import { useSearchChoice } from '../../ui/useSearchChoice.ts';
 import { ApplyDialog } from './ApplyDialog.tsx';
 import { useCampaignList } from './api.ts';
 import { CampaignCard, CampaignGrid, flattenCampaigns } from './CampaignCard.tsx';
@@ -23,7 +24,7 @@ export default function CampaignsPoolView() {
   const { user } = useOutletContext<DashboardContext>();
   const filters: Filter[] =
     user.role === 'admin' ? ['open', 'running', 'completed', 'draft', 'all'] : ['open', 'running', 'all'];
-  const [status, setStatus] = useState<Filter>('open');
+  const [status, setStatus] = useSearchChoice<Filter>('status', filters, 'open');
   const query = useCampaignList('pool', status, true);
   const campaigns = useMemo(() => flattenCampaigns(query.data?.pages), [query.data]);
   const [details, setDetails] = useState<string | null>(null);

@@ -7,14 +7,15 @@ import type { CampaignPlan } from '../../../common/api/campaigns.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { DashboardContext } from '../../app/DashboardGuard.tsx';
 import { translateMessage } from '../../i18n/index.ts';
+import { DraftRestoredNote, useDraft, useDraftOwner } from '../../ui/drafts.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useAccountRoute } from '../account/route.ts';
 import { AssetsGrid } from '../assets/AssetsGrid.tsx';
 import { MediaViewer } from '../assets/MediaViewer.tsx';
 import { useWallet } from '../billing/api.ts';
 import { useBuildPlan, useCampaign, useCampaignAssets, useCreateCampaign } from './api.ts';
-import { loadDraft, saveDraft, useDraftAutosave } from './draft.ts';
-import { createBody, hasObjective, parseDraft, planBody } from './form.ts';
+import { CAMPAIGN_DRAFT, saveDraftNow, useDraftAutosave } from './draft.ts';
+import { createBody, EMPTY_DRAFT, hasObjective, parseDraft, planBody } from './form.ts';
 import { EmptyState, LoadFailed } from './labels.tsx';
 import { campaignMessage, errorText } from './messages.ts';
 import { PlanForm } from './PlanForm.tsx';
@@ -96,12 +97,21 @@ function CampaignBuilder() {
   const wallet = useWallet();
   const build = useBuildPlan();
   const create = useCreateCampaign();
-  const [store] = useState(() => createPlanStore(loadDraft(parseDraft)));
-  const { draft, restored, stage, creating, createError, planError } = useStore(store);
-  const { setSavedAt, reset } = store.getState();
+  const [store] = useState(createPlanStore);
+  const { draft, stage, creating, createError, planError } = useStore(store);
+  const { setSavedAt, reset, restore } = store.getState();
+  const owner = useDraftOwner();
+  const kept = useDraft({
+    screen: CAMPAIGN_DRAFT,
+    value: draft,
+    isEmpty: (value) => !hasObjective(value),
+    parse: parseDraft,
+    restore,
+    reset: () => restore(EMPTY_DRAFT),
+  });
 
   const walletCents = wallet.data?.wallet.balanceCents ?? null;
-  useDraftAutosave(draft, hasObjective, setSavedAt);
+  useDraftAutosave(owner, draft, hasObjective, setSavedAt);
 
   // Once the user has tried to submit, errors follow every change (the wallet may arrive later too).
   useEffect(() => {
@@ -130,7 +140,10 @@ function CampaignBuilder() {
         status,
       ),
       {
-        onSuccess: (campaign) => created(plan, campaign),
+        onSuccess: (campaign) => {
+          kept.clear();
+          created(plan, campaign);
+        },
         onError: (error) => createFailed(errorText(error, MESSAGES.campaigns.createFailed)),
         onSettled: createSettled,
       },
@@ -144,7 +157,7 @@ function CampaignBuilder() {
     retry: () => void wallet.refetch(),
     // The checkout leaves the app: keep the form so it comes back afterwards.
     addFunds: () => {
-      if (hasObjective(draft)) saveDraft(draft);
+      if (hasObjective(draft)) saveDraftNow(owner, draft);
       account.open('billing');
     },
   };
@@ -165,18 +178,14 @@ function CampaignBuilder() {
 
   return (
     <div className="space-y-4">
-      {restored && hasObjective(draft) && (
-        <p className="rounded-lg bg-accent-soft px-3.5 py-2 text-sm text-fg" data-testid="draft-restored">
-          {t('campaigns.plan.draftRestored')}
-        </p>
-      )}
+      <DraftRestoredNote draft={kept} message={t('campaigns.plan.draftRestored')} />
       <div className="rounded-2xl border border-line bg-surface p-4 sm:p-5">
         <PlanForm
           store={store}
           wallet={walletState}
           onSubmit={submit}
           building={build.isPending}
-          onSaveNow={() => saveDraft(store.getState().draft) && setSavedAt(new Date())}
+          onSaveNow={() => saveDraftNow(owner, store.getState().draft) && setSavedAt(new Date())}
         />
       </div>
       {build.isPending && <PlanProgress />}

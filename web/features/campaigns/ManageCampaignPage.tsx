@@ -12,6 +12,7 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { useFormatDate, useFormatEuros } from '../billing/format.ts';
 import { useApplicationAction, useCampaign, useCampaignApplications, useCompleteCollaboration } from './api.ts';
 import { CampaignDetailsDialog, CollaborationRow, campaignLoadError, Thumbnail } from './CampaignDetailsDialog.tsx';
+import { missingDeliverables } from './DeliveredPosts.tsx';
 import { CreatorAvatar, LoadFailed, StatusBadge, useCampaignLabels } from './labels.tsx';
 import { errorText } from './messages.ts';
 import { StatusControls } from './StatusControls.tsx';
@@ -97,6 +98,7 @@ function CompleteButton({ collaboration }: { collaboration: CampaignCollaboratio
   const [open, setOpen] = useState(false);
   // The manage page is the brand's own: the amount is always there.
   const payout = euros(collaboration.agreed_amount ?? 0);
+  const missing = missingDeliverables(collaboration);
   return (
     <ConfirmPopup
       open={open}
@@ -109,9 +111,38 @@ function CompleteButton({ collaboration }: { collaboration: CampaignCollaboratio
         </Button>
       }
       title={t('campaigns.manage.completeTitle')}
-      body={t('campaigns.manage.completeBody', { name: collaboration.creator_name, amount: payout })}
+      body={
+        <>
+          {missing.length > 0 && (
+            <div
+              role="alert"
+              className="mb-3 rounded-lg border border-warning/40 bg-warning-soft px-3 py-2 text-sm text-fg"
+              data-testid="complete-missing"
+            >
+              <p className="font-medium">
+                {t('campaigns.manage.missingTitle', {
+                  done: collaboration.progress.completed,
+                  total: collaboration.progress.total,
+                })}
+              </p>
+              <ul className="mt-1 list-disc ps-5 text-xs">
+                {missing.map((line) => (
+                  <li key={line} dir="auto">
+                    {line}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {t('campaigns.manage.completeBody', { name: collaboration.creator_name, amount: payout })}
+        </>
+      }
       cancelLabel={t('campaigns.cancel')}
-      confirmLabel={t('campaigns.manage.completeConfirm', { amount: payout })}
+      confirmLabel={
+        missing.length > 0
+          ? t('campaigns.manage.completeAnyway', { amount: payout })
+          : t('campaigns.manage.completeConfirm', { amount: payout })
+      }
       onConfirm={() =>
         complete.mutate(collaboration.id, {
           onSuccess: (reply) => {
@@ -157,7 +188,7 @@ function Manage({ campaign }: { campaign: Campaign }) {
           <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm">
             <div className="flex gap-1.5">
               <dt className="text-muted">{t('campaigns.fields.budget')}</dt>
-              <dd className="font-semibold tabular-nums">{euros(campaign.budget)}</dd>
+              <dd className="font-semibold tabular-nums">{euros(campaign.budget ?? 0)}</dd>
             </div>
             {campaign.held !== null && (
               <div className="flex gap-1.5">

@@ -10,6 +10,7 @@ import type { DashboardContext } from '../../app/DashboardGuard.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Segmented } from '../../ui/controls.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { useSearchChoice } from '../../ui/useSearchChoice.ts';
 import { useFormatDate, useFormatEuros } from '../billing/format.ts';
 import { useApplicationAction, useCampaignList, useMyActiveCollaborations, useMyApplications } from './api.ts';
 import { CampaignCard, CampaignGrid, flattenCampaigns } from './CampaignCard.tsx';
@@ -24,7 +25,7 @@ const BRAND_FILTERS: Filter[] = ['all', 'draft', 'open', 'running', 'completed']
 /** A brand's own campaigns with their status controls. */
 function BrandCampaigns() {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<Filter>('all');
+  const [status, setStatus] = useSearchChoice<Filter>('status', BRAND_FILTERS, 'all');
   const query = useCampaignList('my', status);
   const campaigns = useMemo(() => flattenCampaigns(query.data?.pages), [query.data]);
   const [details, setDetails] = useState<string | null>(null);

@@ -92,7 +92,7 @@ export function PlanResult({
             { label: t('campaigns.fields.materials'), value: labels.number(plan.materialsCount), id: 'materials' },
           ].map((item) => (
             <div key={item.id} className="rounded-lg bg-surface-2 px-3 py-2">
-              <dt className="text-[11px] text-subtle">{item.label}</dt>
+              <dt className="text-xs text-subtle">{item.label}</dt>
               <dd className="break-words text-sm font-semibold tabular-nums" data-testid={`plan-${item.id}`}>
                 {item.value}
               </dd>
@@ -183,7 +183,7 @@ export function PlanResult({
               </li>
             ))}
           </ul>
-          <p className="mt-2 text-[11px] leading-relaxed text-subtle" data-testid="plan-reach-basis">
+          <p className="mt-2 text-xs leading-relaxed text-subtle" data-testid="plan-reach-basis">
             {plan.reachBasis.explanation}
           </p>
         </Block>
@@ -247,7 +247,7 @@ export function CampaignCreated({
   const labels = useCampaignLabels();
   const euros = useFormatEuros();
   const rows = [
-    { id: 'budget', label: t('campaigns.fields.budget'), value: euros(campaign.budget) },
+    { id: 'budget', label: t('campaigns.fields.budget'), value: euros(campaign.budget ?? 0) },
     {
       id: 'duration',
       label: t('campaigns.fields.duration'),
@@ -274,7 +274,7 @@ export function CampaignCreated({
       <dl className="mt-6 grid w-full max-w-xl grid-cols-2 gap-2 sm:grid-cols-4">
         {rows.map((row) => (
           <div key={row.id} className="rounded-lg bg-surface-2 px-3 py-2.5">
-            <dt className="text-[11px] text-subtle">{row.label}</dt>
+            <dt className="text-xs text-subtle">{row.label}</dt>
             <dd className="text-sm font-semibold tabular-nums" data-testid={`created-${row.id}`}>
               {row.value}
             </dd>

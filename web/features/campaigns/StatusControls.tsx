@@ -92,7 +92,7 @@ function Confirmations({
           trigger={triggers?.(to)}
           title={t(`campaigns.transitions.confirmTitle.${to}`)}
           body={t(`campaigns.transitions.confirmBody.${to}`, {
-            budget: euros(campaign.budget),
+            budget: euros(campaign.budget ?? 0),
             held: euros(campaign.held ?? 0),
           })}
           cancelLabel={t('campaigns.cancel')}

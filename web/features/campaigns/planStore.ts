@@ -1,12 +1,11 @@
 // The campaign plan builder's state and steps, apart from its rendering (CampaignBuilder and PlanForm): the draft
 // and its checks, the chosen materials, and the stage (form, plan, created) with its pending and error states.
 // The server calls stay react-query mutations in the component, which reports their outcome here. One store per
-// builder (createPlanStore), starting from the draft kept in the browser.
+// builder (createPlanStore); the draft kept in the browser is restored into it by the builder (restore).
 import { createStore } from 'zustand/vanilla';
 import type { Asset } from '../../../common/api/assets.ts';
 import { CAMPAIGN_LIMITS } from '../../../common/api/campaigns.constants.ts';
 import type { Campaign, CampaignPlan } from '../../../common/api/campaigns.ts';
-import { clearDraft } from './draft.ts';
 import { checkDraft, type DraftErrors, EMPTY_DRAFT, type PlanDraft } from './form.ts';
 
 type Stage =
@@ -16,8 +15,6 @@ type Stage =
 
 export interface PlanState {
   draft: PlanDraft;
-  /** The draft came back from an earlier visit. */
-  restored: boolean;
   materials: Asset[];
   errors: DraftErrors;
   /** Set by the first submit: from then on the errors follow every change. */
@@ -28,6 +25,8 @@ export interface PlanState {
   planError: string | null;
   savedAt: Date | null;
   update: (patch: Partial<PlanDraft>) => void;
+  /** A draft kept from an earlier visit. */
+  restore: (draft: PlanDraft) => void;
   setMaterials: (materials: Asset[]) => void;
   /** Picked assets join the materials once each, up to the campaign's limit. */
   addMaterials: (picked: Asset[]) => void;
@@ -44,14 +43,13 @@ export interface PlanState {
   createSettled: () => void;
   /** Back from the plan to the form. */
   edit: () => void;
-  /** Start over: the stored draft goes too. */
+  /** Start over with an empty form (the stored draft goes with it). */
   reset: () => void;
 }
 
-export function createPlanStore(stored: PlanDraft | null) {
+export function createPlanStore() {
   return createStore<PlanState>()((set, get) => ({
-    draft: stored ?? EMPTY_DRAFT,
-    restored: stored !== null,
+    draft: EMPTY_DRAFT,
     materials: [],
     errors: {},
     showErrors: false,
@@ -61,6 +59,7 @@ export function createPlanStore(stored: PlanDraft | null) {
     planError: null,
     savedAt: null,
     update: (patch) => set((s) => ({ draft: { ...s.draft, ...patch } })),
+    restore: (draft) => set({ draft }),
     setMaterials: (materials) => set({ materials }),
     addMaterials: (picked) => {
       const { materials } = get();
@@ -82,15 +81,11 @@ export function createPlanStore(stored: PlanDraft | null) {
     planBuilt: (plan) => set({ stage: { kind: 'plan', plan } }),
     planFailed: (planError) => set({ planError }),
     createStarted: (creating) => set({ creating, createError: null }),
-    created: (plan, campaign) => {
-      clearDraft();
-      set({ savedAt: null, stage: { kind: 'created', plan, campaign } });
-    },
+    created: (plan, campaign) => set({ savedAt: null, stage: { kind: 'created', plan, campaign } }),
     createFailed: (createError) => set({ createError }),
     createSettled: () => set({ creating: null }),
     edit: () => set({ stage: { kind: 'form' } }),
-    reset: () => {
-      clearDraft();
+    reset: () =>
       set({
         draft: EMPTY_DRAFT,
         materials: [],
@@ -98,8 +93,7 @@ export function createPlanStore(stored: PlanDraft | null) {
         showErrors: false,
         savedAt: null,
         stage: { kind: 'form' },
-      });
-    },
+      }),
   }));
 }
 export type PlanStore = ReturnType<typeof createPlanStore>;

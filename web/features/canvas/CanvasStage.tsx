@@ -11,7 +11,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useStat
 import { Image as KonvaImage, Layer, Rect, Stage } from 'react-konva';
 import { useShallow } from 'zustand/react/shallow';
 import { forgetListener, loadImage } from './imageCache.ts';
-import { chooseSource, cullToViewport, type View, visibleRect, wheelZoom } from './rules.ts';
+import { chooseSource, containRect, cullToViewport, type View, visibleRect, wheelZoom } from './rules.ts';
 import { type CanvasImage, type CanvasTool, useCanvas } from './store.ts';
 
 /** Mount images this far (element px) beyond the visible area so short pans never show gaps. */
@@ -44,15 +44,27 @@ const CanvasNode = memo(function CanvasNode({ image, src, tool, onClick, onDoubl
     return () => forgetListener(src, onLoad);
   }, [src, onLoad]);
   // Keep the last loaded element while a bigger source loads, so zooming in never blanks an image.
-  const shown = useRef<HTMLImageElement | undefined>(undefined);
-  if (element) shown.current = element;
+  const shown = useRef<{ element: HTMLImageElement; src: string } | undefined>(undefined);
+  if (element && shown.current?.element !== element) shown.current = { element, src };
+  const loaded = shown.current?.element;
+  const loadedFull = shown.current?.src === image.url;
+  const pixelWidth = loaded?.naturalWidth ?? 0;
+  const pixelHeight = loaded?.naturalHeight ?? 0;
+  // Never stretched: drawn in its pixels' aspect inside its box, and a box of another aspect (a canvas saved
+  // before boxes kept the aspect) is corrected in the store, so the selection, overlap checks and the next
+  // save follow what is drawn.
+  const drawn = containRect(image, { width: pixelWidth, height: pixelHeight });
+  const misfit = drawn !== image;
+  useEffect(() => {
+    if (misfit) useCanvas.getState().fitToImage(image.id, { width: pixelWidth, height: pixelHeight }, loadedFull);
+  }, [misfit, image.id, pixelWidth, pixelHeight, loadedFull]);
 
   const common = {
     id: image.id,
-    x: image.x,
-    y: image.y,
-    width: image.width,
-    height: image.height,
+    x: drawn.x,
+    y: drawn.y,
+    width: drawn.width,
+    height: drawn.height,
     draggable: tool === 'drag',
     perfectDrawEnabled: false,
     shadowForStrokeEnabled: false,
@@ -73,11 +85,14 @@ const CanvasNode = memo(function CanvasNode({ image, src, tool, onClick, onDoubl
     onDblTap: () => tool === 'select' && onDoubleClick(image.id),
     onDragEnd: (e: Konva.KonvaEventObject<DragEvent>) => {
       e.cancelBubble = true;
-      useCanvas.getState().updateImage(image.id, { x: e.target.x(), y: e.target.y() });
+      // The box's own corner (the node is drawn at `drawn`, the same until a misfit box is corrected).
+      useCanvas
+        .getState()
+        .updateImage(image.id, { x: image.x + e.target.x() - drawn.x, y: image.y + e.target.y() - drawn.y });
     },
   };
-  if (!shown.current) return <Rect {...common} fill="#27272a" />;
-  return <KonvaImage ref={nodeRef} {...common} image={shown.current} />;
+  if (!loaded) return <Rect {...common} fill="#27272a" />;
+  return <KonvaImage ref={nodeRef} {...common} image={loaded} />;
 });
 
 /**

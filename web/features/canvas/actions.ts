@@ -118,7 +118,8 @@ export async function uploadToCanvas(files: readonly File[]): Promise<CanvasActi
   if (images.length === 0) return { ok: false, errorKey: 'canvasEditor.errors.onlyImages', failed: files.length };
   const room = CANVAS.maxImages - useCanvas.getState().images.length;
   if (room <= 0) return { ok: false, errorKey: 'canvasEditor.limitReached', failed: files.length };
-  const settled = await uploadFiles(images.slice(0, room));
+  const batch = images.slice(0, room);
+  const [settled, sizes] = await Promise.all([uploadFiles(batch), Promise.all(batch.map(pixelSize))]);
   const added: CanvasImage[] = [];
   let failed = files.length - images.length;
   settled.forEach((result, index) => {
@@ -130,6 +131,8 @@ export async function uploadToCanvas(files: readonly File[]): Promise<CanvasActi
       url: result.value.url,
       thumbnailUrl: result.value.thumbnail_url ?? null,
       name: images[index].name,
+      naturalWidth: sizes[index]?.width,
+      naturalHeight: sizes[index]?.height,
       // An upload is not an asset: its id must not be sent as an asset id (enhancement answered 404).
     });
     if (image) added.push(image);
@@ -137,6 +140,18 @@ export async function uploadToCanvas(files: readonly File[]): Promise<CanvasActi
   if (added.length === 0) return { ok: false, errorKey: 'canvasEditor.errors.uploadFailed', failed };
   revealLast(added);
   return { ok: true, images: added, failed };
+}
+
+/** A file's size in pixels as the browser draws it (upright), or undefined when it cannot be decoded here. */
+async function pixelSize(file: File): Promise<{ width: number; height: number } | undefined> {
+  try {
+    const bitmap = await createImageBitmap(file);
+    const size = { width: bitmap.width, height: bitmap.height };
+    bitmap.close();
+    return size;
+  } catch {
+    return undefined;
+  }
 }
 
 /** New images go to free grid cells, possibly out of sight: bring the last one into view. */

@@ -1,5 +1,6 @@
-// Pure multi-image canvas geometry (canvas spec 2, 3, 5 and 9): grid placement of new images, zoom clamped
-// around a point, viewport culling and the thumbnail-versus-full-resolution choice. No DOM imports.
+// Pure multi-image canvas geometry (canvas spec 2, 3, 5 and 9): an image's box in its own aspect, grid placement
+// of new images, zoom clamped around a point, viewport culling and the thumbnail-versus-full-resolution choice.
+// No DOM imports.
 import { CANVAS } from '../../../common/api/canvas-images.constants.ts';
 import { THUMBNAIL_WIDTH } from '../../../common/api/media.constants.ts';
 
@@ -18,6 +19,41 @@ export interface View {
 }
 
 export const DEFAULT_VIEW: View = { zoom: 1, panX: 0, panY: 0 };
+
+interface Size {
+  width: number;
+  height: number;
+}
+
+/** Aspect ratios closer than this (relative) count as equal: a 480 px thumbnail rounds its height. */
+const ASPECT_TOLERANCE = 0.01;
+
+function validSize(size: Partial<Size> | undefined): size is Size {
+  const width = size?.width ?? 0;
+  const height = size?.height ?? 0;
+  return width > 0 && height > 0 && Number.isFinite(width) && Number.isFinite(height);
+}
+
+/** Whether `box` shows an image of `natural` size undistorted (same aspect within 1 %); true when unknown. */
+export function keepsAspect(box: Size, natural: Partial<Size> | undefined): boolean {
+  if (!validSize(natural) || !validSize(box)) return true;
+  const want = natural.width / natural.height;
+  return Math.abs(box.width / box.height - want) <= want * ASPECT_TOLERANCE;
+}
+
+/** The largest size of `natural`'s aspect that fits in `box` (CSS object-fit: contain); `box` when unknown. */
+export function containSize(box: Size, natural: Partial<Size> | undefined): Size {
+  if (!validSize(natural) || keepsAspect(box, natural)) return { width: box.width, height: box.height };
+  const scale = Math.min(box.width / natural.width, box.height / natural.height);
+  return { width: natural.width * scale, height: natural.height * scale };
+}
+
+/** `box` shrunk to `natural`'s aspect around its own centre (a saved box of another aspect); `box` if it keeps it. */
+export function containRect<T extends Rect>(box: T, natural: Partial<Size> | undefined): T {
+  const { width, height } = containSize(box, natural);
+  if (width === box.width && height === box.height) return box;
+  return { ...box, x: box.x + (box.width - width) / 2, y: box.y + (box.height - height) / 2, width, height };
+}
 
 /** Where the n-th image (0-based) goes on the placement grid: 350 wide, 300 high, from offset 50. */
 export function gridPosition(index: number): { x: number; y: number } {

@@ -2,7 +2,16 @@
 // (web/features/canvas/dialogs/**) and the Cinema Sequences panel all read and write this one store.
 import { create } from 'zustand';
 import { CANVAS, type CanvasFormat } from '../../../common/api/canvas-images.constants.ts';
-import { clampZoom, DEFAULT_VIEW, firstFreeGridPosition, type Rect, revealRect } from './rules.ts';
+import {
+  clampZoom,
+  containRect,
+  containSize,
+  DEFAULT_VIEW,
+  firstFreeGridPosition,
+  keepsAspect,
+  type Rect,
+  revealRect,
+} from './rules.ts';
 
 export interface CanvasImage {
   id: string;
@@ -50,10 +59,16 @@ export interface CanvasState {
   viewport: { width: number; height: number };
 
   /**
-   * Adds an image (300×200 unless given) where it is put, or else in the first grid cell where it overlaps no
-   * other image; returns it, or null at the 1000 limit.
+   * Adds an image in its natural aspect, as large as fits in its box (300×200 unless given; the box itself when
+   * the natural size is unknown, until `fitToImage`), where it is put or else in the first grid cell where it
+   * overlaps no other image; returns it, or null at the 1000 limit.
    */
   addImage: (image: NewCanvasImage) => CanvasImage | null;
+  /**
+   * The image's pixels loaded at `loaded` size (`full`: its own url, not the thumbnail): a box of another aspect
+   * (a saved canvas from before boxes kept the aspect, an unknown natural size) shrinks to it around its centre.
+   */
+  fitToImage: (id: string, loaded: { width: number; height: number }, full: boolean) => void;
   updateImage: (id: string, patch: Partial<Omit<CanvasImage, 'id'>>) => void;
   removeImages: (ids: readonly string[]) => void;
   clearAll: () => void;
@@ -122,8 +137,8 @@ export const useCanvas = create<CanvasState>((set, get) => ({
   addImage: (image) => {
     const { images } = get();
     if (images.length >= CANVAS.maxImages) return null;
-    const width = image.width ?? CANVAS.newImage.width;
-    const height = image.height ?? CANVAS.newImage.height;
+    const box = { width: image.width ?? CANVAS.newImage.width, height: image.height ?? CANVAS.newImage.height };
+    const { width, height } = containSize(box, { width: image.naturalWidth, height: image.naturalHeight });
     const slot =
       image.x !== undefined && image.y !== undefined
         ? { x: image.x, y: image.y }
@@ -132,6 +147,19 @@ export const useCanvas = create<CanvasState>((set, get) => ({
     set({ images: [...images, placed] });
     return placed;
   },
+  fitToImage: (id, loaded, full) =>
+    set((s) => {
+      const image = s.images.find((img) => img.id === id);
+      if (!image || keepsAspect(image, loaded)) return s;
+      const recorded = { width: image.naturalWidth, height: image.naturalHeight };
+      const natural = full
+        ? { naturalWidth: loaded.width, naturalHeight: loaded.height }
+        : keepsAspect(loaded, recorded)
+          ? {}
+          : { naturalWidth: undefined, naturalHeight: undefined };
+      const fixed = { ...containRect(image, loaded), ...natural };
+      return { images: s.images.map((img) => (img.id === id ? fixed : img)) };
+    }),
   updateImage: (id, patch) =>
     set((s) => ({ images: s.images.map((img) => (img.id === id ? { ...img, ...patch, id } : img)) })),
   removeImages: (ids) => {

@@ -46,7 +46,7 @@ export function CreditBalance({
     return (
       <Root
         {...buttonProps}
-        className={cn('flex flex-col items-center gap-0.5 rounded-lg p-1 text-[11px]', onClick && 'hover:bg-surface-2')}
+        className={cn('flex flex-col items-center gap-0.5 rounded-lg p-1 text-xs', onClick && 'hover:bg-surface-2')}
         title={label}
       >
         <Coins className="size-4 text-accent" aria-hidden />
@@ -85,7 +85,7 @@ export function CreditBalance({
         <Coins className="size-4" aria-hidden />
       </span>
       <div className="min-w-0 leading-tight">
-        <div className="text-[11px] font-medium uppercase tracking-wide text-subtle">{t('credits.label')}</div>
+        <div className="text-xs font-medium uppercase tracking-wide text-subtle">{t('credits.label')}</div>
         <div className="text-sm">{number}</div>
       </div>
       {hint}

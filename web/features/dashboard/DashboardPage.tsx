@@ -33,6 +33,8 @@ const BrandsView = lazy(() => import('../directory/BrandsView.tsx'));
 const AdminCreatorsView = lazy(() => import('../admin/AdminCreatorsView.tsx'));
 const AdminBrandsView = lazy(() => import('../admin/AdminBrandsView.tsx'));
 const AdminEnginesView = lazy(() => import('../admin/AdminEnginesView.tsx'));
+const AdminWorkersView = lazy(() => import('../admin/AdminWorkersView.tsx'));
+const AdminStorageView = lazy(() => import('../admin/AdminStorageView.tsx'));
 const AdminPayoutsView = lazy(() => import('../payouts/AdminPayoutsView.tsx'));
 // The campaigns pool and My Campaigns views are their own chunks too.
 const CampaignsPoolView = lazy(() => import('../campaigns/CampaignsPoolView.tsx'));
@@ -204,6 +206,7 @@ export default function DashboardPage() {
             view === 'adminCreators' ||
             view === 'adminBrands' ||
             view === 'adminEngines' ||
+            view === 'adminWorkers' ||
             view === 'adminPayouts') && (
             <Suspense
               fallback={
@@ -217,6 +220,12 @@ export default function DashboardPage() {
               {view === 'adminCreators' && <AdminCreatorsView />}
               {view === 'adminBrands' && <AdminBrandsView />}
               {view === 'adminEngines' && <AdminEnginesView />}
+              {view === 'adminWorkers' && (
+                <>
+                  <AdminWorkersView />
+                  <AdminStorageView />
+                </>
+              )}
               {view === 'adminPayouts' && <AdminPayoutsView />}
             </Suspense>
           )}

@@ -71,7 +71,7 @@ export function MobileNav({
                   data-testid={`nav-${view}`}
                   aria-current={isActive ? 'page' : undefined}
                   className={cn(
-                    'relative flex h-full flex-col items-center justify-center gap-1 px-0.5 text-[10.5px] font-medium transition-colors',
+                    'relative flex h-full flex-col items-center justify-center gap-1 px-0.5 text-xs font-medium transition-colors',
                     isActive ? 'text-accent' : 'text-muted hover:text-fg',
                   )}
                 >
@@ -89,7 +89,7 @@ export function MobileNav({
                 data-testid="mobile-menu-button"
                 aria-label={t('nav.more')}
                 className={cn(
-                  'relative flex h-full w-full flex-col items-center justify-center gap-1 text-[10.5px] font-medium transition-colors',
+                  'relative flex h-full w-full flex-col items-center justify-center gap-1 text-xs font-medium transition-colors',
                   moreActive ? 'text-accent' : 'text-muted hover:text-fg',
                 )}
               >
@@ -148,7 +148,7 @@ export function MobileNav({
 
             {menuViews.length > 0 && (
               <section>
-                <h2 className="mb-2 px-1 text-[11px] font-semibold uppercase tracking-wider text-subtle">
+                <h2 className="mb-2 px-1 text-xs font-semibold uppercase tracking-wider text-subtle">
                   {t('nav.moreViews')}
                 </h2>
                 <ul className="overflow-hidden rounded-xl border border-line bg-surface">
@@ -179,7 +179,7 @@ export function MobileNav({
             )}
 
             <section>
-              <h2 className="mb-2 px-1 text-[11px] font-semibold uppercase tracking-wider text-subtle">
+              <h2 className="mb-2 px-1 text-xs font-semibold uppercase tracking-wider text-subtle">
                 {t('settings.title')}
               </h2>
               <div className="grid grid-cols-2 gap-2">

@@ -82,7 +82,7 @@ export function Sidebar({
               {collapsed ? (
                 <div className="mx-auto mb-2 h-px w-6 bg-line" aria-hidden />
               ) : (
-                <div className="mb-1.5 px-2.5 text-[11px] font-semibold uppercase tracking-wider text-subtle">
+                <div className="mb-1.5 px-2.5 text-xs font-semibold uppercase tracking-wider text-subtle">
                   {t(`nav.sections.${section.id}`)}
                 </div>
               )}

@@ -9,6 +9,7 @@ import {
   Megaphone,
   MessagesSquare,
   ScanFace,
+  Server,
   UserCheck,
   UsersRound,
   WandSparkles,
@@ -27,6 +28,7 @@ export const VIEW_ICONS: Record<DashboardView, LucideIcon> = {
   adminCreators: UserCheck,
   adminBrands: BadgeCheck,
   adminEngines: Cpu,
+  adminWorkers: Server,
   adminPayouts: Banknote,
 };
 
@@ -35,7 +37,7 @@ export const NAV_SECTIONS: ReadonlyArray<{ id: 'create' | 'marketplace' | 'admin
   [
     { id: 'create', views: ['creators', 'aiPersonas', 'genproStudio', 'chatWithGenPro'] },
     { id: 'marketplace', views: ['campaignsPool', 'community', 'brands', 'myCampaigns'] },
-    { id: 'admin', views: ['adminCreators', 'adminBrands', 'adminEngines', 'adminPayouts'] },
+    { id: 'admin', views: ['adminCreators', 'adminBrands', 'adminEngines', 'adminWorkers', 'adminPayouts'] },
   ];
 
 export function viewHref(view: DashboardView): string {

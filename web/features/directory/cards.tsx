@@ -9,10 +9,11 @@ import { PlatformMark } from '../publishing/platforms.tsx';
 import { Avatar, BrandLogo, TagChips, VerifiedBadge } from './parts.tsx';
 
 /**
- * The directories' grid: as many columns as cards of at least 19rem fit in the content area (not the viewport:
- * the sidebar takes its share), one full-width column on phones.
+ * The directories' grid: as many columns as cards of at least 20rem fit in the content area (not the viewport:
+ * the sidebar takes its share), one full-width column on phones. At 20rem a figure's missing word ("No
+ * accounts") stays on one line.
  */
-export const directoryGridClass = 'grid grid-cols-[repeat(auto-fill,minmax(min(100%,19rem),1fr))] gap-3';
+export const directoryGridClass = 'grid grid-cols-[repeat(auto-fill,minmax(min(100%,20rem),1fr))] gap-3';
 
 const cardClass = cn(
   'group flex h-full flex-col gap-3 rounded-2xl border border-line bg-surface p-4 text-start transition-colors',
@@ -87,7 +88,7 @@ function Figure({
 }) {
   return (
     <div className="min-w-0 rounded-lg bg-surface-2 px-2.5 py-1.5" data-testid={testId} data-known={value !== null}>
-      <dt className="truncate text-[11px] text-subtle">{label}</dt>
+      <dt className="truncate text-xs text-subtle">{label}</dt>
       <dd
         className={cn(
           'tabular-nums',
@@ -159,13 +160,13 @@ export function CreatorCardLink({ creator }: { creator: Creator }) {
             <Figure
               label={t('directory.card.followers')}
               value={creator.stats.totalFollowers === null ? null : compact(creator.stats.totalFollowers)}
-              missing={t('directory.card.noAccounts')}
+              missing={t('directory.card.noAccountsShort')}
               testId="creator-followers"
             />
             <Figure
               label={t('directory.card.engagementLabel')}
               value={creator.stats.avgEngagementRate === null ? null : percent(creator.stats.avgEngagementRate)}
-              missing={t('directory.card.noPostFigures')}
+              missing={t('directory.card.noPostFiguresShort')}
               testId="creator-engagement"
             />
             <Figure

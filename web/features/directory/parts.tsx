@@ -240,13 +240,13 @@ export function TagChips({ shown, rest, testId }: { shown: readonly string[]; re
         <span
           key={tag}
           dir="auto"
-          className="max-w-[10rem] truncate rounded-full bg-accent-soft px-2 py-0.5 text-[11px] text-fg/90"
+          className="max-w-[10rem] truncate rounded-full bg-accent-soft px-2 py-0.5 text-xs text-fg/90"
         >
           {tag}
         </span>
       ))}
       {rest > 0 && (
-        <span dir="ltr" className="rounded-full bg-surface-3 px-2 py-0.5 text-[11px] text-muted" data-testid="tag-more">
+        <span dir="ltr" className="rounded-full bg-surface-3 px-2 py-0.5 text-xs text-muted" data-testid="tag-more">
           +{rest}
         </span>
       )}
@@ -274,10 +274,7 @@ export function StatusBadge({ status }: { status: AdminStatus }) {
     <span
       data-testid="admin-status"
       data-status={status}
-      className={cn(
-        'inline-flex h-6 shrink-0 items-center rounded-full px-2.5 text-[11px] font-semibold',
-        TONES[status],
-      )}
+      className={cn('inline-flex h-6 shrink-0 items-center rounded-full px-2.5 text-xs font-semibold', TONES[status])}
     >
       {t(`directory.status.${status}`)}
     </span>

@@ -208,13 +208,13 @@ function SessionRow({
             <span
               data-testid="session-autosave-badge"
               title={t('editorSessions.autosave.hint')}
-              className="shrink-0 rounded-full bg-accent-soft px-2 py-0.5 text-[11px] font-medium text-accent"
+              className="shrink-0 rounded-full bg-accent-soft px-2 py-0.5 text-xs font-medium text-accent"
             >
               {t('editorSessions.autosave.badge')}
             </span>
           )}
           {isCurrent && (
-            <span className="shrink-0 rounded-full bg-accent-soft px-2 py-0.5 text-[11px] font-medium text-accent">
+            <span className="shrink-0 rounded-full bg-accent-soft px-2 py-0.5 text-xs font-medium text-accent">
               {t('editorSessions.list.current')}
             </span>
           )}

@@ -1,5 +1,6 @@
 // The canvas's part in saved sessions: reports the canvas and Cinema Sequences stores as multi-image-canvas
 // data, restores them (replacing the current canvas) and draws a small JPEG preview of the stage.
+import { containRect } from '../canvas/rules.ts';
 import { type CanvasImage, snapshotCanvas, useCanvas } from '../canvas/store.ts';
 import { snapshotSequences, useSequences } from '../sequences/store.ts';
 import { canvasSessionData, readCanvasSession } from './canvasSession.ts';
@@ -36,7 +37,10 @@ function stageThumbnail(): string | null {
   const target = thumbCanvas();
   if (!target) return null;
   for (const layer of layers) {
-    if (layer.width > 0 && layer.height > 0) target.ctx.drawImage(layer, 0, 0, THUMB_W, THUMB_H);
+    if (!(layer.width > 0 && layer.height > 0)) continue;
+    // The stage has the window's shape, not the preview's: fitted whole, never stretched.
+    const box = containRect({ x: 0, y: 0, width: THUMB_W, height: THUMB_H }, layer);
+    target.ctx.drawImage(layer, box.x, box.y, box.width, box.height);
   }
   return toJpeg(target.canvas);
 }
@@ -75,9 +79,11 @@ async function layoutThumbnail(images: readonly CanvasImage[]): Promise<string |
   shown.forEach((img, i) => {
     const element = loaded[i];
     if (!element) return;
-    const x = offsetX + (img.x - left) * scale;
-    const y = offsetY + (img.y - top) * scale;
-    target.ctx.drawImage(element, x, y, img.width * scale, img.height * scale);
+    // In the picture's own aspect, as the canvas draws it, even in a box not yet corrected (off screen).
+    const box = containRect(img, { width: element.naturalWidth, height: element.naturalHeight });
+    const x = offsetX + (box.x - left) * scale;
+    const y = offsetY + (box.y - top) * scale;
+    target.ctx.drawImage(element, x, y, box.width * scale, box.height * scale);
     drawn += 1;
   });
   return drawn > 0 ? toJpeg(target.canvas) : null;

@@ -54,7 +54,7 @@ function DurationField() {
       />
       <p
         id={`${id}-note`}
-        className={cn('text-[11px] leading-snug', error ? 'text-danger' : 'text-subtle')}
+        className={cn('text-xs leading-snug', error ? 'text-danger' : 'text-subtle')}
         data-testid={error ? 'film-target-duration-error' : undefined}
       >
         {error ??

@@ -201,7 +201,11 @@ export default function FilmStudioOverlay({ onClose }: { onClose: () => void }) 
       <StepHeaders />
       <div ref={bodyRef} className="min-h-0 flex-1 overflow-y-auto">
         {/* Not a <main>: the overlay sits above the dashboard, whose <main> stays the page's one. */}
-        <div className="mx-auto w-full max-w-6xl px-3 py-5 sm:px-6 sm:py-6" data-testid={`film-panel-${step}`}>
+        {/* Example text in the fields reads as an example (italic where the script has it), not as a value. */}
+        <div
+          className="mx-auto w-full max-w-6xl px-3 py-5 sm:px-6 sm:py-6 ltr:[&_::placeholder]:italic"
+          data-testid={`film-panel-${step}`}
+        >
           {!ownerId ? (
             <p role="status" className="py-16 text-center text-sm text-muted">
               {t('film.loading')}

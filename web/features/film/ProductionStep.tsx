@@ -82,7 +82,7 @@ export function ProductionStep() {
               testIdPrefix="film-fps"
             />
           </div>
-          <p className="-mt-2 text-[11px] leading-snug text-subtle">{t('film.production.renderNote')}</p>
+          <p className="-mt-2 text-xs leading-snug text-subtle">{t('film.production.renderNote')}</p>
           <div className="grid gap-4 sm:grid-cols-3">
             <SelectField
               label={t('film.production.quality')}

@@ -74,7 +74,7 @@ function SequenceRow({
             <p className="text-sm font-semibold">{shotName(sequence)}</p>
             <span
               className={cn(
-                'rounded-full px-2 py-0.5 text-[11px] font-medium',
+                'rounded-full px-2 py-0.5 text-xs font-medium',
                 sequence.queued ? 'bg-warning-soft text-warning' : STATUS_STYLES[sequence.status],
               )}
               data-testid="film-sequence-status"
@@ -82,10 +82,10 @@ function SequenceRow({
               {t(`film.status.${status}`)}
             </span>
           </div>
-          <p className="mt-0.5 truncate font-mono text-[11px] uppercase text-muted" dir="auto">
+          <p className="mt-0.5 truncate font-mono text-xs uppercase text-muted" dir="auto">
             {t('film.screenplay.act', { n: sequence.actNumber })} · {sequence.heading}
           </p>
-          <p className="mt-1 flex flex-wrap gap-1.5 text-[11px]">
+          <p className="mt-1 flex flex-wrap gap-1.5 text-xs">
             <span className="rounded bg-accent-soft px-1.5 py-0.5 text-fg">{sequence.shotType}</span>
             <span className="rounded bg-surface-3 px-1.5 py-0.5 text-muted">{sequence.cameraMovement}</span>
             <span className="inline-flex items-center gap-1 rounded bg-surface-3 px-1.5 py-0.5 text-muted tabular-nums">
@@ -140,7 +140,7 @@ function SequenceRow({
       {running && (
         <div className="mt-3 space-y-1" data-testid="film-sequence-progress">
           <ProgressBar value={sequence.progress} label={t('film.review.progressLabel', { shot: shotName(sequence) })} />
-          <p className="flex justify-between gap-2 text-[11px] text-muted tabular-nums">
+          <p className="flex justify-between gap-2 text-xs text-muted tabular-nums">
             <span>
               {sequence.status === 'generating'
                 ? t('film.review.starting')

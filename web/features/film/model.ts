@@ -371,8 +371,6 @@ export const emptyWizard = (): FilmWizardData => ({
   sequences: [],
 });
 
-export const storageKey = (userId: string) => `genpro.film.${userId}`;
-
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : fallback);

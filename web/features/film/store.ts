@@ -1,8 +1,9 @@
-// The Film Production Studio's wizard state, kept per user in localStorage (key genpro.film.<userId>) so
-// nothing is lost when the overlay closes or the page reloads: concept, characters, screenplay, production
-// settings and the sequences with their Veo task ids.
+// The Film Production Studio's wizard state, kept per user in localStorage (web/ui/drafts.tsx, key
+// genpro.film.<userId>) so nothing is lost when the overlay closes or the page reloads: concept, characters,
+// screenplay, production settings and the sequences with their Veo task ids.
 import { create } from 'zustand';
 import type { FilmWizardStep } from '../../../common/rules/film.ts';
+import { readDraftText, writeDraft } from '../../ui/drafts.tsx';
 import {
   type Cinematography,
   emptyWizard,
@@ -14,8 +15,9 @@ import {
   type ProductionSettings,
   parseSavedWizard,
   type Screenplay,
-  storageKey,
 } from './model.ts';
+
+const SCREEN = 'film';
 
 interface FilmStore extends FilmWizardData {
   /** Whose wizard this is; null until loaded. */
@@ -46,13 +48,7 @@ export const useFilm = create<FilmStore>((set, get) => ({
   ownerId: null,
   load: (userId) => {
     if (get().ownerId === userId) return;
-    let saved: string | null = null;
-    try {
-      saved = localStorage.getItem(storageKey(userId));
-    } catch {
-      saved = null;
-    }
-    set({ ...parseSavedWizard(saved), ownerId: userId });
+    set({ ...parseSavedWizard(readDraftText(SCREEN, userId)), ownerId: userId });
   },
   setStep: (step) => set({ step }),
   patchConcept: (patch) => set((s) => ({ concept: { ...s.concept, ...patch } })),
@@ -90,11 +86,8 @@ function save(state: FilmStore) {
     cinematography: state.cinematography,
     sequences: state.sequences,
   };
-  try {
-    localStorage.setItem(storageKey(state.ownerId), JSON.stringify(data));
-  } catch {
-    // Storage full or unavailable: the wizard lives on for this page only.
-  }
+  // Storage full or unavailable: the wizard lives on for this page only.
+  writeDraft(SCREEN, state.ownerId, data);
 }
 
 // Written a moment after the last change (typing does not write on every key) and at once when the page hides.

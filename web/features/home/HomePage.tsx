@@ -53,7 +53,7 @@ function StudioPreview() {
           <span className="size-2.5 rounded-full bg-red-400/80" />
           <span className="size-2.5 rounded-full bg-amber-400/80" />
           <span className="size-2.5 rounded-full bg-emerald-400/80" />
-          <span className="ms-3 truncate text-[11px] text-subtle">{t('home.preview.file')}</span>
+          <span className="ms-3 truncate text-xs text-subtle">{t('home.preview.file')}</span>
         </div>
         <div className="flex">
           <div className="hidden flex-col gap-2 border-e border-line p-2 sm:flex">
@@ -78,7 +78,7 @@ function StudioPreview() {
                   <div className="absolute bottom-0 left-1/2 h-[38%] w-[34%] -translate-x-1/2 rounded-t-[45%] bg-black/35" />
                   <div className="absolute bottom-[40%] left-1/2 aspect-square w-[17%] -translate-x-1/2 rounded-full bg-black/35" />
                   {i === 0 && (
-                    <span className="absolute start-2 top-2 rounded-md bg-black/45 px-1.5 py-0.5 text-[10px] font-medium text-white">
+                    <span className="absolute start-2 top-2 rounded-md bg-black/45 px-1.5 py-0.5 text-xs font-medium text-white">
                       4K
                     </span>
                   )}

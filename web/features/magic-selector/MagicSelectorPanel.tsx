@@ -8,6 +8,8 @@ import type { MagicQuality } from '../../../common/api/inpaint.ts';
 import { usePrice } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { labelClass, RangeField, SelectField } from '../../ui/controls.tsx';
+import { inputClass } from '../../ui/Field.tsx';
 import { ModalDialog } from '../../ui/ModalDialog.tsx';
 import { ToolPanelLayout } from '../../ui/ToolPanelLayout.tsx';
 import { EngineBadge, EngineNote } from '../assets/EngineBadge.tsx';
@@ -58,7 +60,7 @@ function DropZone({
   };
   return (
     <label
-      className="flex cursor-pointer flex-col items-center justify-center gap-1.5 rounded-xl border border-dashed border-line bg-surface-2 p-3 text-center text-xs text-muted hover:border-accent"
+      className="flex cursor-pointer flex-col items-center justify-center gap-1.5 rounded-xl border border-dashed border-line bg-surface-2 p-3 text-center text-xs text-muted hover:border-accent has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-accent"
       onDragOver={(e: DragEvent) => e.preventDefault()}
       onDrop={(e: DragEvent) => {
         e.preventDefault();
@@ -71,7 +73,7 @@ function DropZone({
         <ImagePlus className="size-5" aria-hidden />
       )}
       <span>{label}</span>
-      <span className="text-[11px] text-subtle">{t('magicSelector.formats')}</span>
+      <span className="text-xs text-subtle">{t('magicSelector.formats')}</span>
       <input
         type="file"
         accept={ACCEPT}
@@ -258,7 +260,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
               />
             )}
           </div>
-          <p className="text-[11px] text-muted">{t('magicSelector.maskHint')}</p>
+          <p className="text-xs text-muted">{t('magicSelector.maskHint')}</p>
         </div>
       )}
     </>
@@ -266,7 +268,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
   const settings = (
     <>
       <fieldset className="space-y-1.5">
-        <legend className="text-xs font-medium">{t('magicSelector.mode')}</legend>
+        <legend className={labelClass}>{t('magicSelector.mode')}</legend>
         <div className="grid grid-cols-2 gap-1.5">
           {MODES.map((m) => (
             <button
@@ -286,45 +288,36 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
         </div>
       </fieldset>
 
-      <label className="block space-y-1 text-xs font-medium">
-        <span>{t('magicSelector.quality')}</span>
-        <select
-          value={quality}
-          onChange={(e) => setQuality(e.target.value as MagicQuality)}
-          className="w-full rounded-lg border border-line bg-surface-2 px-2 py-1.5 text-xs"
-          data-testid="magic-quality"
-        >
-          {MAGIC_SELECTOR.qualities.map((q) => (
-            <option key={q} value={q}>
-              {t(`magicSelector.qualities.${q}`)}
-            </option>
-          ))}
-        </select>
-      </label>
+      {/* The studio's own controls (web/ui), so this tool reads like every other screen. */}
+      <SelectField<MagicQuality>
+        label={t('magicSelector.quality')}
+        value={quality}
+        onChange={setQuality}
+        options={MAGIC_SELECTOR.qualities.map((q) => ({ value: q, label: t(`magicSelector.qualities.${q}`) }))}
+        testId="magic-quality"
+      />
 
       {mode === 'style-transfer' && (
-        <label className="block space-y-1 text-xs font-medium">
-          <span>{t('magicSelector.styleStrength', { value: styleStrength })}</span>
-          <input
-            type="range"
-            min={0}
-            max={100}
-            value={styleStrength}
-            onChange={(e) => setStyleStrength(Number(e.target.value))}
-            className="w-full accent-[var(--color-accent)]"
-            data-testid="magic-style-strength"
-          />
-        </label>
+        <RangeField
+          label={t('magicSelector.styleStrength')}
+          value={styleStrength}
+          onChange={setStyleStrength}
+          min={0}
+          max={100}
+          step={1}
+          format={(value) => `${value}%`}
+          testId="magic-style-strength"
+        />
       )}
 
-      <label className="block space-y-1 text-xs font-medium">
-        <span>{t('magicSelector.prompt')}</span>
+      <label className="block space-y-1.5">
+        <span className={labelClass}>{t('magicSelector.prompt')}</span>
         <textarea
           value={prompt}
           onChange={(e) => setPrompt(e.target.value)}
           rows={3}
           placeholder={t('magicSelector.promptPlaceholder')}
-          className="w-full rounded-lg border border-line bg-surface-2 px-2 py-1.5 text-xs"
+          className={cn(inputClass, 'min-h-20 resize-y py-2 leading-relaxed')}
           data-testid="magic-prompt"
         />
       </label>

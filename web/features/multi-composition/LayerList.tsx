@@ -23,7 +23,7 @@ function NumberBox({
 }) {
   return (
     <label className="block space-y-1">
-      <span className="text-[11px] font-medium text-muted">{label}</span>
+      <span className="text-xs font-medium text-muted">{label}</span>
       <input
         // Re-mount on outside changes (drag) so the box shows the current value.
         key={value}
@@ -88,7 +88,7 @@ export function LayerList({
                 <img src={layer.url} alt="" className="size-9 shrink-0 rounded-md bg-surface-3 object-cover" />
                 <span className="min-w-0 flex-1">
                   <span className="block truncate text-xs font-medium">{layer.name}</span>
-                  <span className="block text-[11px] tabular-nums text-muted" dir="ltr">
+                  <span className="block text-xs tabular-nums text-muted" dir="ltr">
                     {layer.width}×{layer.height}
                   </span>
                 </span>
@@ -155,7 +155,7 @@ export function LayerList({
                   />
                 </div>
                 <label className="block">
-                  <span className="text-[11px] font-medium text-muted">
+                  <span className="text-xs font-medium text-muted">
                     {t('multiComposition.opacity', { value: Math.round(layer.opacity * 100) })}
                   </span>
                   <input

@@ -188,7 +188,7 @@ export function MultiCompositionTool() {
           selectedId={selectedId}
           actions={{ ...layerActions, dropFiles: (files) => void addFiles(files) }}
         />
-        <p className="text-[11px] text-subtle">{t('multiComposition.keyboardHint')}</p>
+        <p className="text-xs text-subtle">{t('multiComposition.keyboardHint')}</p>
       </div>
 
       <aside className="w-full min-w-0 shrink-0 space-y-4 rounded-2xl border border-line bg-surface p-4 lg:w-80">
@@ -216,7 +216,7 @@ export function MultiCompositionTool() {
             <div className="grid grid-cols-2 gap-2" dir="ltr">
               {(['width', 'height'] as const).map((side) => (
                 <label key={side} className="block space-y-1">
-                  <span className="text-[11px] font-medium text-muted">{t(`multiComposition.${side}`)}</span>
+                  <span className="text-xs font-medium text-muted">{t(`multiComposition.${side}`)}</span>
                   <input
                     key={board[side]}
                     type="number"
@@ -236,7 +236,7 @@ export function MultiCompositionTool() {
                   />
                 </label>
               ))}
-              <p className="col-span-2 text-[11px] text-subtle">{t('multiComposition.customHint')}</p>
+              <p className="col-span-2 text-xs text-subtle">{t('multiComposition.customHint')}</p>
             </div>
           )}
         </div>
@@ -284,9 +284,7 @@ export function MultiCompositionTool() {
               data-testid="mc-prompt"
             />
           </label>
-          {!canCompose(prompt, layers.length) && (
-            <p className="text-[11px] text-subtle">{t('multiComposition.needs')}</p>
-          )}
+          {!canCompose(prompt, layers.length) && <p className="text-xs text-subtle">{t('multiComposition.needs')}</p>}
           <Button
             className="w-full"
             disabled={!canCompose(prompt, layers.length) || adding}
@@ -302,7 +300,7 @@ export function MultiCompositionTool() {
               <div className="h-1.5 overflow-hidden rounded-full bg-surface-3">
                 <div className="h-full w-1/3 animate-pulse rounded-full bg-accent" />
               </div>
-              <p className="text-[11px] text-muted">{t('multiComposition.elapsed', { seconds: elapsed })}</p>
+              <p className="text-xs text-muted">{t('multiComposition.elapsed', { seconds: elapsed })}</p>
             </div>
           )}
           {error && (

@@ -8,6 +8,8 @@ import { usePrice } from '../../api/engines.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { disabledButtonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { labelClass, RangeField, SelectField, SwitchField } from '../../ui/controls.tsx';
+import { inputClass } from '../../ui/Field.tsx';
 import { ToolPanelLayout } from '../../ui/ToolPanelLayout.tsx';
 import { EngineBadge, EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
@@ -25,8 +27,8 @@ import { referenceAccept } from './upload-rules.ts';
 
 type Result = MultiReferenceResult;
 
-const inputClass = 'w-full rounded-lg border border-line bg-surface-2 px-2 py-1.5 text-xs';
-const labelClass = 'text-[11px] font-medium text-muted';
+// The studio's own controls and field look (web/ui), so this tool reads like every other screen.
+const fieldClass = cn(inputClass, 'h-10');
 
 export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: () => void; layout?: 'panel' | 'tab' }) {
   const { t } = useTranslation();
@@ -113,17 +115,39 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
     });
   }
 
-  const select = <T extends string>(value: T, options: readonly T[], onChange: (v: T) => void, label: string) => (
-    <label className="block space-y-1">
-      <span className={labelClass}>{label}</span>
-      <select className={inputClass} value={value} onChange={(e) => onChange(e.target.value as T)}>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {t(`multiReference.options.${o}`, { defaultValue: o })}
-          </option>
-        ))}
-      </select>
-    </label>
+  const select = <T extends string>(
+    value: T,
+    options: readonly T[],
+    onChange: (v: T) => void,
+    label: string,
+    testId?: string,
+  ) => (
+    <SelectField
+      label={label}
+      value={value}
+      onChange={onChange}
+      options={options.map((o) => ({ value: o, label: t(`multiReference.options.${o}`, { defaultValue: o }) }))}
+      testId={testId}
+    />
+  );
+
+  const slider = (
+    label: string,
+    testId: string,
+    bounds: { min: number; max: number },
+    value: number,
+    onChange: (v: number) => void,
+  ) => (
+    <RangeField
+      label={label}
+      testId={testId}
+      min={bounds.min}
+      max={bounds.max}
+      step={1}
+      value={value}
+      format={String}
+      onChange={onChange}
+    />
   );
 
   const tab = layout === 'tab';
@@ -150,7 +174,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
     </fieldset>
   );
   const rules = (
-    <p className="text-[11px] text-muted" data-testid="mr-rules">
+    <p className="text-xs text-muted" data-testid="mr-rules">
       {mode === 'image'
         ? t('multiReferenceModes.rulesImage', { max: MULTI_REFERENCE.maxFiles, mb: MULTI_REFERENCE.imageMaxMb })
         : t('multiReferenceModes.rulesVideo', {
@@ -164,6 +188,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
     <label
       className={cn(
         'flex cursor-pointer items-center justify-center gap-2 rounded-xl border border-dashed border-line p-3 text-xs text-muted hover:bg-surface-2',
+        'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-accent',
         (refs.length >= MULTI_REFERENCE.maxFiles || uploading) && 'pointer-events-none opacity-50',
       )}
     >
@@ -209,32 +234,25 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
             <button
               type="button"
               aria-label={t('multiReference.remove')}
-              className="text-muted hover:text-fg"
+              className="grid size-8 shrink-0 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg"
               onClick={() => removeRef(ref.id)}
             >
               <Trash2 className="size-4" aria-hidden />
             </button>
           </div>
-          <label className="block">
-            <span className={labelClass}>{t('multiReference.weight', { value: ref.weight })}</span>
-            <input
-              type="range"
-              data-testid="mr-weight"
-              min={MULTI_REFERENCE.weight.min}
-              max={MULTI_REFERENCE.weight.max}
-              value={ref.weight}
-              onChange={(e) => patchRef(ref.id, { weight: Number(e.target.value) })}
-              className="w-full"
-            />
-          </label>
+          {slider(t('multiReference.weight'), 'mr-weight', MULTI_REFERENCE.weight, ref.weight, (weight) =>
+            patchRef(ref.id, { weight }),
+          )}
           {select(
             ref.type,
             MULTI_REFERENCE.referenceTypes,
             (type) => patchRef(ref.id, { type }),
             t('multiReference.type'),
+            'mr-type',
           )}
           <input
-            className={inputClass}
+            className={fieldClass}
+            aria-label={t('multiReference.descriptionPlaceholder')}
             placeholder={t('multiReference.descriptionPlaceholder')}
             value={ref.description}
             onChange={(e) => patchRef(ref.id, { description: e.target.value })}
@@ -249,7 +267,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
         <span className={labelClass}>{t('multiReference.prompt')}</span>
         <textarea
           data-testid="mr-prompt"
-          className={inputClass}
+          className={cn(inputClass, 'min-h-20 resize-y py-2 leading-relaxed')}
           rows={3}
           value={prompt}
           onChange={(e) => setPrompt(e.target.value)}
@@ -257,33 +275,24 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
       </label>
       <label className="block space-y-1">
         <span className={labelClass}>{t('multiReference.styleModifier')}</span>
-        <input className={inputClass} value={styleModifier} onChange={(e) => setStyleModifier(e.target.value)} />
+        <input className={fieldClass} value={styleModifier} onChange={(e) => setStyleModifier(e.target.value)} />
       </label>
       <label className="block space-y-1">
         <span className={labelClass}>{t('multiReference.negativePrompt')}</span>
-        <input className={inputClass} value={negativePrompt} onChange={(e) => setNegativePrompt(e.target.value)} />
+        <input className={fieldClass} value={negativePrompt} onChange={(e) => setNegativePrompt(e.target.value)} />
       </label>
 
-      <fieldset className="space-y-2 rounded-xl border border-line p-2">
-        <legend className={labelClass}>{t('multiReference.blendSettings')}</legend>
-        {mode === 'image' && select(blendMode, MULTI_REFERENCE.blendModes, setBlendMode, t('multiReference.blendMode'))}
-        <label className="block">
-          <span className={labelClass}>{t('multiReference.strength', { value: strength })}</span>
-          <input
-            type="range"
-            min={MULTI_REFERENCE.strength.min}
-            max={MULTI_REFERENCE.strength.max}
-            value={strength}
-            onChange={(e) => setStrength(Number(e.target.value))}
-            className="w-full"
-          />
-        </label>
+      <fieldset className="space-y-3 rounded-xl border border-line p-3">
+        <legend className={cn(labelClass, 'px-1')}>{t('multiReference.blendSettings')}</legend>
+        {mode === 'image' &&
+          select(blendMode, MULTI_REFERENCE.blendModes, setBlendMode, t('multiReference.blendMode'), 'mr-blend-mode')}
+        {slider(t('multiReference.strength'), 'mr-strength', MULTI_REFERENCE.strength, strength, setStrength)}
         <label className="block space-y-1">
           <span className={labelClass}>{t('multiReference.variations')}</span>
           <input
             type="number"
             data-testid="mr-variations"
-            className={inputClass}
+            className={fieldClass}
             min={MULTI_REFERENCE.variations.min}
             max={MULTI_REFERENCE.variations.max}
             value={variations}
@@ -297,8 +306,14 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
             }
           />
         </label>
-        {select(aspectRatio, MULTI_REFERENCE.aspectRatios, setAspectRatio, t('multiReference.aspectRatio'))}
-        {select(quality, MULTI_REFERENCE.qualities, setQuality, t('multiReference.quality'))}
+        {select(
+          aspectRatio,
+          MULTI_REFERENCE.aspectRatios,
+          setAspectRatio,
+          t('multiReference.aspectRatio'),
+          'mr-aspect',
+        )}
+        {select(quality, MULTI_REFERENCE.qualities, setQuality, t('multiReference.quality'), 'mr-quality')}
         {mode === 'image' && (
           <>
             {select(
@@ -307,10 +322,12 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
               setCompositionMode,
               t('multiReference.compositionMode'),
             )}
-            <label className="flex items-center gap-2 text-xs">
-              <input type="checkbox" checked={preserveDetails} onChange={(e) => setPreserveDetails(e.target.checked)} />
-              {t('multiReference.preserveDetails')}
-            </label>
+            <SwitchField
+              label={t('multiReference.preserveDetails')}
+              checked={preserveDetails}
+              onChange={setPreserveDetails}
+              testId="mr-preserve-details"
+            />
           </>
         )}
       </fieldset>

@@ -150,7 +150,7 @@ function PayoutCard({ payout }: { payout: AdminPayoutDto }) {
         <Fact label={t('payouts.admin.holder')} value={payout.destination.accountHolderName} />
         <Fact label={t('payouts.admin.method')} value={t(`payouts.method.${payout.method}`)} />
         <div className="col-span-2 min-w-0">
-          <dt className="text-[11px] text-subtle">{t('payouts.admin.iban')}</dt>
+          <dt className="text-xs text-subtle">{t('payouts.admin.iban')}</dt>
           <dd className="break-all font-mono text-xs font-medium" dir="ltr" data-testid="admin-payout-iban">
             {payout.fullIban}
           </dd>
@@ -202,6 +202,11 @@ export default function AdminPayoutsView() {
         />
       </div>
       <p className="text-xs text-muted">{t('payouts.admin.intro')}</p>
+      {query.data && (
+        <p className="text-xs font-medium" data-testid="admin-payouts-mode" data-mode={query.data.studioMode}>
+          {query.data.studioMode === 'stripe' ? t('payouts.admin.modeStripe') : t('payouts.admin.modeManual')}
+        </p>
+      )}
       {query.isPending && (
         <div className="flex justify-center py-10">
           <Spinner className="size-6" label={t('common.loading')} />

@@ -61,6 +61,11 @@ function PayoutRow({ payout }: { payout: PayoutDto }) {
           </p>
         )}
         {payout.status === 'pending' && <p className="mt-0.5 text-xs text-muted">{t('payouts.pendingHint')}</p>}
+        {payout.status === 'processing' && payout.transferredAt && (
+          <p className="mt-0.5 text-xs text-muted" data-testid="payout-transferred">
+            {t('payouts.transferredHint')}
+          </p>
+        )}
       </div>
       {cancellable && (
         <ConfirmPopup
@@ -215,6 +220,13 @@ export function PayoutsCard() {
         <LoadError message={translateMessage(payouts.error.message)} onRetry={() => payouts.refetch()} />
       ) : (
         <div className="space-y-4">
+          <p className="text-xs text-muted" data-testid="payouts-mode" data-mode={payouts.data.studioMode}>
+            {payouts.data.studioMode === 'stripe'
+              ? payouts.data.method === 'stripe'
+                ? t('payouts.connect.modeStripe')
+                : t('payouts.setupStripe')
+              : t('payouts.connect.modeManual')}
+          </p>
           <RequestForm data={payouts.data} />
           <div>
             <h4 className="mb-2 text-sm font-semibold">{t('payouts.history')}</h4>

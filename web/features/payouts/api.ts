@@ -1,7 +1,15 @@
 // TanStack Query hooks of creator payouts and their admin side (common/api/payouts.ts).
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PayoutStatus } from '../../../common/api/payments.constants.ts';
-import type { AdminPayoutReply, AdminPayoutsReply, PayoutReply, PayoutsReply } from '../../../common/api/payouts.ts';
+import type {
+  AdminPayoutReply,
+  AdminPayoutsReply,
+  ConnectOnboardingReply,
+  ConnectStatusReply,
+  PayoutReply,
+  PayoutsReply,
+} from '../../../common/api/payouts.ts';
+import { OWN_ACCOUNT } from '../../api/account-events.ts';
 import { apiRequest, getData } from '../../api/client.ts';
 
 const payoutsKey = ['creators', 'payouts'] as const;
@@ -9,7 +17,7 @@ const earningsKey = ['creators', 'earnings'] as const;
 const adminKey = ['admin', 'payouts'] as const;
 
 export function usePayouts() {
-  return useQuery({ queryKey: payoutsKey, queryFn: getData<PayoutsReply>('/api/creators/payouts') });
+  return useQuery({ queryKey: payoutsKey, meta: OWN_ACCOUNT, queryFn: getData<PayoutsReply>('/api/creators/payouts') });
 }
 
 /** After a payout changes, the payouts and the earnings (balance and ledger rows) are read again. */
@@ -65,5 +73,34 @@ export function useDecidePayout() {
         queryClient.invalidateQueries({ queryKey: adminKey }),
         queryClient.invalidateQueries({ queryKey: ['admin', 'audit-log'] }),
       ]),
+  });
+}
+
+const connectKey = ['creators', 'stripe-connect'] as const;
+
+/** The studio's payout mode and the creator's Stripe Connect account as Stripe last reported it. */
+export function useConnectStatus(enabled = true) {
+  return useQuery({
+    queryKey: connectKey,
+    meta: OWN_ACCOUNT,
+    queryFn: getData<ConnectStatusReply>('/api/creators/stripe-connect'),
+    enabled,
+  });
+}
+
+/** Starts or resumes onboarding: the answer's url is Stripe's onboarding page, to open in this tab. */
+export function useStartOnboarding() {
+  return useMutation({
+    mutationFn: () => apiRequest<ConnectOnboardingReply>('/api/creators/stripe-connect/onboarding', { method: 'POST' }),
+  });
+}
+
+/** Reads the account from Stripe again (on return from onboarding, or when asked). */
+export function useRefreshConnect() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<ConnectStatusReply>('/api/creators/stripe-connect/refresh', { method: 'POST' }),
+    onSuccess: (reply) => queryClient.setQueryData(connectKey, reply.data),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: payoutsKey }),
   });
 }

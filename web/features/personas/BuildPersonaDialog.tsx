@@ -23,12 +23,13 @@ import { useCreditsText } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Segmented, SelectField, SwitchField, TextInputField } from '../../ui/controls.tsx';
 import { DialogShell } from '../../ui/DialogShell.tsx';
+import { DraftRestoredNote, useDraft } from '../../ui/drafts.tsx';
 import { FormMessage, TextAreaField, TextField } from '../../ui/Field.tsx';
 import { EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, creditShortfall } from '../billing/CreditShortfall.tsx';
 import { createPersona, personasKey } from './api.ts';
 import { CreationProgress } from './CreationProgress.tsx';
-import { checkDraft, draftBody, EMPTY_DRAFT, type PersonaDraft } from './form.ts';
+import { checkDraft, draftBody, EMPTY_DRAFT, isDraftEmpty, type PersonaDraft, parsePersonaDraft } from './form.ts';
 import { ImageDropZone } from './ImageDropZone.tsx';
 import { personaMessage } from './messages.ts';
 import { TagsInput } from './TagsInput.tsx';
@@ -59,6 +60,14 @@ function PersonaForm({ mayPublish, onCreated }: { mayPublish: boolean; onCreated
     useModelEngines().model('image', PERSONA_IMAGE.model).prices,
   );
   const shortfall = creditShortfall(createPrice, balance);
+  const kept = useDraft({
+    screen: 'draft.persona',
+    value: draft,
+    isEmpty: isDraftEmpty,
+    parse: parsePersonaDraft,
+    restore: setDraft,
+    reset: () => setDraft(EMPTY_DRAFT),
+  });
   const set = <K extends keyof PersonaDraft>(key: K, value: PersonaDraft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
 
@@ -78,6 +87,7 @@ function PersonaForm({ mayPublish, onCreated }: { mayPublish: boolean; onCreated
       const reply = await createPersona(draftBody(draft, images.urls, mayPublish));
       void queryClient.invalidateQueries({ queryKey: personasKey });
       void queryClient.invalidateQueries({ queryKey: meQueryKey });
+      kept.clear();
       onCreated(reply.data);
     } catch (e) {
       setError(createFailure(e));
@@ -91,6 +101,7 @@ function PersonaForm({ mayPublish, onCreated }: { mayPublish: boolean; onCreated
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4" data-testid="persona-form">
+      <DraftRestoredNote draft={kept} testId="persona-draft-restored" />
       <TextField
         label={t('personas.form.name')}
         value={draft.name}

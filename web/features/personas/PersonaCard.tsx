@@ -34,13 +34,13 @@ export function PersonaCard({ persona, onOpen }: { persona: Persona; onOpen: () 
             </span>
           )}
           {persona.status === 'generating' && (
-            <span className="absolute start-2 top-2 inline-flex items-center gap-1 rounded-full bg-black/70 px-2 py-0.5 text-[11px] font-medium text-white">
+            <span className="absolute start-2 top-2 inline-flex items-center gap-1 rounded-full bg-black/70 px-2 py-0.5 text-xs font-medium text-white">
               <Loader2 className="size-3 animate-spin" aria-hidden />
               {t('personas.progress.percent', { value: persona.generation_progress })}
             </span>
           )}
           {persona.status === 'failed' && (
-            <span className="absolute start-2 top-2 inline-flex items-center gap-1 rounded-full bg-danger px-2 py-0.5 text-[11px] font-medium text-danger-fg">
+            <span className="absolute start-2 top-2 inline-flex items-center gap-1 rounded-full bg-danger px-2 py-0.5 text-xs font-medium text-danger-fg">
               <TriangleAlert className="size-3" aria-hidden />
               {t('personas.card.failed')}
             </span>
@@ -55,13 +55,13 @@ export function PersonaCard({ persona, onOpen }: { persona: Persona; onOpen: () 
               {tags.map((tag) => (
                 <span
                   key={tag}
-                  className="max-w-full truncate rounded-full bg-accent-soft px-2 py-0.5 text-[11px] text-fg/90"
+                  className="max-w-full truncate rounded-full bg-accent-soft px-2 py-0.5 text-xs text-fg/90"
                 >
                   {tag}
                 </span>
               ))}
               {persona.tags.length > tags.length && (
-                <span className="rounded-full bg-surface-3 px-2 py-0.5 text-[11px] text-muted">
+                <span className="rounded-full bg-surface-3 px-2 py-0.5 text-xs text-muted">
                   +{persona.tags.length - tags.length}
                 </span>
               )}

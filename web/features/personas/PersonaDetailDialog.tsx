@@ -97,7 +97,7 @@ function Header({ persona }: { persona: Persona }) {
           {persona.description}
         </p>
         <p className="text-xs text-muted">{facts.join(' · ')}</p>
-        <div className="flex flex-wrap items-center gap-1.5 text-[11px]">
+        <div className="flex flex-wrap items-center gap-1.5 text-xs">
           <span className="inline-flex items-center gap-1 rounded-full bg-surface-3 px-2 py-0.5 text-muted">
             {persona.isPublic ? <Globe2 className="size-3" aria-hidden /> : <Lock className="size-3" aria-hidden />}
             {persona.isPublic ? t('personas.detail.public') : t('personas.detail.private')}

@@ -61,7 +61,7 @@ function Tile({
         'inline-flex items-center justify-center gap-1 rounded-md font-medium transition-colors',
         'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent',
         placeholder
-          ? cn('h-7 bg-accent px-2 text-[11px] text-accent-fg hover:bg-accent-strong', disabledButtonClass)
+          ? cn('h-7 bg-accent px-2 text-xs text-accent-fg hover:bg-accent-strong', disabledButtonClass)
           : 'absolute end-1.5 top-1.5 size-7 bg-black/60 text-white hover:bg-black/80 disabled:cursor-not-allowed disabled:opacity-40',
       )}
     >
@@ -102,7 +102,7 @@ function Tile({
             ) : (
               <ImageOff className="size-5" aria-hidden />
             )}
-            <span className="text-[11px] leading-tight">
+            <span className="text-xs leading-tight">
               {pending
                 ? t('personas.gallery.pending')
                 : broken
@@ -118,9 +118,7 @@ function Tile({
           </span>
         )}
       </div>
-      <p className="truncate border-t border-line px-2 py-1.5 text-center text-[11px] font-medium text-muted">
-        {label}
-      </p>
+      <p className="truncate border-t border-line px-2 py-1.5 text-center text-xs font-medium text-muted">{label}</p>
     </li>
   );
 }

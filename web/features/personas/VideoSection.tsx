@@ -70,7 +70,7 @@ function ImageTypeChoice({
                   alt=""
                   className="aspect-[3/4] w-full bg-surface-3 object-cover"
                 />
-                <span className="block truncate bg-surface-2 px-1 py-0.5 text-[10px] text-muted">{label}</span>
+                <span className="block truncate bg-surface-2 px-1 py-0.5 text-xs text-muted">{label}</span>
                 {selected && (
                   <span className="absolute end-1 top-1 grid size-4 place-items-center rounded-full bg-accent text-accent-fg">
                     <Check className="size-3" aria-hidden />

@@ -6,14 +6,18 @@ import {
   DEFAULT_LANGUAGE,
   DEFAULT_LICENSE_TYPE,
   DEFAULT_PERSONALITY,
+  LANGUAGES,
+  LICENSE_TYPES,
   type LicenseType,
   MAX_LICENSE_PRICE_EUROS,
   normaliseTags,
   PERSONA_LIMITS,
+  PERSONALITY_OPTIONS,
   type PersonaImageType,
   type Personality,
 } from '../../../common/rules/personas.ts';
 import { uploadKindOf } from '../../api/upload-rules.ts';
+import { pickTyped } from '../../ui/drafts.tsx';
 
 /** One image input of a persona form (character or product image). */
 export interface ImageInput {
@@ -54,6 +58,21 @@ export const EMPTY_DRAFT: PersonaDraft = {
   licensePrice: '',
   isPublic: false,
 };
+
+export const isDraftEmpty = (draft: PersonaDraft) => JSON.stringify(draft) === JSON.stringify(EMPTY_DRAFT);
+
+/** A draft kept in the browser, read back field by field: a wrong type or an unknown choice keeps the default. */
+export function parsePersonaDraft(raw: unknown): PersonaDraft {
+  const draft = pickTyped(EMPTY_DRAFT, raw);
+  const known = <T extends string>(list: readonly T[], value: string, fallback: T): T =>
+    list.includes(value as T) ? (value as T) : fallback;
+  return {
+    ...draft,
+    personality: known(PERSONALITY_OPTIONS, draft.personality, EMPTY_DRAFT.personality),
+    language: known(LANGUAGES, draft.language, EMPTY_DRAFT.language),
+    licenseType: known(LICENSE_TYPES, draft.licenseType, EMPTY_DRAFT.licenseType),
+  };
+}
 
 /** A typed euro amount ('12,5' or '12.50'), or null when it is not a valid price. */
 export function parseEuros(text: string): number | null {

@@ -104,13 +104,13 @@ function CreatorProfile({ creator }: { creator: CreatorPublicProfile }) {
               <div className="space-y-3">
                 {creator.niches.length > 0 && (
                   <div>
-                    <p className="mb-1.5 text-[11px] text-subtle">{t('profiles.creator.niches')}</p>
+                    <p className="mb-1.5 text-xs text-subtle">{t('profiles.creator.niches')}</p>
                     <TagChips shown={creator.niches} rest={0} testId="profile-niches" />
                   </div>
                 )}
                 {creator.skills.length > 0 && (
                   <div>
-                    <p className="mb-1.5 text-[11px] text-subtle">{t('profiles.creator.skills')}</p>
+                    <p className="mb-1.5 text-xs text-subtle">{t('profiles.creator.skills')}</p>
                     <TagChips shown={creator.skills} rest={0} testId="profile-skills" />
                   </div>
                 )}

@@ -129,7 +129,7 @@ export function FactRow({ icon, label, children }: { icon: ReactNode; label: str
     <div className="flex items-start gap-3 py-2">
       <span className="mt-0.5 text-subtle">{icon}</span>
       <div className="min-w-0">
-        <dt className="text-[11px] text-subtle">{label}</dt>
+        <dt className="text-xs text-subtle">{label}</dt>
         <dd className="break-words text-sm text-fg">
           <bdi>{children}</bdi>
         </dd>

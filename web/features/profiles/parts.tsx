@@ -44,7 +44,7 @@ export function Stat({
 }) {
   return (
     <div className="min-w-0 rounded-xl border border-line bg-surface-2 px-4 py-3">
-      <p className="text-[11px] text-subtle">{label}</p>
+      <p className="text-xs text-subtle">{label}</p>
       <p
         className={
           value === null ? 'mt-1 truncate text-sm text-subtle' : 'mt-0.5 truncate text-lg font-semibold text-fg'

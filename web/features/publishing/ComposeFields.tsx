@@ -5,6 +5,7 @@ import type { Asset } from '../../../common/api/assets.ts';
 import type { ActiveCollaboration, CampaignMaterial } from '../../../common/api/campaigns.ts';
 import type { SocialPlatform } from '../../../common/api/social.ts';
 import { POST_TEXT_LIMITS, postTextLength } from '../../../common/rules/post-text.ts';
+import { limitsSummary } from '../../../common/rules/social-media.ts';
 import { useAssets } from '../../api/assets.ts';
 import { useUserSettings } from '../../api/settings.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -14,6 +15,7 @@ import { FormMessage, inputClass } from '../../ui/Field.tsx';
 import { AssetSkeletons, uniqueAssets } from '../assets/AssetsGrid.tsx';
 import { AssetThumb, isVideoType } from '../assets/AssetThumb.tsx';
 import { useCampaignAssets, useMyActiveCollaborations } from '../campaigns/api.ts';
+import { useSocialAccounts } from './api.ts';
 import type { PlatformView } from './connect.ts';
 import { errorText } from './messages.ts';
 import { PlatformMark } from './platforms.tsx';
@@ -36,7 +38,7 @@ export function MessageField({
         <label htmlFor={id} className={labelClass}>
           {t('publishing.compose.message')}
         </label>
-        <span className="text-[11px] tabular-nums text-subtle">
+        <span className="text-xs tabular-nums text-subtle">
           {t('publishing.compose.characters', { count: value.length })}
         </span>
       </div>
@@ -56,7 +58,7 @@ export function MessageField({
 
 /**
  * Which chosen networks the message is too long for, as each counts it (links included where they go in the
- * text): shortened to fit with Cross-post optimization on, refused with it off (common/rules/post-text.ts).
+ * text: the sandbox networks; the live ones upload the files): shortened to fit with Cross-post optimization on, refused with it off (common/rules/post-text.ts).
  */
 export function PostLengthNotice({
   message,
@@ -72,10 +74,13 @@ export function PostLengthNotice({
   const { t } = useTranslation();
   const settings = useUserSettings();
   const optimize = settings.data?.crossPostOptimization ?? true;
-  // The links as the networks get them: absolute, with the post's signature (about 90 characters more).
+  const accounts = useSocialAccounts();
+  // The links as the networks get them: absolute, with the post's signature (about 90 characters more). A live
+  // network is sent the files themselves (uploaded), not links.
   const links = mediaUrls.map((url) => `${new URL(url, window.location.origin).href}${'x'.repeat(90)}`);
+  const live = new Set((accounts.data ?? []).filter((a) => a.mode === 'live').map((a) => a.platform));
   const over = platforms.flatMap((platform) => {
-    const length = postTextLength(platform, message.trim(), links);
+    const length = postTextLength(platform, message.trim(), live.has(platform) ? [] : links);
     const limit = POST_TEXT_LIMITS[platform];
     return length > limit ? [{ platform, length, limit }] : [];
   });
@@ -95,6 +100,47 @@ export function PostLengthNotice({
           })}
         </li>
       ))}
+    </ul>
+  );
+}
+
+/**
+ * What each chosen network takes in one post (its published limits, common/rules/social-media.ts): the caption
+ * limit, whether it needs media, how many files, and the image and video formats, sizes, ratios and lengths.
+ * A post outside them is refused with a message naming the network and the limit.
+ */
+export function NetworkLimits({ platforms, testId }: { platforms: readonly SocialPlatform[]; testId: string }) {
+  const { t } = useTranslation();
+  if (platforms.length === 0) return null;
+  return (
+    <ul className="space-y-1.5" data-testid={testId} aria-label={t('publishing.limits.title')}>
+      {platforms.map((platform) => {
+        const s = limitsSummary(platform);
+        const parts = [
+          t('publishing.limits.caption', { limit: s.captionLimit.toLocaleString() }),
+          t(`publishing.limits.requires.${s.requires}`),
+          t(s.maxItems === 1 ? 'publishing.limits.oneFile' : 'publishing.limits.files', { count: s.maxItems }),
+          s.imageFormats
+            ? t('publishing.limits.images', {
+                formats: s.imageFormats,
+                size: s.imageMaxSize ?? '—',
+                aspect: s.imageAspect ? ` · ${s.imageAspect}` : '',
+              })
+            : t('publishing.limits.noImages'),
+          t('publishing.limits.videos', { formats: s.videoFormats, size: s.videoMaxSize, duration: s.videoDuration }),
+          ...(s.mixed || s.imageFormats === null ? [] : [t('publishing.limits.notMixed')]),
+        ];
+        return (
+          <li
+            key={platform}
+            data-platform={platform}
+            className="rounded-lg border border-line bg-surface-2/60 px-2.5 py-1.5 text-xs leading-snug text-muted"
+          >
+            <span className="font-medium text-fg">{t(`publishing.platforms.${platform}`)}</span>
+            <span dir="auto"> — {parts.join(' · ')}</span>
+          </li>
+        );
+      })}
     </ul>
   );
 }
@@ -158,7 +204,7 @@ export function PlatformChecklist({
           );
         })}
       </div>
-      <p className="text-[11px] text-subtle">{t('publishing.compose.platformsHint')}</p>
+      <p className="text-xs text-subtle">{t('publishing.compose.platformsHint')}</p>
     </fieldset>
   );
 }
@@ -239,7 +285,7 @@ function CollaborationList({
   }
   return (
     <div className="space-y-2" role="radiogroup" aria-label={t('publishing.compose.sourceCollaborations')}>
-      <p className="text-[11px] text-subtle">{t('publishing.compose.collaborationsHint')}</p>
+      <p className="text-xs text-subtle">{t('publishing.compose.collaborationsHint')}</p>
       {query.data.map((collab) => {
         const checked = value === collab.collaboration_id;
         return (
@@ -272,7 +318,7 @@ function CollaborationList({
                   {collab.deliverables.map((d) => (
                     <span
                       key={`${d.type}-${d.platform ?? ''}`}
-                      className="rounded-full bg-surface-3 px-2 py-0.5 text-[11px] tabular-nums text-muted"
+                      className="rounded-full bg-surface-3 px-2 py-0.5 text-xs tabular-nums text-muted"
                     >
                       {d.type} {d.completed}/{d.quantity}
                     </span>
@@ -460,7 +506,7 @@ function MediaPicker({
   return (
     <div className="space-y-2" data-testid="publish-media">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="text-[11px] text-subtle">
+        <p className="text-xs text-subtle">
           {campaignId ? t('publishing.compose.collaborationMediaHint') : t('publishing.compose.materialsHint')}
         </p>
         {value.length > 0 && (

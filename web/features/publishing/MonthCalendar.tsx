@@ -177,7 +177,7 @@ export function MonthCalendar({
                 // biome-ignore lint/suspicious/noArrayIndexKey: narrow weekday names repeat (S, T)
                 key={i}
                 scope="col"
-                className="text-center text-[11px] font-medium text-subtle"
+                className="text-center text-xs font-medium text-subtle"
               >
                 {day}
               </th>

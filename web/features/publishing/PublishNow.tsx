@@ -13,6 +13,7 @@ import {
   type ContentChoice,
   ContentPicker,
   MessageField,
+  NetworkLimits,
   PlatformChecklist,
   PostLengthNotice,
 } from './ComposeFields.tsx';
@@ -131,11 +132,14 @@ export function PublishNow({
   onDraftChange,
   views,
   isCreator,
+  onPublished,
 }: {
   draft: Draft;
   onDraftChange: (draft: Draft) => void;
   views: PlatformView[];
   isCreator: boolean;
+  /** Every network took the post (or queued it): the kept draft is done with. */
+  onPublished: () => void;
 }) {
   const { t } = useTranslation();
   const publish = usePublish();
@@ -180,8 +184,10 @@ export function PublishNow({
       {
         onSuccess: (replies) => {
           const failed = replies.filter((r) => r.status === 'failed').length;
-          if (failed === 0) toast.success(t('publishing.now.successToast', { count: replies.length }));
-          else toast.error(t('publishing.now.partialToast'));
+          if (failed === 0) {
+            toast.success(t('publishing.now.successToast', { count: replies.length }));
+            onPublished();
+          } else toast.error(t('publishing.now.partialToast'));
         },
         onError: (error) => {
           for (const platform of draft.platforms) setState(platform, { status: 'error', message: errorText(error) });
@@ -220,6 +226,7 @@ export function PublishNow({
             )}
             testId="publish-length-notice"
           />
+          <NetworkLimits platforms={draft.platforms} testId="publish-network-limits" />
           {validation && <FormMessage>{socialMessage(validation)}</FormMessage>}
           {publish.isError && <FormMessage>{errorText(publish.error, M.publishFailed)}</FormMessage>}
           <Button

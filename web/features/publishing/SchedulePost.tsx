@@ -8,7 +8,14 @@ import { Button } from '../../ui/Button.tsx';
 import { SelectField } from '../../ui/controls.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { useCreateScheduled } from './api.ts';
-import { attachedMedia, ContentPicker, MessageField, PlatformChecklist, PostLengthNotice } from './ComposeFields.tsx';
+import {
+  attachedMedia,
+  ContentPicker,
+  MessageField,
+  NetworkLimits,
+  PlatformChecklist,
+  PostLengthNotice,
+} from './ComposeFields.tsx';
 import type { PlatformView } from './connect.ts';
 import { MonthCalendar, monthOf } from './MonthCalendar.tsx';
 import { errorText, socialMessage } from './messages.ts';
@@ -142,6 +149,7 @@ export function SchedulePost({
           )}
           testId="schedule-length-notice"
         />
+        <NetworkLimits platforms={draft.platforms} testId="schedule-network-limits" />
         <section
           className="space-y-1 rounded-xl border border-line bg-surface-2/60 px-3.5 py-3 text-sm"
           data-testid="schedule-summary"

@@ -12,6 +12,7 @@ import { Segmented, SelectField } from '../../ui/controls.tsx';
 import { DialogTitleBar } from '../../ui/DialogTitleBar.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { useSearchChoice } from '../../ui/useSearchChoice.ts';
 import { AssetThumb } from '../assets/AssetThumb.tsx';
 import { useCalendar, useDayPosts, usePublishAgain, useScheduledPosts } from './api.ts';
 import { MonthCalendar, monthGrid, monthOf } from './MonthCalendar.tsx';
@@ -19,6 +20,8 @@ import { errorText, socialMessage } from './messages.ts';
 import { PostActions } from './PostActions.tsx';
 import { PlatformMark } from './platforms.tsx';
 import { formatDay, formatInZone, useNow, zoneOptions } from './zone.ts';
+
+const POST_FILTERS = ['upcoming', 'all'] as const;
 
 const M = MESSAGES.social;
 
@@ -89,7 +92,7 @@ function DayBadges({ day }: { day: CalendarDay | undefined }) {
 function StatusPill({ status }: { status: ScheduledPostStatus }) {
   const { t } = useTranslation();
   return (
-    <span className={cn('rounded-full px-2 py-0.5 text-[11px] font-semibold', STATUS_PILL[status])}>
+    <span className={cn('rounded-full px-2 py-0.5 text-xs font-semibold', STATUS_PILL[status])}>
       {t(`publishing.postStatus.${status}`)}
     </span>
   );
@@ -118,10 +121,39 @@ function PublishAgain({ post }: { post: ScheduledPost }) {
   );
 }
 
+const FIGURES = ['views', 'likes', 'comments', 'shares'] as const;
+
+/** A published post's figures as its network reports them (those it reports none of are left out). */
+function PostFigures({ post }: { post: ScheduledPost }) {
+  const { t, i18n } = useTranslation();
+  const shown = FIGURES.filter((f) => post[f] !== null);
+  if (shown.length === 0) return null;
+  const format = new Intl.NumberFormat(i18n.language, { notation: 'compact' });
+  return (
+    <ul
+      className="flex flex-wrap gap-x-3 gap-y-1 text-xs tabular-nums text-muted"
+      aria-label={t('publishing.scheduled.figures')}
+      data-testid="scheduled-post-figures"
+    >
+      {shown.map((f) => (
+        <li key={f} data-testid={`scheduled-post-${f}`} data-value={post[f]}>
+          {t(`publishing.scheduled.${f}`, { shown: format.format(post[f] as number) })}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function PostCard({ post, now }: { post: ScheduledPost; now: Date }) {
   const { t, i18n } = useTranslation();
   return (
-    <li className="flex gap-3 px-3.5 py-3" data-testid="scheduled-post" data-status={post.status} data-id={post.id}>
+    <li
+      className="flex gap-3 px-3.5 py-3"
+      data-testid="scheduled-post"
+      data-status={post.status}
+      data-id={post.id}
+      data-platform={post.platform}
+    >
       {post.media.length > 0 && <MediaPreview media={post.media} />}
       <div className="min-w-0 flex-1 space-y-2">
         <div className="flex flex-wrap items-center gap-2">
@@ -146,6 +178,7 @@ function PostCard({ post, now }: { post: ScheduledPost; now: Date }) {
           </p>
         )}
         {post.status === 'failed' && <PublishAgain post={post} />}
+        {post.status === 'published' && <PostFigures post={post} />}
         {post.share_url && (
           <a
             href={post.share_url}
@@ -185,7 +218,7 @@ function MediaPreview({ media }: { media: ScheduledPost['media'] }) {
       )}
       {more > 0 && (
         <span
-          className="absolute end-1 top-1 rounded-full bg-black/65 px-1.5 text-[11px] font-semibold leading-4 text-white"
+          className="absolute end-1 top-1 rounded-full bg-black/65 px-1.5 text-xs font-semibold leading-4 text-white"
           dir="ltr"
         >
           +{more}
@@ -268,7 +301,7 @@ export function ScheduledPosts({ zone, onZoneChange }: { zone: string; onZoneCha
   const today = dayInZone(now, zone);
   const [month, setMonth] = useState(() => monthOf(today));
   const [openDay, setOpenDay] = useState<string | null>(null);
-  const [filter, setFilter] = useState<'upcoming' | 'all'>('upcoming');
+  const [filter, setFilter] = useSearchChoice('posts', POST_FILTERS, 'upcoming');
   const grid = monthGrid(month);
   const calendar = useCalendar(grid[0] as string, grid[grid.length - 1] as string, zone);
   const list = useScheduledPosts(filter);

@@ -44,6 +44,8 @@ function AccountRow({ view, layerClassName }: { view: PlatformView; layerClassNa
   const { platform, account, status, message } = view;
   const name = t(`publishing.platforms.${platform}`);
   const connected = account?.isConnected ?? false;
+  // This server does not offer the network (production without its live credentials): no Connect, the reason.
+  const unavailable = account !== undefined && !account.available;
 
   const onDisconnect = () =>
     disconnect.mutate(platform, {
@@ -59,20 +61,32 @@ function AccountRow({ view, layerClassName }: { view: PlatformView; layerClassNa
     });
 
   return (
-    <li className="px-3.5 py-3" data-testid={`social-${platform}`} data-status={status}>
+    <li
+      className="px-3.5 py-3"
+      data-testid={`social-${platform}`}
+      data-status={status}
+      data-available={unavailable ? 'false' : 'true'}
+    >
       <div className="flex flex-wrap items-center gap-3">
         <PlatformMark platform={platform} />
         <div className="min-w-0 flex-1 basis-24">
           <div className="flex flex-wrap items-center gap-x-2 font-medium">
             {name}
             {account?.mode === 'sandbox' && connected && (
-              <span className="rounded bg-surface-3 px-1.5 py-px text-[10px] font-medium uppercase tracking-wide text-muted">
+              <span className="rounded bg-surface-3 px-1.5 py-px text-xs font-medium uppercase tracking-wide text-muted">
                 sandbox
               </span>
             )}
           </div>
           <div className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
-            <StatusLabel status={status} />
+            {unavailable && !connected ? (
+              <span className="inline-flex items-center gap-1 text-xs font-medium text-subtle">
+                <CircleAlert className="size-3" aria-hidden />
+                {t('publishing.accounts.unavailable')}
+              </span>
+            ) : (
+              <StatusLabel status={status} />
+            )}
             {connected && account?.username && (
               <span className="truncate text-xs text-muted" dir="ltr">
                 {t('publishing.accounts.connectedAs', { username: account.username })}
@@ -89,14 +103,14 @@ function AccountRow({ view, layerClassName }: { view: PlatformView; layerClassNa
           </div>
         </div>
         <div className="flex shrink-0 items-center gap-2">
-          {status === 'connecting' ? (
+          {unavailable && !connected ? null : status === 'connecting' ? (
             <Button variant="secondary" size="sm" disabled data-testid={`social-${platform}-connecting`}>
               <Loader2 className="size-4 animate-spin" aria-hidden />
               {t('publishing.status.connecting')}
             </Button>
           ) : connected ? (
             <>
-              {status === 'error' && (
+              {status === 'error' && !unavailable && (
                 <Button variant="secondary" size="sm" onClick={() => void connect(platform)}>
                   {t('publishing.accounts.reconnect')}
                 </Button>
@@ -134,6 +148,11 @@ function AccountRow({ view, layerClassName }: { view: PlatformView; layerClassNa
           )}
         </div>
       </div>
+      {unavailable && account?.unavailableReason && (
+        <p className="mt-2 text-xs text-muted" data-testid={`social-${platform}-unavailable`}>
+          {socialMessage(account.unavailableReason)}
+        </p>
+      )}
       {status === 'connecting' && <p className="mt-2 text-xs text-muted">{t('publishing.accounts.waiting')}</p>}
       {status === 'error' && message && (
         <p className="mt-2 text-xs text-danger" role="alert" data-testid={`social-${platform}-error`}>

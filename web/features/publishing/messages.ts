@@ -30,6 +30,7 @@ export function socialMessage(message: string): string {
 /** The text to show for a failed call: the server's message, else `fallback` (both translated). */
 export function errorText(error: unknown, fallback: string = MESSAGES.social.unknownError): string {
   if (error instanceof ApiError && error.isNetwork) return socialMessage(MESSAGES.social.networkError);
-  if (error instanceof ApiError && error.message) return socialMessage(error.message);
+  // A post the networks cannot take is refused with one line per problem (common/rules/social-media.ts).
+  if (error instanceof ApiError && error.message) return error.message.split('\n').map(socialMessage).join('\n');
   return socialMessage(fallback);
 }

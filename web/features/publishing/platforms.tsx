@@ -18,7 +18,7 @@ export function PlatformMark({ platform, size = 'md' }: { platform: SocialPlatfo
     <span
       className={cn(
         'grid shrink-0 place-items-center font-bold text-white',
-        size === 'md' ? 'size-9 rounded-lg text-xs' : 'size-6 rounded-md text-[10px]',
+        size === 'md' ? 'size-9 rounded-lg text-xs' : 'size-6 rounded-md text-xs',
         tone,
       )}
       aria-hidden

@@ -54,16 +54,14 @@ function ItemCard({
           ) : (
             <img src={item.imageUrl} alt="" loading="lazy" className="size-full object-cover" />
           )}
-          <span className="absolute start-1 top-1 rounded bg-black/60 px-1 text-[10px] font-semibold text-white">
+          <span className="absolute start-1 top-1 rounded bg-black/60 px-1 text-xs font-semibold text-white">
             {index + 1}
           </span>
         </div>
         <div className="min-w-0 flex-1 space-y-1">
           <div className="flex items-center gap-1.5">
             <ItemStateBadge item={item} />
-            <span className="text-[11px] tabular-nums text-subtle">
-              {t('sequences.seconds', { value: item.duration })}
-            </span>
+            <span className="text-xs tabular-nums text-subtle">{t('sequences.seconds', { value: item.duration })}</span>
             <button
               type="button"
               onClick={() => {
@@ -82,7 +80,7 @@ function ItemCard({
             {item.prompt}
           </p>
           {item.moviePrompt && (
-            <p className="line-clamp-2 text-[11px] text-accent" title={item.moviePrompt}>
+            <p className="line-clamp-2 text-xs text-accent" title={item.moviePrompt}>
               <Sparkles className="me-1 inline size-3" aria-hidden />
               {item.moviePrompt}
             </p>
@@ -101,7 +99,7 @@ function ItemCard({
           <div className="h-full bg-accent transition-[width]" style={{ width: `${item.progress}%` }} />
         </div>
       )}
-      {failed && item.error && <p className="mt-1.5 text-[11px] text-danger">{item.error}</p>}
+      {failed && item.error && <p className="mt-1.5 text-xs text-danger">{item.error}</p>}
       <Button
         size="sm"
         variant={failed ? 'danger' : state === 'needsVideo' ? 'primary' : 'secondary'}

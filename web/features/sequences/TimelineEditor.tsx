@@ -74,7 +74,7 @@ function StripItem({ item, index }: { item: SequenceItem; index: number }) {
         className="block w-full cursor-grab touch-none text-start focus-visible:outline-2 focus-visible:outline-accent active:cursor-grabbing"
       >
         <img src={clipThumbnail(item)} alt="" className="aspect-video w-full object-cover" draggable={false} />
-        <span className="flex items-center gap-1 px-1.5 py-1 text-[11px] text-muted">
+        <span className="flex items-center gap-1 px-1.5 py-1 text-xs text-muted">
           <GripVertical className="size-3" aria-hidden />
           {index + 1}
         </span>
@@ -242,7 +242,7 @@ function TimelineClip({
       >
         <span
           className={cn(
-            'relative z-10 flex items-center gap-1 rounded bg-black/70 px-1 text-[11px] leading-4 text-white',
+            'relative z-10 flex items-center gap-1 rounded bg-black/70 px-1 text-xs leading-4 text-white',
             width >= NAME_MIN_PX && 'max-w-full',
           )}
         >
@@ -364,7 +364,7 @@ function TimelineRuler({
           style={{ insetInlineStart: tick.second * pps }}
         >
           {tick.labelled && (
-            <span className="absolute bottom-3 start-1 whitespace-nowrap text-[10px] leading-3 tabular-nums text-subtle">
+            <span className="absolute bottom-3 start-1 whitespace-nowrap text-xs leading-3 tabular-nums text-subtle">
               {t('sequences.seconds', { value: tick.second })}
             </span>
           )}
@@ -642,7 +642,7 @@ export default function TimelineEditor({ onClose }: { onClose: () => void }) {
                               <span className="text-xs font-semibold">{index + 1}</span>
                               <ItemStateBadge item={item} />
                             </div>
-                            <p className="line-clamp-2 text-[11px] text-muted">{item.moviePrompt || item.prompt}</p>
+                            <p className="line-clamp-2 text-xs text-muted">{item.moviePrompt || item.prompt}</p>
                           </div>
                         </li>
                       ))}

@@ -34,7 +34,7 @@ export function ItemStateBadge({ item }: { item: Pick<SequenceItem, 'videoStatus
   const state = sequenceItemState(item);
   return (
     <span
-      className={cn('whitespace-nowrap rounded-full px-2 py-0.5 text-[11px] font-medium', stateTone[state])}
+      className={cn('whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium', stateTone[state])}
       data-testid="sequence-state"
     >
       {t(`sequences.status.${state}`)}

@@ -44,6 +44,8 @@ interface PinnableImage {
   thumbnailUrl?: string | null;
   width?: number;
   height?: number;
+  naturalWidth?: number;
+  naturalHeight?: number;
 }
 
 interface SequencesState {
@@ -105,7 +107,8 @@ export const useSequences = create<SequencesState>()((set, get) => ({
     const result = pinImage(get().items, image, {
       id: newId(),
       timestamp: Date.now(),
-      sourceAspectRatio: aspectOf(image.width, image.height),
+      // The picture's own size when known (its box has the same aspect once drawn; issue 29).
+      sourceAspectRatio: aspectOf(image.naturalWidth ?? image.width, image.naturalHeight ?? image.height),
     });
     if (!result.pinned) return false;
     set((state) => ({

@@ -17,6 +17,7 @@ import { localizeMessage } from '../../i18n/localize.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { Segmented } from '../../ui/controls.tsx';
+import { DraftRestoredNote, useDraft } from '../../ui/drafts.tsx';
 import { inputClass } from '../../ui/Field.tsx';
 import { AssetsGrid } from '../assets/AssetsGrid.tsx';
 import { CreditShortfall, creditShortfall } from '../billing/CreditShortfall.tsx';
@@ -25,7 +26,7 @@ import { AudioForm, ImageForm, VideoForm } from './forms.tsx';
 import { buildRequest, modeInputs, priceFor } from './requests.ts';
 import { ResultsPanel } from './results/ResultsPanel.tsx';
 import { resetGeneration, retryGeneration, runGeneration } from './runner.ts';
-import { useStudio } from './store.ts';
+import { emptyStudioDraft, isStudioDraftEmpty, parseStudioDraft, useStudio } from './store.ts';
 
 const MODE_ICONS = { image: ImageIcon, video: Video, audio: AudioLines } as const;
 const PROMPT_MAX = 4000;
@@ -50,6 +51,16 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
   const inputs = useStudio((s) => s.inputs);
   const generation = useStudio((s) => s.generations[mode]);
   const balance = useMe().data?.credits ?? null;
+  const setDraft = useStudio((s) => s.setDraft);
+  const typed = useMemo(() => ({ prompt, image, video, audio }), [prompt, image, video, audio]);
+  const draft = useDraft({
+    screen: 'draft.studio',
+    value: typed,
+    isEmpty: isStudioDraftEmpty,
+    parse: parseStudioDraft,
+    restore: setDraft,
+    reset: () => setDraft(emptyStudioDraft()),
+  });
 
   const snapshot = useMemo(() => ({ prompt, image, video, audio, inputs }), [prompt, image, video, audio, inputs]);
   const info = useMemo(() => modeInputs(mode, snapshot), [mode, snapshot]);
@@ -89,6 +100,7 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
     }
     setCheck(null);
     void runGeneration(built, queryClient);
+    draft.clear();
     // When the result sits under the form (narrow screens, or a side tool open) bring it into view.
     const form = formRef.current?.getBoundingClientRect();
     const result = resultsRef.current?.getBoundingClientRect();
@@ -135,12 +147,13 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
             layout="fill"
           />
 
+          <DraftRestoredNote draft={draft} testId="studio-draft-restored" />
           <div className="space-y-1.5">
             <div className="flex items-center justify-between gap-2">
               <label htmlFor={promptId} className="text-sm font-medium text-fg">
                 {t('studio.prompt.label')}
               </label>
-              <span className="text-[11px] tabular-nums text-subtle">{t('studio.prompt.words', { count: words })}</span>
+              <span className="text-xs tabular-nums text-subtle">{t('studio.prompt.words', { count: words })}</span>
             </div>
             <textarea
               id={promptId}
@@ -160,7 +173,7 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
             />
             <p
               id={`${promptId}-hint`}
-              className="flex items-start gap-1.5 text-[11px] leading-snug text-subtle"
+              className="flex items-start gap-1.5 text-xs leading-snug text-subtle"
               data-testid="quality-suffix-hint"
               data-active={suffixed}
             >

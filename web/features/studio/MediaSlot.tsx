@@ -28,11 +28,11 @@ function InputTile({ input, onRemove }: { input: MediaInput; onRemove: () => voi
       ) : (
         <span className="flex size-full flex-col items-center justify-center gap-0.5 px-1 text-subtle">
           <Film className="size-5" aria-hidden />
-          <span className="w-full truncate text-center text-[9px]">{input.name}</span>
+          <span className="w-full truncate text-center text-xs">{input.name}</span>
         </span>
       )}
       {input.status === 'uploading' && (
-        <span className="absolute inset-0 flex flex-col items-center justify-center gap-1 bg-black/55 text-[10px] font-medium text-white">
+        <span className="absolute inset-0 flex flex-col items-center justify-center gap-1 bg-black/55 text-xs font-medium text-white">
           <Loader2 className="size-4 animate-spin" aria-hidden />
           {Math.round(input.progress * 100)}%
         </span>
@@ -108,10 +108,10 @@ export function MediaSlot({
           <p className={cn(labelClass, 'text-fg')} aria-hidden>
             {label}
           </p>
-          {description && <p className="mt-0.5 text-[11px] leading-snug text-subtle">{description}</p>}
+          {description && <p className="mt-0.5 text-xs leading-snug text-subtle">{description}</p>}
         </div>
         {!single && items.length > 0 && (
-          <span className="shrink-0 text-[11px] tabular-nums text-subtle">{items.length}</span>
+          <span className="shrink-0 text-xs tabular-nums text-subtle">{items.length}</span>
         )}
       </div>
       {items.length > 0 && (

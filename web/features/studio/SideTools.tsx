@@ -42,7 +42,7 @@ export function ToolRail({
             title={label}
             data-testid={`tool-${tool}`}
             className={cn(
-              'flex min-w-0 flex-col items-center gap-1 rounded-xl px-1 py-2 text-center text-[11px] leading-tight font-medium transition-colors',
+              'flex min-w-0 flex-col items-center gap-1 rounded-xl px-1 py-2 text-center text-xs leading-tight font-medium transition-colors',
               'sm:shrink-0 sm:flex-row sm:gap-2 sm:px-3 sm:text-xs lg:size-12 lg:flex-col lg:justify-center lg:gap-0.5 lg:p-0',
               pressed ? 'bg-accent text-accent-fg' : 'text-muted hover:bg-surface-2 hover:text-fg',
             )}

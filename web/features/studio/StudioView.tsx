@@ -15,6 +15,7 @@ import { localizeMessage } from '../../i18n/localize.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { useDir } from '../../ui/controls.tsx';
+import { SKIP_TARGET } from '../../ui/SkipLink.tsx';
 import { CampaignsTab } from '../campaigns/CampaignsTab.tsx';
 import { PersonasTab } from '../personas/PersonasView.tsx';
 import { PublishTab } from '../publishing/PublishTab.tsx';
@@ -28,6 +29,10 @@ const CanvasOverlay = lazy(() => import('../canvas-editor/CanvasOverlay.tsx'));
 const FilmStudioOverlay = lazy(() => import('../film/FilmStudioOverlay.tsx'));
 
 const TAB_ICONS = { creator: WandSparkles, personas: ScanFace, campaigns: Megaphone, publish: Send } as const;
+
+// Each panel holds focusable controls, so the panel itself is no Tab stop (it took the focus unseen); the
+// skip link lands on the open one, three Tabs from the prompt instead of ten.
+const PANEL = { tabIndex: -1, [SKIP_TARGET]: '' } as const;
 
 /** The Creation Studio (dashboard view genproStudio): tabs and mode kept in the URL, side-tool rail. */
 export default function StudioView() {
@@ -150,16 +155,16 @@ export default function StudioView() {
                 </Button>
               </div>
             )}
-            <Tabs.Content value="creator" className="focus-visible:outline-none">
+            <Tabs.Content value="creator" {...PANEL}>
               <CreatorTab mode={mode} onModeChange={(next) => update({ mode: next })} />
             </Tabs.Content>
-            <Tabs.Content value="personas" className="focus-visible:outline-none">
+            <Tabs.Content value="personas" {...PANEL}>
               <PersonasTab />
             </Tabs.Content>
-            <Tabs.Content value="campaigns" className="space-y-4 focus-visible:outline-none">
+            <Tabs.Content value="campaigns" {...PANEL} className="space-y-4">
               <CampaignsTab workspace={<WorkspacePanel />} />
             </Tabs.Content>
-            <Tabs.Content value="publish" className="focus-visible:outline-none">
+            <Tabs.Content value="publish" {...PANEL}>
               <PublishTab />
             </Tabs.Content>
           </div>

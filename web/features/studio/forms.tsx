@@ -58,7 +58,7 @@ function ImageLimit({ info }: { info: ModeInputs }) {
   const { limit } = modelImageLimit(info.model);
   return (
     <div className="space-y-2">
-      <p className={cn('text-[11px] tabular-nums', info.limitError ? 'text-danger' : 'text-subtle')}>
+      <p className={cn('text-xs tabular-nums', info.limitError ? 'text-danger' : 'text-subtle')}>
         {t('studio.inputs.limit', { count: info.limitCount, max: limit, model: modelName(info.model) })}
       </p>
       {info.limitError && (
@@ -252,7 +252,7 @@ export function VideoForm({ info }: { info: ModeInputs }) {
           size="sm"
           layout="grid"
         />
-        <p className="text-[11px] leading-snug text-subtle" data-testid="video-submode-description">
+        <p className="text-xs leading-snug text-subtle" data-testid="video-submode-description">
           {t(`studio.video.subModes.${subMode}.description`)}
         </p>
       </div>
@@ -332,7 +332,7 @@ export function VideoForm({ info }: { info: ModeInputs }) {
         </div>
       )}
       {subMode === 'filmmakerPro' && (
-        <p className="text-[11px] leading-snug text-subtle" data-testid="dual-frame-note">
+        <p className="text-xs leading-snug text-subtle" data-testid="dual-frame-note">
           {t('studio.video.dualFrameNote', { count: info.limitCount })}
         </p>
       )}

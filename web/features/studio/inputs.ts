@@ -57,7 +57,10 @@ export async function addFiles(slot: InputSlot, kind: 'image' | 'video', picked:
     const error = result.reason;
     const message = error instanceof Error ? error.message : MESSAGES.upload.failed;
     updateInput(slot, key, { status: 'error', error: message });
-    const detail = error instanceof UploadError && error.detail ? localizeMessage(error.detail) : undefined;
+    const detail =
+      error instanceof UploadError && error.detail && error.detail !== message
+        ? localizeMessage(error.detail)
+        : undefined;
     toast.error(localizeMessage(message), { description: detail });
   });
 }

@@ -11,6 +11,7 @@ import {
 } from '../../../common/api/generation.constants.ts';
 import type { GenerationErrorKind, GenerationPhase } from '../../../common/rules/generation-state.ts';
 import type { StudioMode } from '../../../common/rules/studio.ts';
+import { pickTyped } from '../../ui/drafts.tsx';
 
 export interface ImageParams {
   model: string;
@@ -160,6 +161,38 @@ export const initialGeneration = (): Generation => ({
   expected: 0,
 });
 
+/** What the browser keeps of the form between visits (web/ui/drafts.tsx): the prompt and every setting. */
+export interface StudioDraft {
+  prompt: string;
+  image: ImageParams;
+  video: VideoParams;
+  audio: AudioParams;
+}
+
+export const emptyStudioDraft = (): StudioDraft => ({
+  prompt: '',
+  image: defaultImageParams(),
+  video: defaultVideoParams(),
+  audio: defaultAudioParams(),
+});
+
+export const isStudioDraftEmpty = (draft: StudioDraft) =>
+  draft.prompt.trim() === '' && JSON.stringify({ ...draft, prompt: '' }) === JSON.stringify(emptyStudioDraft());
+
+/** A stored draft read back field by field; a field of the wrong type keeps its default. */
+export function parseStudioDraft(raw: unknown): StudioDraft | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const stored = raw as Record<string, unknown>;
+  const empty = emptyStudioDraft();
+  const audio = pickTyped(empty.audio, stored.audio);
+  return {
+    prompt: typeof stored.prompt === 'string' ? stored.prompt : '',
+    image: pickTyped(empty.image, stored.image),
+    video: pickTyped(empty.video, stored.video),
+    audio: audio.type === 'music' || audio.type === 'voice' ? audio : { ...audio, type: empty.audio.type },
+  };
+}
+
 interface StudioState {
   prompt: string;
   image: ImageParams;
@@ -176,6 +209,8 @@ interface StudioState {
   removeInput: (slot: InputSlot, key: string) => void;
   setGeneration: (mode: StudioMode, patch: Partial<Generation>) => void;
   resetGeneration: (mode: StudioMode) => void;
+  /** Puts a kept draft (or, with none, the empty form) into the prompt and settings. */
+  setDraft: (draft: StudioDraft) => void;
   /** Everything back to the defaults (another user signed in). */
   resetAll: () => void;
 }
@@ -188,10 +223,7 @@ function revoke(input: MediaInput) {
 }
 
 const initialState = () => ({
-  prompt: '',
-  image: defaultImageParams(),
-  video: defaultVideoParams(),
-  audio: defaultAudioParams(),
+  ...emptyStudioDraft(),
   inputs: {
     imageReferences: [],
     imageCharacters: [],
@@ -231,6 +263,7 @@ export const useStudio = create<StudioState>((set) => ({
   setGeneration: (mode, patch) =>
     set((s) => ({ generations: { ...s.generations, [mode]: { ...s.generations[mode], ...patch } } })),
   resetGeneration: (mode) => set((s) => ({ generations: { ...s.generations, [mode]: initialGeneration() } })),
+  setDraft: (draft) => set({ prompt: draft.prompt, image: draft.image, video: draft.video, audio: draft.audio }),
   resetAll: () =>
     set((s) => {
       Object.values(s.inputs).flat().forEach(revoke);

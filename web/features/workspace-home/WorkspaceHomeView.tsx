@@ -100,7 +100,7 @@ function RecentAssets() {
               >
                 <AssetThumb asset={asset} />
                 {isVideoType(asset.type) && (
-                  <span className="absolute start-1.5 bottom-1.5 rounded bg-black/60 px-1.5 py-0.5 text-[10px] font-medium text-white">
+                  <span className="absolute start-1.5 bottom-1.5 rounded bg-black/60 px-1.5 py-0.5 text-xs font-medium text-white">
                     {t('workspaceHome.assets.video')}
                   </span>
                 )}

@@ -1,9 +1,22 @@
-import { type Connector, ConnectorError, callApi, countOf, type PostMetrics, pkceCodeFlow } from './types.ts';
+import {
+  type Connector,
+  ConnectorError,
+  callApi,
+  countOf,
+  type PostMedia,
+  type PostMetrics,
+  pkceCodeFlow,
+} from './types.ts';
+import { callRaw, pause } from './upload.ts';
 
 // X (Twitter) API v2: OAuth 2.0 authorization code with PKCE (confidential client, Basic auth on the token
 // endpoint), GET /2/users/me (public_metrics.followers_count), POST /2/tweets, and GET /2/tweets?ids= with
-// tweet.fields=public_metrics (impression_count, like_count, reply_count, retweet_count, quote_count). Media is linked in the text (media upload is a separate
-// chunked API that needs elevated access).
+// tweet.fields=public_metrics (impression_count, like_count, reply_count, retweet_count, quote_count).
+// Media is uploaded with the v2 chunked media upload (scope media.write): POST /2/media/upload/initialize
+// {media_type, total_bytes, media_category} → data.id; POST /2/media/upload/{id}/append (multipart `media`,
+// `segment_index`) per segment; POST /2/media/upload/{id}/finalize; while data.processing_info is pending or
+// in_progress, GET /2/media/upload?command=STATUS&media_id= after check_after_secs; then POST /2/tweets with
+// media.media_ids. Images go the same way in one segment.
 
 export interface TwitterOptions {
   clientId: string;
@@ -12,7 +25,39 @@ export interface TwitterOptions {
   authBase: string;
 }
 
-const SCOPES = 'tweet.read tweet.write users.read offline.access';
+const SCOPES = 'tweet.read tweet.write users.read media.write offline.access';
+/** Segments of at most 4 MiB (X takes up to 5 MB a segment, 1000 segments). */
+const SEGMENT_BYTES = 4 * 1024 * 1024;
+/** X's published limits: images 5 MB, animated GIFs 15 MB, videos 512 MB; 4 images or one video/GIF a post. */
+const MAX_BYTES = { image: 5 * 1024 * 1024, gif: 15 * 1024 * 1024, video: 512 * 1024 * 1024 };
+const X_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif']);
+const X_VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime']);
+/** The longest a video is waited for X's processing before the attempt is retried later. */
+const PROCESSING_WAIT_SECONDS = 240;
+
+function categoryOf(media: PostMedia): 'tweet_image' | 'tweet_gif' | 'tweet_video' {
+  if (media.kind === 'video') return 'tweet_video';
+  return media.contentType === 'image/gif' ? 'tweet_gif' : 'tweet_image';
+}
+
+/** Refuses media X does not take, before anything is uploaded. */
+function checkMedia(media: readonly PostMedia[]): void {
+  if (media.length === 0) return;
+  const single = media.filter((m) => categoryOf(m) !== 'tweet_image');
+  if (single.length > 0 && media.length > 1) {
+    throw new ConnectorError('bad-body', 'X takes one video or GIF a post, or up to 4 images');
+  }
+  if (media.length > 4) throw new ConnectorError('bad-body', 'X takes up to 4 images a post');
+  for (const m of media) {
+    const types = m.kind === 'video' ? X_VIDEO_TYPES : X_IMAGE_TYPES;
+    if (!types.has(m.contentType)) throw new ConnectorError('bad-body', `X does not take ${m.contentType} files`);
+    const category = categoryOf(m);
+    const limit = MAX_BYTES[category === 'tweet_video' ? 'video' : category === 'tweet_gif' ? 'gif' : 'image'];
+    if (m.sizeBytes > limit) {
+      throw new ConnectorError('bad-body', `X takes ${m.kind} files up to ${Math.round(limit / 1024 / 1024)} MB`);
+    }
+  }
+}
 /** GET /2/tweets takes at most 100 ids a call. */
 const IDS_PER_LOOKUP = 100;
 
@@ -34,6 +79,60 @@ export function twitterConnector(o: TwitterOptions): Connector {
     });
     const data = (me.body.data ?? {}) as { id?: string; username?: string; public_metrics?: Record<string, unknown> };
     return { id: data.id, username: data.username, followerCount: countOf(data.public_metrics?.followers_count) };
+  }
+  const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
+  /** One file through the chunked upload; answers its media id once X may attach it. */
+  async function upload(accessToken: string, media: PostMedia, signal?: AbortSignal): Promise<string> {
+    const bytes = await media.read();
+    const init = await callApi(
+      `${o.apiBase}/2/media/upload/initialize`,
+      {
+        headers: bearer(accessToken),
+        json: { media_type: media.contentType, total_bytes: bytes.length, media_category: categoryOf(media) },
+      },
+      signal,
+    );
+    const id = (init.body.data as { id?: string } | undefined)?.id;
+    if (!id) throw new ConnectorError('bad-body', 'no media id in the upload initialize reply');
+    for (let offset = 0, index = 0; offset < bytes.length; offset += SEGMENT_BYTES, index++) {
+      const form = new FormData();
+      form.set('segment_index', String(index));
+      form.set('media', new Blob([new Uint8Array(bytes.subarray(offset, offset + SEGMENT_BYTES))]), 'media');
+      await callRaw(
+        `${o.apiBase}/2/media/upload/${id}/append`,
+        { method: 'POST', headers: bearer(accessToken), body: form },
+        signal,
+      );
+    }
+    const finalized = await callApi(
+      `${o.apiBase}/2/media/upload/${id}/finalize`,
+      { method: 'POST', headers: bearer(accessToken) },
+      signal,
+    );
+    let info = (finalized.body.data as { processing_info?: ProcessingInfo } | undefined)?.processing_info;
+    let waited = 0;
+    // Video and GIFs are processed after finalize: pending → in_progress → succeeded | failed.
+    while (info && info.state !== 'succeeded') {
+      if (info.state === 'failed') {
+        throw new ConnectorError(
+          'bad-body',
+          `X could not process the ${media.kind}: ${info.error?.message ?? 'failed'}`,
+        );
+      }
+      const after = Math.max(1, Math.min(30, Number(info.check_after_secs) || 1));
+      if (waited + after > PROCESSING_WAIT_SECONDS) {
+        throw new ConnectorError('retry', `X is still processing the ${media.kind}`, 60);
+      }
+      await pause(after, signal);
+      waited += after;
+      const status = await callApi(
+        `${o.apiBase}/2/media/upload?command=STATUS&media_id=${id}`,
+        { headers: bearer(accessToken) },
+        signal,
+      );
+      info = (status.body.data as { processing_info?: ProcessingInfo } | undefined)?.processing_info;
+    }
+    return id;
   }
   return {
     platform: 'twitter',
@@ -78,11 +177,18 @@ export function twitterConnector(o: TwitterOptions): Connector {
     },
     refreshToken: oauth.refreshToken,
     async post(accessToken, input, signal) {
-      // The message was fitted to X's limit before (common/rules/post-text.ts); links count 23 each there.
-      const text = [input.message, ...input.mediaUrls].join('\n');
+      // The message was fitted to X's limit before (common/rules/post-text.ts). The files are uploaded and
+      // attached; only a caller that gives no files (URLs alone) has them linked, 23 characters each.
+      checkMedia(input.media);
+      const mediaIds: string[] = [];
+      for (const media of input.media) mediaIds.push(await upload(accessToken, media, signal));
+      const text = mediaIds.length > 0 ? input.message : [input.message, ...input.mediaUrls].join('\n');
       const { body } = await callApi(
         `${o.apiBase}/2/tweets`,
-        { headers: { authorization: `Bearer ${accessToken}` }, json: { text } },
+        {
+          headers: bearer(accessToken),
+          json: { ...(text ? { text } : {}), ...(mediaIds.length > 0 ? { media: { media_ids: mediaIds } } : {}) },
+        },
         signal,
       );
       const id = (body.data as { id?: string } | undefined)?.id;
@@ -90,4 +196,10 @@ export function twitterConnector(o: TwitterOptions): Connector {
       return { externalId: id, shareUrl: `https://x.com/i/web/status/${id}`, views: null };
     },
   };
+}
+
+interface ProcessingInfo {
+  state?: 'pending' | 'in_progress' | 'succeeded' | 'failed';
+  check_after_secs?: number;
+  error?: { message?: string };
 }

@@ -16,13 +16,42 @@ interface SocialProfile {
   followerCount: number | null;
 }
 
-interface PostInput {
+/**
+ * One media file of a post, as a connector uploads it (issue 28: media is uploaded, not linked). Networks that
+ * pull media themselves (Instagram containers, TikTok PULL_FROM_URL, Facebook `url`) take `url`; the others
+ * upload the bytes from `read()`.
+ */
+export interface PostMedia {
+  kind: 'image' | 'video';
+  /** The sniffed MIME type: image/jpeg, image/png, image/webp, image/gif, video/mp4, video/quicktime. */
+  contentType: string;
+  sizeBytes: number;
+  /** Pixels, when known (images and probed videos). */
+  width: number | null;
+  height: number | null;
+  /** Seconds, for a video when known. */
+  durationSeconds: number | null;
+  /** A signed public https URL of the file that the network's servers can fetch (valid for hours). */
+  url: string;
+  /** The file's bytes (read from the studio's storage). */
+  read(): Promise<Buffer>;
+}
+
+export interface PostInput {
   message: string;
+  /** The public URLs of the media (the same files as `media`), for networks and the sandbox that link them. */
   mediaUrls: string[];
+  /** The post's media files in order, to upload (empty for a text post). */
+  media: PostMedia[];
   /** Our post id: a retried publish must not post twice. */
   idempotencyKey: string;
   /** The account's id on the network (the author of the post). */
   authorId: string;
+  /**
+   * Who may see the post, for networks that ask (YouTube's status.privacyStatus): the user's publishing setting.
+   * Absent: the network connector's safe default (private).
+   */
+  privacy?: 'private' | 'unlisted' | 'public';
 }
 
 /** A post's figures as the network reports them; null where the network reports none. */
@@ -71,10 +100,20 @@ interface AuthRequest {
 export interface Connector {
   platform: SocialPlatform;
   mode: 'sandbox' | 'live';
+  /**
+   * How long before its expiry a token is refreshed (default 5 minutes). Instagram's long-lived token can only be
+   * refreshed while it is still valid, so it is refreshed days ahead by whichever call comes first (the metrics pass).
+   */
+  refreshMarginMs?: number;
   generateAuthUrl(redirectUri: string): AuthRequest;
   authenticate(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<{
     tokens: TokenSet;
     profile: SocialProfile;
+    /**
+     * Optional: every account the login granted, when the person must choose which one to connect (the Facebook
+     * Pages they manage); `tokens`/`profile` are then the first of them.
+     */
+    choices?: Array<{ tokens: TokenSet; profile: SocialProfile }>;
   }>;
   refreshToken(refreshToken: string): Promise<TokenSet>;
   post(accessToken: string, input: PostInput, signal?: AbortSignal): Promise<PostOutcome>;
@@ -82,6 +121,22 @@ export interface Connector {
   fetchProfile(accessToken: string): Promise<{ followerCount: number }>;
   /** The figures of the account's posts by network id; a post the network no longer has is left out. */
   fetchPostMetrics(accessToken: string, externalIds: readonly string[]): Promise<Map<string, PostMetrics>>;
+}
+
+/** Waits `ms`; a publish stopped meanwhile (its AbortSignal) ends the wait as a `retry` ConnectorError. */
+export function sleepUnlessStopped(ms: number, signal: AbortSignal | undefined, stopped: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new ConnectorError('retry', stopped));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new ConnectorError('retry', stopped));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** A count from a network reply: a non-negative integer, else null (the network did not report it). */
@@ -106,6 +161,30 @@ function failureOf(status: number): ConnectorFailure {
   return 'bad-body';
 }
 
+/**
+ * Sends a request to a network and reads its answer as JSON whatever the status (a body that is not JSON comes back
+ * as `{ raw }`); only a request that got no answer throws, as a `retry` ConnectorError. Each connector maps the
+ * status and body to its failure classes.
+ */
+export async function sendForJson(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string | FormData },
+  signal?: AbortSignal,
+): Promise<{ res: Response; body: Record<string, unknown> }> {
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, signal });
+  } catch (error) {
+    throw new ConnectorError('retry', `network error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const text = await res.text();
+  try {
+    return { res, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  } catch {
+    return { res, body: { raw: text.slice(0, 500) } };
+  }
+}
+
 /** JSON (or form) request to a network's API; non-2xx answers become ConnectorErrors of the right class. */
 export async function callApi(
   url: string,
@@ -121,19 +200,11 @@ export async function callApi(
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(init.form).toString();
   }
-  let res: Response;
-  try {
-    res = await fetch(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, signal });
-  } catch (error) {
-    throw new ConnectorError('retry', `network error: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const text = await res.text();
-  let parsed: Record<string, unknown> = {};
-  try {
-    parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  } catch {
-    parsed = { raw: text.slice(0, 500) };
-  }
+  const { res, body: parsed } = await sendForJson(
+    url,
+    { method: init.method ?? (body ? 'POST' : 'GET'), headers, body },
+    signal,
+  );
   if (!res.ok) {
     const failure = failureOf(res.status);
     const detail = String(

@@ -1,5 +1,7 @@
 import { and, count, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { SocialPlatform } from '../../../../common/api/social.ts';
+import { fitPostText } from '../../../../common/rules/post-text.ts';
+import { checkPostMedia, NETWORK_NAMES, type PostMediaFacts } from '../../../../common/rules/social-media.ts';
 import type { AppContext } from '../../../context.ts';
 import {
   sandboxFollows,
@@ -11,6 +13,7 @@ import {
 } from '../../../db/schema/index.ts';
 import { generateToken, sha256 } from '../../../platform/auth/crypto.ts';
 import { ConnectorError, type PostMetrics, s256, type TokenSet } from '../connectors/types.ts';
+import { factsOfAddress } from '../post-media-facts.ts';
 
 // The embedded sandbox networks: what a platform does on its side of OAuth and publishing, kept in our
 // database. Codes and tokens are stored hashed; posts are public pages that count unique views (one per visitor
@@ -23,14 +26,7 @@ const CODE_TTL_MS = 10 * 60_000;
 /** Short, so that refresh before expiry is exercised for real. */
 const SANDBOX_ACCESS_TTL_MS = 60 * 60_000;
 
-export const SANDBOX_NAMES: Record<SocialPlatform, string> = {
-  instagram: 'Instagram',
-  tiktok: 'TikTok',
-  youtube: 'YouTube',
-  twitter: 'X (Twitter)',
-  linkedin: 'LinkedIn',
-  facebook: 'Facebook',
-};
+export const SANDBOX_NAMES = NETWORK_NAMES;
 
 export function sandboxPostUrl(ctx: Pick<AppContext, 'config'>, platform: SocialPlatform, id: string): string {
   return `${ctx.config.publicUrl}/social/sandbox/${platform}/posts/${id}`;
@@ -128,6 +124,24 @@ export async function revokeGrant(ctx: Ctx, platform: SocialPlatform, accessToke
     .where(and(eq(sandboxGrants.accessTokenHash, sha256(accessToken)), eq(sandboxGrants.platform, platform)));
 }
 
+/**
+ * What the network the sandbox stands for would do with a post (common/rules/social-media.ts): a post it would
+ * refuse (no media on Instagram, no video on TikTok or YouTube, media over its limits) is refused as a bad
+ * request; a caption over its limit is cut there (at a word, with an ellipsis, as Cross-post optimization cuts).
+ * The facts are the files' when the publisher sends them, else what their addresses say.
+ */
+function asTheNetworkTakesIt(
+  platform: SocialPlatform,
+  message: string,
+  mediaUrls: readonly string[],
+  media: readonly PostMediaFacts[] | undefined,
+): string {
+  const facts = media && media.length > 0 ? media : mediaUrls.map(factsOfAddress);
+  const problems = checkPostMedia(platform, message, facts, { mediaUrls, shortenCaption: true });
+  if (problems.length > 0) throw new ConnectorError('bad-body', problems.join('; '), undefined, 400);
+  return fitPostText(platform, message, mediaUrls).message;
+}
+
 /** Publishing API: one post per idempotency key; an expired or unknown token is refused (401). */
 export async function createSandboxPost(
   ctx: Ctx,
@@ -136,10 +150,13 @@ export async function createSandboxPost(
     accessToken: string;
     message: string;
     mediaUrls: string[];
+    /** The files' facts (the publisher's PostMedia), when it sends them. */
+    media?: readonly PostMediaFacts[];
     idempotencyKey: string;
   },
 ): Promise<{ id: string; views: number }> {
   const grant = await grantOf(ctx, input.platform, input.accessToken);
+  const message = asTheNetworkTakesIt(input.platform, input.message, input.mediaUrls, input.media);
   await ctx.db
     .insert(sandboxPosts)
     .values({
@@ -147,7 +164,7 @@ export async function createSandboxPost(
       grantId: grant.id,
       username: grant.username,
       idempotencyKey: input.idempotencyKey,
-      message: input.message,
+      message,
       mediaUrls: input.mediaUrls,
       createdAt: ctx.clock.now(),
     })

@@ -98,8 +98,9 @@ async function runQuickEdit(image: CanvasImage, prompt: string): Promise<boolean
       prompt,
       assetId: reply.data.id ?? undefined,
       engine: engineOf(reply.data.metadata),
-      naturalWidth: output.width,
-      naturalHeight: output.height,
+      // The edit keeps the source's shape; its real size, when the reply has it, fits the box to it.
+      naturalWidth: reply.data.width ?? source.naturalWidth,
+      naturalHeight: reply.data.height ?? source.naturalHeight,
       width: source.width,
       height: source.height,
     });
@@ -129,6 +130,8 @@ async function runComposition(images: CanvasImage[], prompt: string): Promise<bo
       prompt,
       assetId: reply.data.id ?? undefined,
       engine: engineOf(reply.data.metadata),
+      naturalWidth: reply.data.width ?? undefined,
+      naturalHeight: reply.data.height ?? undefined,
     });
   } catch (error) {
     console.error('Multi-composition failed', error);

@@ -33,7 +33,7 @@ function ResultImage({ item, index, onOpen }: { item: GeneratedItem; index: numb
             src={item.thumbnailUrl ?? item.url}
             alt={t('studio.results.imageAlt', { n: index + 1 })}
             onError={() => setFailed(true)}
-            className="size-full object-cover"
+            className="size-full object-contain"
           />
         )}
       </button>
