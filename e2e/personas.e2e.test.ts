@@ -107,6 +107,26 @@ describe('AI personas', () => {
       await page.keyboard.press('Escape');
       await page.goto(`${baseUrl()}/dashboard?view=aiPersonas`);
       await page.locator(`[data-testid="persona-card"][data-name="${name}"]`).waitFor();
+
+      // The studio's Personas tab lists it among the ready ones; one still being made waits under 'In progress'
+      // (here the reply is changed in flight to say so: a real generation finishes too fast to catch).
+      await page.goto(`${baseUrl()}/dashboard?view=genproStudio&tab=personas`);
+      const studioCard = page.getByTestId('persona-list').locator(`[data-testid="persona-card"][data-name="${name}"]`);
+      await studioCard.waitFor();
+      expect(await page.getByTestId('personas-in-progress').count()).toBe(0);
+      await page.route('**/api/personas', async (route) => {
+        const response = await route.fetch();
+        const body = (await response.json()) as { data: { name: string; status: string }[] };
+        body.data = body.data.map((p) => (p.name === name ? { ...p, status: 'generating' } : p));
+        await route.fulfill({ response, json: body });
+      });
+      await page.reload();
+      const inProgress = page.getByTestId('personas-in-progress');
+      await inProgress.locator(`[data-testid="persona-card"][data-name="${name}"]`).waitFor();
+      expect(await inProgress.getByRole('heading').textContent()).toBe('In progress');
+      expect(await page.getByTestId('persona-list').count()).toBe(0);
+      await page.unroute('**/api/personas');
+
       await page.goto(`${baseUrl()}/dashboard?view=genproStudio&tab=campaigns`);
       const item = page.locator('[data-testid="workspace-item"][data-type="persona"]');
       await item.waitFor();

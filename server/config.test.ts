@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, DEMO_ADMIN_EMAIL, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
   it('gives the embedded defaults with an empty environment', () => {
@@ -225,5 +225,22 @@ describe('SANDBOX_NETWORKS', () => {
     expect(loadConfig({ SANDBOX_NETWORKS: 'false' }).SANDBOX_NETWORKS).toBe(false);
     expect(loadConfig(production).SANDBOX_NETWORKS).toBe(false);
     expect(loadConfig({ ...production, SANDBOX_NETWORKS: 'true' }).SANDBOX_NETWORKS).toBe(true);
+  });
+});
+
+describe('PUBLIC_PERSONA_ADMIN_EMAIL', () => {
+  it('is the demo admin in a demo, nobody in production, and the variable when set', () => {
+    expect(loadConfig({}).PUBLIC_PERSONA_ADMIN_EMAIL).toBe(DEMO_ADMIN_EMAIL);
+    expect(loadConfig({ SEED_DEMO: 'false' }).PUBLIC_PERSONA_ADMIN_EMAIL).toBeUndefined();
+    expect(loadConfig({ PUBLIC_PERSONA_ADMIN_EMAIL: 'Curator@Studio.Example' }).PUBLIC_PERSONA_ADMIN_EMAIL).toBe(
+      'curator@studio.example',
+    );
+    const production = {
+      NODE_ENV: 'production',
+      SMTP_URL: 'smtp://mail:25',
+      TRUST_PROXY: 'false',
+      PUBLIC_URL: 'https://studio.example',
+    };
+    expect(loadConfig(production).PUBLIC_PERSONA_ADMIN_EMAIL).toBeUndefined();
   });
 });

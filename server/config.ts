@@ -299,7 +299,7 @@ const configSchema = z.object({
   GEMINI_TEXT_MODEL: z.string().trim().min(1).default('gemini-2.5-flash'),
   /** Wait between Veo operation polls (Google's samples poll every 10 s). */
   GEMINI_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(10_000),
-  /** The one account allowed to create public personas (spec 6); nobody can when unset. */
+  /** The one account allowed to create public personas (spec 6); the demo admin in a demo, else nobody when unset. */
   PUBLIC_PERSONA_ADMIN_EMAIL: z
     .email('must be an email address')
     .transform((v) => v.toLowerCase())
@@ -418,11 +418,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `PUBLIC_URL: must be the studio's public https:// address when NODE_ENV=production (${c.PUBLIC_URL ? `got ${publicUrl}` : `unset, it would be ${publicUrl}`}), so session cookies carry Secure and never travel unencrypted. Behind a proxy that terminates TLS, set it to the https:// address people open (the proxy may speak plain HTTP to the studio). A site served over plain HTTP on purpose (a closed network) sets SECURE_COOKIES=false to say so.`,
     );
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  const seedDemo = c.SEED_DEMO ?? !production;
   return {
     ...c,
     HOST: c.HOST ?? '127.0.0.1',
     hostSet: c.HOST !== undefined,
-    SEED_DEMO: c.SEED_DEMO ?? !production,
+    SEED_DEMO: seedDemo,
+    // A demo without the variable would leave public personas to nobody: its admin is the designated account.
+    PUBLIC_PERSONA_ADMIN_EMAIL: c.PUBLIC_PERSONA_ADMIN_EMAIL ?? (seedDemo ? DEMO_ADMIN_EMAIL : undefined),
     LOCAL_ENGINES: c.LOCAL_ENGINES ?? !production,
     SANDBOX_NETWORKS: c.SANDBOX_NETWORKS ?? !production,
     secureCookies: c.SECURE_COOKIES ?? (production || publicUrl.startsWith('https://')),
@@ -433,6 +436,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embedded: { database: !c.DATABASE_URL, storage: !c.S3_BUCKET, mail: !c.SMTP_URL },
   };
 }
+
+/** The demo's admin account (server/features/auth/seed.ts creates it). */
+export const DEMO_ADMIN_EMAIL = 'admin@genpro.local';
 
 function redact(name: string, value: string): string {
   return /SECRET|PASSWORD|KEY|TOKEN|DATABASE_URL|SMTP_URL/.test(name) ? '***' : value;

@@ -17,6 +17,7 @@ export const CAMPAIGNS_MESSAGES = {
     objectiveRequired: 'Please enter a campaign objective',
     budgetMin: withParams(['min'], (min: number) => `The budget must be at least €${min}`),
     budgetMax: withParams(['max'], (max: number) => `The budget can be at most €${max}`),
+    budgetLabel: "The budget must be an amount in euros (e.g. 2500) or a range such as '$1K - $5K'",
     amountDecimals: 'Amounts can have at most 2 decimals',
     durationRange: withParams(
       ['min', 'max'],

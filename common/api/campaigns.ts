@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
+import { daysOfDurationLabel, eurosOfBudgetLabel } from '../rules/campaigns.ts';
 import {
   APPLICATION_STATUSES,
   AUDIENCE_AGE,
@@ -90,13 +91,31 @@ export type Deliverable = z.infer<typeof deliverable>;
 
 // ---- Plan (POST /api/campaigns/plan) ----
 
-/** Spec 3 Campaign parameters. `budget` in euros (at most the wallet); `duration` in days. */
+/** A text the plan form may send for a number: its label read, or left as is for the number's own message. */
+const fromLabel = (read: (label: string) => number | null) => (value: unknown) =>
+  typeof value === 'string' ? (read(value) ?? value) : value;
+
+/**
+ * Spec 3 Campaign parameters. `budget` in euros (at most the wallet) or a range label such as the spec's default
+ * '$1K - $5K' (its lower end); `duration` in days or a label such as the default '1 Week'.
+ */
 export const campaignPlanBody = z.object({
   name: z.string().trim().max(L.titleLength, MESSAGES.generic.textTooLong('The name', L.titleLength)).default(''),
   objective,
   targetAudience,
-  budget: budgetEuros,
-  duration: durationDays,
+  budget: z.preprocess(
+    fromLabel(eurosOfBudgetLabel),
+    euroAmount(
+      {
+        invalid: M.budgetLabel,
+        min: M.budgetMin(L.minBudgetEuros),
+        max: M.budgetMax(L.maxBudgetEuros),
+        decimals: M.amountDecimals,
+      },
+      { minCents: L.minBudgetEuros * 100, maxCents: L.maxBudgetEuros * 100 },
+    ),
+  ),
+  duration: z.preprocess(fromLabel(daysOfDurationLabel), durationDays),
   platforms,
   contentTypes,
   kpis,

@@ -15,5 +15,7 @@ export const MAGIC_SELECTOR = {
   inputMaxMb: 10,
   /** Accepted upload extensions (one file). */
   extensions: ['png', 'jpg', 'jpeg', 'webp'],
+  /** The same formats by their sniffed MIME type, for the server's check of base and reference images. */
+  mimeTypes: ['image/png', 'image/jpeg', 'image/webp'],
   stylePrompt: 'Apply style from reference image',
 } as const;

@@ -9,5 +9,7 @@ export const MULTI_REFERENCE_MESSAGES = {
     videoRequired: 'Add a video (mp4, mov, webm or avi) to use video-to-video mode',
     variationFailed: withParams(['n'], (n: number) => `Variation ${n} generation failed`),
     failed: 'Generation failed',
+    weightRange: 'Reference weight must be between 10 % and 100 % (0.1 to 1)',
+    strengthRange: 'Strength must be between 10 % and 100 % (0.1 to 1)',
   },
 } as const;

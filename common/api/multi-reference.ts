@@ -24,9 +24,9 @@ const referenceImage = z.object({
   /** image (default) or video; videos only in video-to-video mode. */
   mediaType: z.enum(['image', 'video']).optional(),
   weight: z
-    .number()
-    .min(0)
-    .max(1)
+    .number({ error: M.weightRange })
+    .min(MULTI_REFERENCE.weight.min / 100, M.weightRange)
+    .max(MULTI_REFERENCE.weight.max / 100, M.weightRange)
     .default(MULTI_REFERENCE.weight.default / 100),
   type: z.enum(MULTI_REFERENCE.referenceTypes).default('style'),
   description: z.string().trim().max(1000).optional(),
@@ -44,9 +44,9 @@ export const multiReferenceBody = z.object({
     .max(MULTI_REFERENCE.maxFiles, M.tooManyFiles(MULTI_REFERENCE.maxFiles)),
   blendMode: z.enum(MULTI_REFERENCE.blendModes).default(MULTI_REFERENCE.defaults.blendMode),
   strength: z
-    .number()
-    .min(0)
-    .max(1)
+    .number({ error: M.strengthRange })
+    .min(MULTI_REFERENCE.strength.min / 100, M.strengthRange)
+    .max(MULTI_REFERENCE.strength.max / 100, M.strengthRange)
     .default(MULTI_REFERENCE.strength.default / 100),
   numImages: z.number().int().min(MULTI_REFERENCE.variations.min).max(MULTI_REFERENCE.variations.max).default(1),
   aspectRatio: z

@@ -9,9 +9,11 @@ import {
   campaignDateErrors,
   canTransition,
   clampAge,
+  daysOfDurationLabel,
   durationLabel,
   earliestLocalDate,
   estimateReach,
+  eurosOfBudgetLabel,
   insufficientFundsMessage,
   isEditable,
   nextStatuses,
@@ -39,6 +41,29 @@ describe('audience', () => {
     expect(audienceAgeError(13, 70)).toBeNull();
     expect(audienceAgeError(12, 30)).toBe('The audience age must be between 13 and 70');
     expect(audienceAgeError(40, 30)).toBe('The minimum age cannot be above the maximum age');
+  });
+});
+
+describe('plan form labels', () => {
+  it("reads the spec's budget ranges as their lower end and single amounts as themselves", () => {
+    expect(eurosOfBudgetLabel('$1K - $5K')).toBe(1000);
+    expect(eurosOfBudgetLabel('€500 – €1,000')).toBe(500);
+    expect(eurosOfBudgetLabel('10K+')).toBe(10_000);
+    expect(eurosOfBudgetLabel('2.5k')).toBe(2500);
+    expect(eurosOfBudgetLabel('1,250')).toBe(1250);
+    expect(eurosOfBudgetLabel('99.5')).toBe(99.5);
+    expect(eurosOfBudgetLabel('$1M to $2M')).toBe(1_000_000);
+    expect(eurosOfBudgetLabel('a lot')).toBeNull();
+    expect(eurosOfBudgetLabel('')).toBeNull();
+  });
+
+  it('reads duration labels in days (a month is 30, as the label shows it)', () => {
+    expect(daysOfDurationLabel('1 Week')).toBe(7);
+    expect(daysOfDurationLabel('3 days')).toBe(3);
+    expect(daysOfDurationLabel('2 Months')).toBe(60);
+    expect(daysOfDurationLabel('10')).toBe(10);
+    for (const days of [1, 5, 7, 14, 30, 90]) expect(daysOfDurationLabel(durationLabel(days))).toBeGreaterThan(0);
+    expect(daysOfDurationLabel('soon')).toBeNull();
   });
 });
 

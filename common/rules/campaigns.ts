@@ -62,6 +62,38 @@ export function durationLabel(days: number): string {
   return plural(Math.max(1, Math.round(d / 30)), 'Month');
 }
 
+/**
+ * A duration as the spec's plan form labels it ('1 Week', '3 Days', '2 Months'; a month is 30 days, as in
+ * durationLabel) or a number of days as text ('10'); null when it is neither.
+ */
+export function daysOfDurationLabel(label: string): number | null {
+  const text = label.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const match = /^(\d+)\s*(day|week|month)s?$/i.exec(text);
+  if (!match) return null;
+  const perUnit = { day: 1, week: 7, month: 30 }[match[2].toLowerCase() as 'day' | 'week' | 'month'];
+  return Number(match[1]) * perUnit;
+}
+
+/**
+ * The budget a plan works with from the spec's range labels ('$1K - $5K', '€500 – €1,000', '10K+'): the range's
+ * lower end, since the plan must fit the wallet and a brand naming a range has at least its lower end to spend.
+ * Amounts are in the wallet's currency (euros) whatever sign the label uses. A single amount ('2500', '€2.5K')
+ * is itself; null when the text is not an amount.
+ */
+export function eurosOfBudgetLabel(label: string): number | null {
+  const amount = String.raw`[$€£]?\s*(\d+(?:[.,]\d+)*)\s*([kKmM])?`;
+  const match = new RegExp(String.raw`^\s*${amount}\s*(?:(?:-|–|—|to)\s*${amount}|\+)?\s*$`).exec(label);
+  if (!match) return null;
+  const digits = match[1];
+  // '1,000' and '2.500' group thousands; '2.5' is a decimal.
+  const grouped = /^\d{1,3}([.,]\d{3})+$/.test(digits);
+  const value = grouped ? Number(digits.replace(/[.,]/g, '')) : Number(digits.replace(',', '.'));
+  if (!Number.isFinite(value)) return null;
+  const scale = { k: 1_000, m: 1_000_000 }[(match[2] ?? '').toLowerCase() as 'k' | 'm'] ?? 1;
+  return Math.round(value * scale * 100) / 100;
+}
+
 // ---- Money ----
 
 /** Euros (at most 2 decimals) as integer cents. */

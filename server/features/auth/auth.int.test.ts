@@ -158,7 +158,7 @@ describe('register → code → verify → me', () => {
       const reg = await register(other.app);
       local.advance(TRIAL_DAYS * 86_400_000 + 1000);
       const me = await other.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(reg.token) });
-      expect((me.json() as MeReply).data.user.subscription).toMatchObject({ status: 'trialing', isActive: false });
+      expect((me.json() as MeReply).data.user.subscription).toMatchObject({ status: 'paused', isActive: false });
     } finally {
       await other.close();
     }

@@ -1,5 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Role } from '../../../common/api/auth.constants.ts';
+import { DEMO_ADMIN_EMAIL } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { STARTUP_LOCK_KEY } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
@@ -19,7 +20,7 @@ type DemoSpec = DemoAccount & Pick<NewAccount, 'firstName' | 'lastName' | 'userS
 const DEMO_ACCOUNTS: readonly DemoSpec[] = [
   {
     role: 'admin',
-    email: 'admin@genpro.local',
+    email: DEMO_ADMIN_EMAIL,
     password: 'genpro-admin',
     note: 'admin: approves creators and brands',
     firstName: 'Ada',

@@ -5,7 +5,7 @@ import type { User } from '../../../common/api/auth.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { subscriptions, users } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
-import { hasSubscriptionAccess } from '../../platform/credits/subscription-access.ts';
+import { hasSubscriptionAccess, settledSubscriptionStatus } from '../../platform/credits/subscription-access.ts';
 import { notFound } from '../../platform/errors.ts';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -17,7 +17,7 @@ function toStatus(value: string): SubscriptionStatus {
 /** isActive: the access rule the server enforces on spending credits (hasSubscriptionAccess). */
 export function summarizeSubscription(row: SubscriptionRow | null, now: Date): User['subscription'] {
   if (!row) return null;
-  const status = toStatus(row.status);
+  const status = toStatus(settledSubscriptionStatus(row, now));
   return {
     status,
     planType: row.planType,

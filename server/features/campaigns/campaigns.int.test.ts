@@ -10,6 +10,7 @@ import type {
   CampaignPlanBody,
   CreateCampaignBody,
 } from '../../../common/api/campaigns.ts';
+import { MESSAGES } from '../../../common/messages.ts';
 import { campaigns, moneyTransactions, users } from '../../db/schema/index.ts';
 import { creditMoney, moneyBalance } from '../../platform/money/ledger.ts';
 import { authHeader, createTestUser, solidPng, storeUpload, type TestUser } from '../../test/fixtures.ts';
@@ -122,6 +123,25 @@ describe('campaign plan', () => {
     // Deterministic with the local engine.
     const again = await api('POST', '/api/campaigns/plan', brand.token, body);
     expect((again.json() as { data: CampaignPlan }).data).toEqual(plan);
+  });
+
+  it("takes the spec's default labels '$1K - $5K' and '1 Week' (the range's lower end, 7 days)", async () => {
+    const brand = await brandWith(1000);
+    const res = await api('POST', '/api/campaigns/plan', brand.token, {
+      ...body,
+      budget: '$1K - $5K',
+      duration: '1 Week',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const plan = (res.json() as { data: CampaignPlan }).data;
+    expect(plan.budgetSplit.reduce((n, s) => n + s.amountCents, 0)).toBe(100_000);
+    expect(plan.durationDays).toBe(7);
+    expect(plan.duration).toBe('1 Week');
+    const words = await api('POST', '/api/campaigns/plan', brand.token, { ...body, budget: 'a lot' });
+    expect(words.statusCode).toBe(400);
+    expect(JSON.stringify(words.json())).toContain(MESSAGES.campaigns.budgetLabel);
+    const tooLong = await api('POST', '/api/campaigns/plan', brand.token, { ...body, duration: '2 Years' });
+    expect(tooLong.statusCode).toBe(400);
   });
 
   it('refuses a budget over the wallet with the spec message, and other roles', async () => {

@@ -215,6 +215,31 @@ describe('POST /api/ai/generate/inpaint', () => {
     expect(await creditsOf(t.ctx.db, user.id)).toBe(before);
   });
 
+  it('takes base and reference images only as png, jpg or webp (a GIF is refused by its bytes), spending nothing', async () => {
+    const before = await creditsOf(t.ctx.db, user.id);
+    const gif = await sharp(base).gif().toBuffer();
+    const gifUri = `data:image/png;base64,${gif.toString('base64')}`;
+    const asBase = await post({ baseImage: gifUri, maskImage: uri(mask), prompt: 'a balloon' }, user.token);
+    expect(asBase.statusCode, asBase.body).toBe(400);
+    expect(asBase.json()).toMatchObject({
+      success: false,
+      code: 'unsupported_type',
+      error: MESSAGES.magicSelector.fileType,
+    });
+    const asReference = await post(
+      { baseImage: uri(base), maskImage: uri(mask), mode: 'replace', prompt: 'x', referenceImage: gifUri },
+      user.token,
+    );
+    expect(asReference.json()).toMatchObject({ code: 'unsupported_type', error: MESSAGES.magicSelector.fileType });
+    const webp = await sharp(base).webp().toBuffer();
+    const asWebp = await post(
+      { baseImage: `data:image/webp;base64,${webp.toString('base64')}`, maskImage: uri(mask), prompt: 'a balloon' },
+      user.token,
+    );
+    expect(asWebp.statusCode, asWebp.body).toBe(200);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - LOCAL_PREVIEW_PRICES.inpaint);
+  });
+
   it('refuses a prompt the content policy filters with 422, spending nothing', async () => {
     const term = CONTENT_POLICY.find((rule) => !rule.requiresAlso)?.terms[0] ?? '';
     const before = await creditsOf(t.ctx.db, user.id);

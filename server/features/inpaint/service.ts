@@ -4,12 +4,12 @@ import type { InpaintBody, InpaintReply } from '../../../common/api/inpaint.ts';
 import { magicSelectorPrompt } from '../../../common/api/inpaint.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
-import { inlineOrMediaRef, prepareMediaRef } from '../../platform/media/inputs.ts';
+import { inlineOrMediaRef, type MediaFormats, prepareMediaRef } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { imageReply } from '../canvas-images/service.ts';
 import { finishedTask, generatedMediaOf } from '../generation/service.ts';
 import { visiblePersona } from '../personas/service.ts';
-import { INPAINT_KIND } from './tasks.ts';
+import { INPAINT_KIND, MAGIC_SELECTOR_FORMATS } from './tasks.ts';
 
 const MB = 1024 * 1024;
 
@@ -26,22 +26,25 @@ export async function inpaint(ctx: AppContext, userId: string, body: InpaintBody
   ctx.engines.image(model);
   const credits = ctx.engines.prices('image', model).inpaint;
   const stored: string[] = [];
-  const prepare = async (ref: string) => {
+  // The base and the reference are the spec's formats; the mask is drawn by the panel (any image).
+  const prepare = async (ref: string, formats?: MediaFormats) => {
     const prepared = await prepareMediaRef(ctx, userId, inlineOrMediaRef(ref), {
       maxBytes: MAGIC_SELECTOR.inputMaxMb * MB,
       // The user's own stored images (a 4K canvas image) by reference, up to the image upload ceiling.
       maxStoredBytes: CANVAS_IMAGES.storedInputMaxMb * MB,
       allowed: ['image'],
+      formats,
     });
     stored.push(...prepared.storedKeys);
     return prepared.ref;
   };
   let taskId: string;
   try {
-    const base = await prepare(body.baseImage);
+    const base = await prepare(body.baseImage, MAGIC_SELECTOR_FORMATS);
     const mask = await prepare(body.maskImage);
     const useReference = (MAGIC_SELECTOR.referenceModes as readonly string[]).includes(body.mode);
-    const reference = useReference && body.referenceImage ? await prepare(body.referenceImage) : null;
+    const reference =
+      useReference && body.referenceImage ? await prepare(body.referenceImage, MAGIC_SELECTOR_FORMATS) : null;
     const task = await ctx.jobs.createTask({
       userId,
       kind: INPAINT_KIND,

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { CANVAS_IMAGES } from '../../../common/api/canvas-images.constants.ts';
 import { MAGIC_SELECTOR } from '../../../common/api/inpaint.constants.ts';
+import { MESSAGES } from '../../../common/messages.ts';
 import type { EngineMetadata, MediaBuffer } from '../../engines/types.ts';
 import { defineTask } from '../../platform/jobs/types.ts';
-import { resolveMediaInput } from '../../platform/media/inputs.ts';
+import { type MediaFormats, resolveMediaInput } from '../../platform/media/inputs.ts';
 import { assetsOfTask } from '../assets/service.ts';
 import { assertDecodableImage, progressSink, saveOutputs, toGeneratedMedia } from '../generation/outputs.ts';
 
@@ -29,16 +30,24 @@ const taskInput = z.object({
   creditsEach: z.number().int().min(0),
 });
 
+/** Base and reference images: png, jpg, jpeg or webp (canvas spec, Magic Selector upload). */
+export const MAGIC_SELECTOR_FORMATS: MediaFormats = {
+  mimeTypes: MAGIC_SELECTOR.mimeTypes,
+  message: MESSAGES.magicSelector.fileType,
+};
+
 async function loadImage(
   ctx: Parameters<typeof resolveMediaInput>[0],
   userId: string,
   ref: string,
   signal: AbortSignal,
+  formats?: MediaFormats,
 ): Promise<MediaBuffer> {
   const media = await resolveMediaInput(ctx, userId, ref, {
     maxBytes: MAGIC_SELECTOR.inputMaxMb * MB,
     maxStoredBytes: CANVAS_IMAGES.storedInputMaxMb * MB,
     allowed: ['image'],
+    formats,
     signal,
   });
   await assertDecodableImage(media);
@@ -57,9 +66,11 @@ export const inpaintTask = defineTask({
     const progress = progressSink(report);
     await progress.set(2);
     const { engine } = ctx.engines.image(input.model);
-    const image = await loadImage(ctx, task.userId, input.base, signal);
+    const image = await loadImage(ctx, task.userId, input.base, signal, MAGIC_SELECTOR_FORMATS);
     const mask = await loadImage(ctx, task.userId, input.mask, signal);
-    const reference = input.reference ? await loadImage(ctx, task.userId, input.reference, signal) : undefined;
+    const reference = input.reference
+      ? await loadImage(ctx, task.userId, input.reference, signal, MAGIC_SELECTOR_FORMATS)
+      : undefined;
     await progress.set(10);
     const result = await engine.inpaint(
       {

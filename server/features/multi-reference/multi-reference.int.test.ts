@@ -103,6 +103,12 @@ describe('POST /api/ai/generate/multi-reference', () => {
     expect(many.statusCode).toBe(400);
     expect(JSON.stringify(many.json())).toContain(MESSAGES.multiReference.tooManyFiles(8));
     expect((await post(body(1.5, 0.5), user.token)).statusCode).toBe(400);
+    // The spec's sliders run 10–100 %: 5 % is refused by the server too, with the range in the message.
+    const light = await post(body(0.05, 0.5), user.token);
+    expect(light.statusCode).toBe(400);
+    expect(JSON.stringify(light.json())).toContain(MESSAGES.multiReference.weightRange);
+    const weak = await post(body(0.5, 0.5, { strength: 0.05 }), user.token);
+    expect(JSON.stringify(weak.json())).toContain(MESSAGES.multiReference.strengthRange);
     expect((await post(body(0.5, 0.5, { numImages: 5 }), user.token)).statusCode).toBe(400);
     expect((await post(body(0.5, 0.5, { strength: 2 }), user.token)).statusCode).toBe(400);
     expect((await post(body(0.5, 0.5, { blendMode: 'nope' }), user.token)).statusCode).toBe(400);

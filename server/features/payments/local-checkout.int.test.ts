@@ -275,6 +275,10 @@ describe('subscription (local)', () => {
     });
     return u;
   }
+  async function storedStatus(who: TestUser) {
+    const [row] = await t.ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, who.id));
+    return row?.status;
+  }
   async function subscribe(who: TestUser) {
     const res = await api('POST', '/api/payment/subscription/checkout', who.token, {});
     expect(res.statusCode, res.body).toBe(200);
@@ -338,7 +342,11 @@ describe('subscription (local)', () => {
 
   it('subscribes after the trial ended, then refuses a second subscription', async () => {
     const u = await withTrial(-1);
-    expect(await status(u)).toMatchObject({ isActive: false, status: 'trialing', canSubscribe: true });
+    // An ended free trial reads paused (as Stripe pauses a trial ended without a card), on /me too.
+    const me = await api('GET', '/api/auth/me', u.token);
+    expect(me.json()).toMatchObject({ data: { user: { subscription: { isActive: false, status: 'paused' } } } });
+    expect(await status(u)).toMatchObject({ isActive: false, status: 'paused', canSubscribe: true });
+    expect(await storedStatus(u)).toBe('paused');
     await subscribe(u);
     const after = await status(u);
     expect(after).toMatchObject({
@@ -351,6 +359,15 @@ describe('subscription (local)', () => {
     expect(after.nextBillingDate).toBe(addMonth(clock.now()).toISOString());
     const again = await api('POST', '/api/payment/subscription/checkout', u.token, {});
     expect(again.statusCode).toBe(409);
+  });
+
+  it('the renewal sweep pauses an ended free trial that nobody has read', async () => {
+    const ended = await withTrial(-1);
+    const running = await withTrial(2);
+    const swept = await renewDueSubscriptions(t.ctx);
+    expect(swept.paused).toBeGreaterThanOrEqual(1);
+    expect(await storedStatus(ended)).toBe('paused');
+    expect(await storedStatus(running)).toBe('trialing');
   });
 
   it('subscribing during the trial keeps the free days', async () => {

@@ -29,7 +29,7 @@ export const subscriptionRenewalJob: ScheduledJob = {
  * by subscription and the period it renews (the order's unique `provider_session_id`), so a sweep run
  * twice, or by two workers at once, renews a period once.
  */
-export async function renewDueSubscriptions(deps: Deps): Promise<{ renewed: number; expired: number }> {
+export async function renewDueSubscriptions(deps: Deps): Promise<{ renewed: number; expired: number; paused: number }> {
   const now = deps.clock.now();
   const ended = and(
     eq(subscriptions.provider, 'local'),
@@ -41,7 +41,20 @@ export async function renewDueSubscriptions(deps: Deps): Promise<{ renewed: numb
     .set({ status: 'canceled', updatedAt: now })
     .where(and(ended, eq(subscriptions.cancelAtPeriodEnd, true)))
     .returning({ id: subscriptions.id });
-  // The card-less free trial is never billed: it just ends (see settleLocal).
+  // The card-less free trial is never billed: it pauses (settledSubscriptionStatus says why).
+  const paused = await deps.db
+    .update(subscriptions)
+    .set({ status: 'paused', updatedAt: now })
+    .where(
+      and(
+        eq(subscriptions.provider, 'local'),
+        eq(subscriptions.status, 'trialing'),
+        eq(subscriptions.planType, TRIAL_PLAN),
+        eq(subscriptions.cancelAtPeriodEnd, false),
+        lte(subscriptions.trialEnd, now),
+      ),
+    )
+    .returning({ id: subscriptions.id });
   const due = await deps.db
     .select()
     .from(subscriptions)
@@ -57,8 +70,9 @@ export async function renewDueSubscriptions(deps: Deps): Promise<{ renewed: numb
       else deps.log.error({ err: error, subscriptionId: row.id }, 'subscription renewal failed');
     }
   }
-  if (renewed > 0 || expired.length > 0) deps.log.info({ renewed, expired: expired.length }, 'subscriptions swept');
-  return { renewed, expired: expired.length };
+  if (renewed > 0 || expired.length > 0 || paused.length > 0)
+    deps.log.info({ renewed, expired: expired.length, paused: paused.length }, 'subscriptions swept');
+  return { renewed, expired: expired.length, paused: paused.length };
 }
 
 async function renewLocal(deps: Deps, row: SubscriptionRow, now: Date): Promise<boolean> {

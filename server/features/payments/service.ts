@@ -21,7 +21,7 @@ import type {
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { creditTransactions, paymentOrders, subscriptions, users } from '../../db/schema/index.ts';
-import { hasSubscriptionAccess } from '../../platform/credits/subscription-access.ts';
+import { hasSubscriptionAccess, settledSubscriptionStatus } from '../../platform/credits/subscription-access.ts';
 import { AppError, conflict, notFound } from '../../platform/errors.ts';
 import { centsToEuros } from '../../platform/money/ledger.ts';
 import { findPackage } from './packages.ts';
@@ -137,19 +137,14 @@ async function subscriptionOf(deps: Pick<AppContext, 'db'>, userId: string): Pro
 }
 
 /**
- * A local subscription whose period (or cancelling trial) is over, read before the renewal sweep
- * (renewal.ts, every 5 minutes) reached it, becomes canceled (when it was cancelling) or past_due (the
- * sweep still renews a past_due paid plan). Stripe rows change only through Stripe's webhooks.
+ * A local subscription whose period (or trial) is over, read before the renewal sweep (renewal.ts, every 5
+ * minutes) reached it, is written with its settled status (settledSubscriptionStatus). Stripe rows change only
+ * through Stripe's webhooks.
  */
 async function settleLocal(deps: Deps, row: SubscriptionRow): Promise<SubscriptionRow> {
   const now = deps.clock.now();
-  if (row.provider !== 'local' || hasSubscriptionAccess(row, now) || row.status === 'canceled') return row;
-  const ended = row.status === 'active' ? row.currentPeriodEnd : row.status === 'trialing' ? row.trialEnd : null;
-  if (!ended || ended > now) return row;
-  let status: string | null = null;
-  if (row.cancelAtPeriodEnd) status = 'canceled';
-  else if (row.status === 'active') status = 'past_due';
-  if (!status) return row;
+  const status = settledSubscriptionStatus(row, now);
+  if (status === row.status) return row;
   const [updated] = await deps.db
     .update(subscriptions)
     .set({ status, updatedAt: now })

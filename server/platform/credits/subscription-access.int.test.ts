@@ -79,7 +79,8 @@ describe('spending credits needs subscription access', () => {
     expectSubscriptionRequired(await generate(expired));
     await expectUntouched(expired, 20);
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: authHeader(expired.token) });
-    expect(me.json()).toMatchObject({ data: { user: { subscription: { isActive: false, status: 'active' } } } });
+    // /me says what the subscription status page says: a paid month over and not yet renewed is past due.
+    expect(me.json()).toMatchObject({ data: { user: { subscription: { isActive: false, status: 'past_due' } } } });
 
     const trialOver = await createTestUser(t.ctx.db, { credits: 20 });
     await t.ctx.db

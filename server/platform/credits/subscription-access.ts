@@ -1,5 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { SUBSCRIPTION_ACCESS_STATUSES, type SubscriptionStatus } from '../../../common/api/auth.constants.ts';
+import {
+  SUBSCRIPTION_ACCESS_STATUSES,
+  type SubscriptionStatus,
+  TRIAL_PLAN,
+} from '../../../common/api/auth.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { Db } from '../../db/client.ts';
 import { subscriptions, users } from '../../db/schema/index.ts';
@@ -24,6 +28,24 @@ export function hasSubscriptionAccess(row: SubscriptionAccessRow, now: Date): bo
   if (row.provider === 'local' && status === 'active' && row.currentPeriodEnd && row.currentPeriodEnd <= now)
     return false;
   return true;
+}
+
+/**
+ * The status a local subscription has once its end has passed, whether or not the renewal sweep or a read has
+ * written it yet: a cancelling one is canceled, a paid one past_due (the sweep still renews it), and the card-less
+ * free trial paused, as Stripe pauses a trial that ends without a payment method. Stripe rows are as Stripe said.
+ */
+export function settledSubscriptionStatus(
+  row: SubscriptionAccessRow & Pick<typeof subscriptions.$inferSelect, 'planType' | 'cancelAtPeriodEnd'>,
+  now: Date,
+): string {
+  if (row.provider !== 'local' || row.status === 'canceled' || hasSubscriptionAccess(row, now)) return row.status;
+  const ended = row.status === 'active' ? row.currentPeriodEnd : row.status === 'trialing' ? row.trialEnd : null;
+  if (!ended || ended > now) return row.status;
+  if (row.cancelAtPeriodEnd) return 'canceled';
+  if (row.status === 'active') return 'past_due';
+  if (row.status === 'trialing' && row.planType === TRIAL_PLAN) return 'paused';
+  return row.status;
 }
 
 const subscriptionRequired = () => forbidden(MESSAGES.subscription.required, 'subscription_required');

@@ -1,6 +1,7 @@
 import { CircleAlert, Plus, ScanFace } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Persona } from '../../../common/api/personas.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { PersonaStatus } from '../../../common/rules/personas.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -11,10 +12,28 @@ import { personaMessage } from './messages.ts';
 import { PersonaCard } from './PersonaCard.tsx';
 import { PersonaDetailDialog } from './PersonaDetailDialog.tsx';
 
+function PersonaGrid({
+  personas,
+  onOpen,
+  testId,
+}: {
+  personas: Persona[];
+  onOpen: (id: string) => void;
+  testId: string;
+}) {
+  return (
+    <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid={testId}>
+      {personas.map((persona) => (
+        <PersonaCard key={persona.id} persona={persona} onOpen={() => onOpen(persona.id)} />
+      ))}
+    </ul>
+  );
+}
+
 /**
  * The personas list with search, the Build Your Persona dialog and the persona detail dialog. The dashboard's
- * aiPersonas view shows only ready personas (spec 2.4); the studio's Personas tab shows every persona of the
- * user, including those still being generated.
+ * aiPersonas view shows only ready personas (spec 2.4); the studio's Personas tab shows them too, with the user's
+ * personas still being generated (or failed) in an 'In progress' place of their own.
  */
 function PersonasList({ status, testId }: { status?: PersonaStatus; testId: string }) {
   const { t } = useTranslation();
@@ -24,6 +43,10 @@ function PersonasList({ status, testId }: { status?: PersonaStatus; testId: stri
   const [building, setBuilding] = useState(false);
   const [openId, setOpenId] = useState<string | null>(null);
   const list = data?.personas ?? [];
+  // Ready personas are the list (spec: the directory lists ready ones); the user's own still being made or
+  // failed wait in their own place above it.
+  const ready = list.filter((persona) => persona.status === 'ready');
+  const inProgress = list.filter((persona) => persona.status !== 'ready');
 
   return (
     <section className="space-y-4" data-testid={testId}>
@@ -75,11 +98,17 @@ function PersonasList({ status, testId }: { status?: PersonaStatus; testId: stri
           )}
         </div>
       ) : (
-        <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="persona-list">
-          {list.map((persona) => (
-            <PersonaCard key={persona.id} persona={persona} onOpen={() => setOpenId(persona.id)} />
-          ))}
-        </ul>
+        <>
+          {inProgress.length > 0 && (
+            <section aria-labelledby="personas-in-progress" data-testid="personas-in-progress" className="space-y-2">
+              <h3 id="personas-in-progress" className="text-sm font-semibold text-fg">
+                {t('personas.list.inProgress')}
+              </h3>
+              <PersonaGrid personas={inProgress} onOpen={setOpenId} testId="persona-progress-list" />
+            </section>
+          )}
+          {ready.length > 0 && <PersonaGrid personas={ready} onOpen={setOpenId} testId="persona-list" />}
+        </>
       )}
 
       <BuildPersonaDialog

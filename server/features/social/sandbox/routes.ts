@@ -56,6 +56,17 @@ function visitorOf(ctx: AppContext, request: FastifyRequest): string | null {
 const postParams = z.object({ platform: socialPlatform, id: z.string().max(64) });
 
 /** The sandbox networks' pages: consent (Approve/Deny) and public post pages that count unique views. */
+/**
+ * The post's media as the share page shows it. The network was sent absolute URLs on PUBLIC_URL; with PUBLIC_URL
+ * unset that is http://localhost:<port>, which a viewer who opened the studio at 127.0.0.1 or by its network name
+ * cannot load: the page then uses the path, so the file comes from whatever origin the page came from.
+ */
+function pageMediaUrl(config: AppContext['config'], url: string): string {
+  return config.PUBLIC_URL === undefined && url.startsWith(`${config.publicUrl}/`)
+    ? url.slice(config.publicUrl.length)
+    : url;
+}
+
 export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.addContentTypeParser(
@@ -150,7 +161,14 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return reply
           .code(200)
           .headers(PAGE_HEADERS)
-          .send(postPage({ platform, ...post, ...state }));
+          .send(
+            postPage({
+              platform,
+              ...post,
+              mediaUrls: post.mediaUrls.map((url) => pageMediaUrl(ctx.config, url)),
+              ...state,
+            }),
+          );
       },
     );
 
