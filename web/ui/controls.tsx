@@ -261,7 +261,8 @@ export function Segmented<T extends string>({
   label: string;
   value: T;
   onChange: (value: T) => void;
-  options: ReadonlyArray<{ value: T; label: string; icon?: ReactNode; title?: string }>;
+  /** `description`: a second, muted line under the label (the stack layout). */
+  options: ReadonlyArray<{ value: T; label: string; icon?: ReactNode; title?: string; description?: string }>;
   testIdPrefix?: string;
   size?: 'sm' | 'md';
   /** inline: as wide as its items; fill: items share the full width; grid: two per row; stack: one per row, long
@@ -305,7 +306,14 @@ export function Segmented<T extends string>({
           )}
         >
           {option.icon}
-          {option.label}
+          {option.description ? (
+            <span className="flex min-w-0 flex-col">
+              <span>{option.label}</span>
+              <span className="text-xs font-normal text-subtle">{option.description}</span>
+            </span>
+          ) : (
+            option.label
+          )}
         </ToggleGroup.Item>
       ))}
     </ToggleGroup.Root>

@@ -176,8 +176,8 @@ export function SelectionToolbar({
       data-side={place.side}
       className={cn(
         'absolute z-10 flex w-max max-w-[calc(100%-1rem)] gap-2',
-        // The buttons stay next to the image; the quick edit panel opens on the far side of them.
-        place.side === 'above' ? 'flex-col-reverse items-center' : 'flex-col items-center',
+        // The buttons stay next to the image; the quick edit panel opens on the far side of them, under Quick edit.
+        place.side === 'above' ? 'flex-col-reverse items-start' : 'flex-col items-start',
       )}
       // Measured first (hidden), then placed: a card of unknown size could land on the image.
       style={{ left: place.x, top: place.y, visibility: size.width > 0 ? 'visible' : 'hidden' }}

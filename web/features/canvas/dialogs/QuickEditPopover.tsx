@@ -59,11 +59,13 @@ function ImageModelChoice() {
         options={[
           {
             value: 'seedream4',
-            label: t('canvasDialogs.quickEdit.modelSeedream', { model: engines.model('image', 'seedream4').label }),
+            label: engines.model('image', 'seedream4').label,
+            description: t('canvasToolbar.formatWide'),
           },
           {
             value: 'nanobana',
-            label: t('canvasDialogs.quickEdit.modelNanobana', { model: engines.model('image', 'nanobana').label }),
+            label: engines.model('image', 'nanobana').label,
+            description: t('canvasToolbar.formatSquare'),
           },
         ]}
         testIdPrefix="quick-edit-model"
@@ -195,7 +197,7 @@ export function QuickEditPopover({ onClose }: QuickEditPopoverProps) {
     <section
       data-testid="quick-edit-popover"
       aria-label={single ? t('canvasDialogs.quickEdit.title') : t('canvasDialogs.quickEdit.compositionTitle')}
-      className="w-80 max-w-full rounded-2xl border border-line bg-surface p-4 shadow-2xl"
+      className="w-96 max-w-full rounded-2xl border border-line bg-surface p-4 shadow-2xl"
     >
       <div className="mb-3 flex items-center gap-2">
         {single ? (
@@ -227,7 +229,8 @@ export function QuickEditPopover({ onClose }: QuickEditPopoverProps) {
       {single && <ImageModelChoice />}
       <textarea
         data-testid="quick-edit-prompt"
-        className={cn(inputClass, 'min-h-20 resize-y py-2')}
+        className={cn(inputClass, 'min-h-16 resize-y py-2')}
+        rows={2}
         value={prompt}
         onChange={(e) => setPrompt(e.target.value)}
         onKeyDown={onKeyDown}
