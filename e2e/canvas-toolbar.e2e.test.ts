@@ -140,6 +140,12 @@ async function journey(page: Page, look: string, checks: boolean): Promise<void>
   await clickImage(page);
   await expectBesideImage(page, `${look} 1440 toolbar`);
   await shot(page, `${look}-toolbar-1440`);
+  // It follows zoom: three wheel notches in, around the image, and it is still beside it, not on it.
+  const before = await drawnImage(page);
+  await page.mouse.move(before.screen.x + before.screen.width / 2, before.screen.y + before.screen.height / 2);
+  for (let i = 0; i < 3; i++) await page.mouse.wheel(0, -100);
+  await expect.poll(() => page.evaluate(() => window.__genproCanvas?.state().zoom ?? 1)).toBeGreaterThan(1.2);
+  await expectBesideImage(page, `${look} 1440 zoomed`);
   // Reached and used by keyboard: the quick edit button opens its panel with Enter.
   await page.getByTestId('canvas-toolbar-quick-edit').focus();
   await page.keyboard.press('Enter');

@@ -17,20 +17,36 @@ import { type CanvasImage, selectedImages, useCanvas, useStageView } from './sto
 /** Below this stage width the buttons show their icons only (their names stay their accessible names). */
 const LABELS_FROM_WIDTH = 720;
 
-/** An element's rendered size, kept up to date (0×0 until it is mounted). */
-function useSize(element: HTMLElement | null) {
-  const [size, setSize] = useState({ width: 0, height: 0 });
+/**
+ * The card's full size (its scroll height: also while it is cut to the room it has and scrolls) and its toolbar's
+ * height (the least it needs), kept up to date; 0 until it is mounted.
+ */
+function useCardSize(element: HTMLElement | null) {
+  const [size, setSize] = useState({ width: 0, height: 0, toolbar: 0 });
   useLayoutEffect(() => {
     if (!element) return;
     const measure = () => {
       const width = element.offsetWidth;
-      const height = element.offsetHeight;
-      setSize((s) => (s.width === width && s.height === height ? s : { width, height }));
+      const height = element.scrollHeight;
+      const toolbar = element.querySelector<HTMLElement>('[role="toolbar"]')?.offsetHeight ?? height;
+      setSize((s) =>
+        s.width === width && s.height === height && s.toolbar === toolbar ? s : { width, height, toolbar },
+      );
     };
     measure();
+    // The card and what is in it (the quick edit panel opening, its text area growing).
     const observer = new ResizeObserver(measure);
     observer.observe(element);
-    return () => observer.disconnect();
+    const children = new MutationObserver(() => {
+      for (const child of element.children) observer.observe(child);
+      measure();
+    });
+    for (const child of element.children) observer.observe(child);
+    children.observe(element, { childList: true });
+    return () => {
+      observer.disconnect();
+      children.disconnect();
+    };
   }, [element]);
   return size;
 }
@@ -157,13 +173,13 @@ export function SelectionToolbar({
   const setOpenDialog = useCanvas((s) => s.setOpenDialog);
   const view = useStageView();
   const [card, setCard] = useState<HTMLDivElement | null>(null);
-  const size = useSize(card);
+  const size = useCardSize(card);
 
   const box = boundingRect(selection);
   const anchor = box ? screenRect(box, view, fit) : null;
   // Out of sight (panned away), the toolbar waits until the selection comes back into view.
   if (!anchor || !intersects(anchor, { x: 0, y: 0, ...bounds })) return null;
-  const place = floatingPlacement(anchor, size, bounds);
+  const place = floatingPlacement(anchor, size, bounds, 8, 8, size.toolbar);
   const close = () => {
     setOpenDialog(null);
     card?.querySelector<HTMLElement>('[data-testid="canvas-toolbar-quick-edit"]')?.focus();
@@ -176,11 +192,17 @@ export function SelectionToolbar({
       data-side={place.side}
       className={cn(
         'absolute z-10 flex w-max max-w-[calc(100%-1rem)] gap-2',
+        place.maxHeight !== undefined && 'overflow-y-auto overscroll-contain',
         // The buttons stay next to the image; the quick edit panel opens on the far side of them, under Quick edit.
         place.side === 'above' ? 'flex-col-reverse items-start' : 'flex-col items-start',
       )}
       // Measured first (hidden), then placed: a card of unknown size could land on the image.
-      style={{ left: place.x, top: place.y, visibility: size.width > 0 ? 'visible' : 'hidden' }}
+      style={{
+        left: place.x,
+        top: place.y,
+        maxHeight: place.maxHeight,
+        visibility: size.width > 0 ? 'visible' : 'hidden',
+      }}
     >
       <ToolbarButtons
         selection={selection}

@@ -284,6 +284,20 @@ describe('the selection toolbar', () => {
     expect(floatingPlacement({ ...tall, x: 500 }, bar, bounds)).toEqual({ x: 252, y: 280, side: 'left' });
   });
 
+  it('cuts a panel too tall for any side to the larger room above or below, down to the toolbar alone', () => {
+    const panel = { width: 320, height: 500 };
+    expect(
+      floatingPlacement({ x: 10, y: 10, width: 100, height: 60 }, panel, { width: 360, height: 500 }, 8, 8, 40),
+    ).toEqual({ x: 8, y: 78, side: 'below', maxHeight: 414 });
+    expect(
+      floatingPlacement({ x: 10, y: 400, width: 100, height: 60 }, panel, { width: 360, height: 500 }, 8, 8, 40),
+    ).toEqual({ x: 8, y: 8, side: 'above', maxHeight: 384 });
+    // Not even the toolbar fits beside it: over.
+    expect(
+      floatingPlacement({ x: 10, y: 30, width: 100, height: 440 }, panel, { width: 360, height: 500 }, 8, 8, 40).side,
+    ).toBe('over');
+  });
+
   it('lies over the image only when it fills the view', () => {
     expect(floatingPlacement({ x: 0, y: 0, width: 800, height: 600 }, bar, bounds).side).toBe('over');
   });
@@ -298,8 +312,8 @@ describe('the selection toolbar', () => {
           height: fc.integer({ min: 10, max: 500 }),
         }),
         (anchor) => {
-          const placed = floatingPlacement(anchor, bar, bounds);
-          const box = { x: placed.x, y: placed.y, ...bar };
+          const placed = floatingPlacement(anchor, { ...bar, height: 300 }, bounds, 8, 8, bar.height);
+          const box = { x: placed.x, y: placed.y, width: bar.width, height: placed.maxHeight ?? 300 };
           expect(box.x).toBeGreaterThanOrEqual(8);
           expect(box.x + box.width).toBeLessThanOrEqual(bounds.width - 8);
           expect(box.y).toBeGreaterThanOrEqual(8);

@@ -219,8 +219,10 @@ export type FloatingSide = 'above' | 'below' | 'left' | 'right' | 'over';
 /**
  * Where a floating panel of `size` goes beside `anchor` (both in the same px space) inside `bounds` (0,0 to
  * width×height), never covering the anchor while there is room: above it, else below, else beside it on the
- * side with more room; centred on the anchor along that edge and kept `margin` inside the bounds. Only when no
- * side has room ('over': the anchor fills the view) it lies at the top of the bounds, over the anchor.
+ * side with more room; centred on the anchor along that edge and kept `margin` inside the bounds. A panel too
+ * tall for any side but at least `minHeight` high goes above or below, where there is more room, cut to that room
+ * (`maxHeight`: it scrolls). Only when nothing fits ('over': the anchor fills the view) it lies at the top of the
+ * bounds, over the anchor.
  */
 export function floatingPlacement(
   anchor: Rect,
@@ -228,7 +230,8 @@ export function floatingPlacement(
   bounds: Size,
   gap = 8,
   margin = 8,
-): { x: number; y: number; side: FloatingSide } {
+  minHeight = size.height,
+): { x: number; y: number; side: FloatingSide; maxHeight?: number } {
   const clamp = (value: number, low: number, high: number) => Math.max(low, Math.min(value, Math.max(low, high)));
   const alongX = clamp(anchor.x + (anchor.width - size.width) / 2, margin, bounds.width - size.width - margin);
   const alongY = clamp(anchor.y + (anchor.height - size.height) / 2, margin, bounds.height - size.height - margin);
@@ -250,6 +253,14 @@ export function floatingPlacement(
     return useRight
       ? { x: Math.max(right, margin), y: alongY, side: 'right' }
       : { x: Math.min(left, maxX), y: alongY, side: 'left' };
+  }
+  const roomAbove = anchor.y - gap - margin;
+  const roomBelow = bounds.height - margin - below;
+  const room = Math.max(roomAbove, roomBelow);
+  if (fitsAcross && room >= minHeight) {
+    return roomAbove >= roomBelow
+      ? { x: alongX, y: margin, side: 'above', maxHeight: roomAbove }
+      : { x: alongX, y: below, side: 'below', maxHeight: roomBelow };
   }
   return { x: alongX, y: margin, side: 'over' };
 }
