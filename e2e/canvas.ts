@@ -23,3 +23,42 @@ export async function autosaved(page: Page): Promise<void> {
     .poll(() => page.getByTestId('canvas-autosave').getAttribute('data-state'), { timeout: 20_000 })
     .toBe('saved');
 }
+
+export interface DrawnImage {
+  id: string;
+  name: string;
+  /** The Konva node as drawn (canvas units). */
+  node: { width: number; height: number };
+  /** The image's box in the canvas store (what is saved). */
+  box: { width: number; height: number };
+  /** On screen (CSS px, page coordinates). */
+  screen: { x: number; y: number; width: number; height: number };
+}
+
+/** Every image node the stage draws with its picture loaded (grey placeholders are Rects, not Images). */
+export const drawnImages = (page: Page) =>
+  page.evaluate((): DrawnImage[] => {
+    type KonvaNode = {
+      id(): string;
+      width(): number;
+      height(): number;
+      getClientRect(): { x: number; y: number; width: number; height: number };
+    };
+    const konva = (window as unknown as { Konva?: { stages: { find(selector: string): KonvaNode[] }[] } }).Konva;
+    const state = window.__genproCanvas?.state();
+    const host = document.querySelector('[data-testid="canvas-stage"] canvas');
+    const stage = konva?.stages[0];
+    if (!stage || !state || !host) throw new Error('no canvas stage');
+    const origin = host.getBoundingClientRect();
+    return stage.find('Image').map((node) => {
+      const image = state.images.find((img) => img.id === node.id());
+      const rect = node.getClientRect();
+      return {
+        id: node.id(),
+        name: image?.name ?? '',
+        node: { width: node.width(), height: node.height() },
+        box: { width: image?.width ?? 0, height: image?.height ?? 0 },
+        screen: { x: origin.left + rect.x, y: origin.top + rect.y, width: rect.width, height: rect.height },
+      };
+    });
+  });

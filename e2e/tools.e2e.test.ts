@@ -88,7 +88,7 @@ describe('side tools', () => {
       // Issue 19: the tool names the engine that serves it, and the result the engine that made it.
       expect(await page.getByTestId('engine-note').first().innerText()).toContain('(local preview)');
       expect(await result.getByTestId('engine-badge').getAttribute('data-engine')).toBe('local');
-      const img = result.locator('img');
+      const img = result.getByTestId('magic-compare-after');
       await expect
         .poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0), { timeout: 15_000 })
         .toBe(true);

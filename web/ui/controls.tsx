@@ -261,11 +261,13 @@ export function Segmented<T extends string>({
   label: string;
   value: T;
   onChange: (value: T) => void;
-  options: ReadonlyArray<{ value: T; label: string; icon?: ReactNode; title?: string }>;
+  /** `description`: a second, muted line under the label (the stack layout). */
+  options: ReadonlyArray<{ value: T; label: string; icon?: ReactNode; title?: string; description?: string }>;
   testIdPrefix?: string;
   size?: 'sm' | 'md';
-  /** inline: as wide as its items; fill: items share the full width; grid: two per row. */
-  layout?: 'inline' | 'fill' | 'grid';
+  /** inline: as wide as its items; fill: items share the full width; grid: two per row; stack: one per row, long
+   * labels wrapping (choices whose labels are too long to share a row). */
+  layout?: 'inline' | 'fill' | 'grid' | 'stack';
   className?: string;
 }) {
   const dir = useDir();
@@ -283,6 +285,7 @@ export function Segmented<T extends string>({
         layout === 'inline' && 'inline-flex overflow-x-auto',
         layout === 'fill' && 'flex w-full',
         layout === 'grid' && 'grid grid-cols-2',
+        layout === 'stack' && 'grid grid-cols-1',
         className,
       )}
     >
@@ -293,15 +296,24 @@ export function Segmented<T extends string>({
           title={option.title}
           data-testid={testIdPrefix ? `${testIdPrefix}-${option.value}` : undefined}
           className={cn(
-            'inline-flex min-w-0 items-center justify-center gap-1.5 whitespace-nowrap rounded-lg font-medium text-muted transition-colors',
+            'inline-flex min-w-0 items-center gap-1.5 rounded-lg font-medium text-muted transition-colors',
+            layout === 'stack' ? 'justify-start py-1.5 text-start' : 'justify-center whitespace-nowrap',
             layout === 'inline' ? 'shrink-0' : 'flex-1',
             'hover:text-fg focus-visible:outline-2 focus-visible:outline-accent',
             'data-[state=on]:bg-surface data-[state=on]:text-fg data-[state=on]:shadow-sm',
-            size === 'sm' ? 'h-7 px-2.5 text-xs' : 'h-9 px-3.5 text-sm',
+            size === 'sm' ? 'px-2.5 text-xs' : 'px-3.5 text-sm',
+            layout === 'stack' ? (size === 'sm' ? 'min-h-7' : 'min-h-9') : size === 'sm' ? 'h-7' : 'h-9',
           )}
         >
           {option.icon}
-          {option.label}
+          {option.description ? (
+            <span className="flex min-w-0 flex-col">
+              <span>{option.label}</span>
+              <span className="text-xs font-normal text-subtle">{option.description}</span>
+            </span>
+          ) : (
+            option.label
+          )}
         </ToggleGroup.Item>
       ))}
     </ToggleGroup.Root>

@@ -50,10 +50,10 @@ import { generateOnCanvas, uploadToCanvas } from '../canvas/actions.ts';
 import { CanvasStage } from '../canvas/CanvasStage.tsx';
 import { installCanvasDebugHandle } from '../canvas/debug.ts';
 import { ImageEnhanceDialog } from '../canvas/dialogs/ImageEnhanceDialog.tsx';
-import { QuickEditPopover } from '../canvas/dialogs/QuickEditPopover.tsx';
 import { RegionEditModal } from '../canvas/dialogs/RegionEditModal.tsx';
-import { fitScale } from '../canvas/rules.ts';
-import { type CanvasTool, selectedImages, useCanvas } from '../canvas/store.ts';
+import { boundingRect, fitScale } from '../canvas/rules.ts';
+import { SelectionToolbar } from '../canvas/SelectionToolbar.tsx';
+import { type CanvasImage, type CanvasTool, selectedImages, useCanvas } from '../canvas/store.ts';
 import { AutosaveIndicator } from '../editor-sessions/AutosaveIndicator.tsx';
 import { getSession } from '../editor-sessions/api.ts';
 import { useCanvasAutosave } from '../editor-sessions/canvasAutosave.ts';
@@ -72,6 +72,7 @@ import {
 import { SaveSessionDialog } from '../editor-sessions/SaveSessionDialog.tsx';
 import { SessionsDialog } from '../editor-sessions/SessionsDialog.tsx';
 import { MagicSelectorPanel } from '../magic-selector/MagicSelectorPanel.tsx';
+import { useMagicHandoff } from '../magic-selector/store.ts';
 import { MultiCompositionTool } from '../multi-composition/MultiCompositionTool.tsx';
 import { MultiReferencePanel } from '../multi-reference/MultiReferencePanel.tsx';
 import { CinemaSequencesPanel } from '../sequences/CinemaSequencesPanel.tsx';
@@ -258,7 +259,12 @@ function LeftPanel({ generate }: { generate: ReturnType<typeof useGenerate> }) {
             size="sm"
             disabled={selectedCount === 0}
             data-testid="canvas-edit-ai"
-            onClick={() => setOpenDialog('quick-edit')}
+            onClick={() => {
+              // The quick edit opens in the selection's floating toolbar: bring the selection into view first.
+              const box = boundingRect(selectedImages(useCanvas.getState()));
+              if (box) useCanvas.getState().reveal(box);
+              setOpenDialog('quick-edit');
+            }}
           >
             <WandSparkles className="size-4" aria-hidden />
             {t('canvasEditor.editWithAi')}
@@ -439,7 +445,7 @@ function Toolbar({ generate }: { generate: ReturnType<typeof useGenerate> }) {
  * and follows the window: the 1200×800 element is scaled to fit it, and the canvas area it shows at zoom 1 goes
  * to the store so new images can be brought into view.
  */
-function StageArea() {
+function StageArea({ onMagicSelector }: { onMagicSelector: (image: CanvasImage) => void }) {
   const { t } = useTranslation();
   const boxRef = useRef<HTMLDivElement>(null);
   const [box, setBox] = useState<{ width: number; height: number }>(CANVAS.element);
@@ -474,6 +480,7 @@ function StageArea() {
     >
       <CanvasStage fit={fit} width={box.width} height={box.height} />
       {empty && <Welcome />}
+      <SelectionToolbar fit={fit} bounds={box} onMagicSelector={onMagicSelector} />
       <span className="pointer-events-none absolute bottom-2 end-2 rounded bg-surface/80 px-1.5 py-0.5 text-xs text-muted">
         {t('canvasEditor.zoom', { percent: Math.round(zoom * 100) })}
       </span>
@@ -482,7 +489,7 @@ function StageArea() {
 }
 
 /** The spec's tools view: left panel, stage and toolbar, Cinema Sequences, and the canvas dialogs. */
-function ToolsView() {
+function ToolsView({ openTab }: { openTab: (tab: EditorTab) => void }) {
   const openDialog = useCanvas((s) => s.openDialog);
   const setOpenDialog = useCanvas((s) => s.setOpenDialog);
   const selectedIds = useCanvas((s) => s.selectedIds);
@@ -495,13 +502,17 @@ function ToolsView() {
       {!collapsed && <LeftPanel generate={generate} />}
       {/* Not a <main>: the overlay sits above the dashboard, whose <main> stays the page's one. */}
       <div className="flex min-w-0 flex-1 flex-col items-center gap-3 p-3 lg:min-h-0">
-        <StageArea />
+        <StageArea
+          onMagicSelector={(image) => {
+            useMagicHandoff.setState({ source: { imageId: image.id, url: image.url } });
+            openTab('magic-selector');
+          }}
+        />
         <Toolbar generate={generate} />
       </div>
       <aside className="flex shrink-0 border-line lg:w-80 lg:overflow-hidden lg:border-s">
         <CinemaSequencesPanel />
       </aside>
-      {openDialog === 'quick-edit' && <QuickEditPopover onClose={() => setOpenDialog(null)} />}
       <ImageEnhanceDialog />
       {openDialog === 'region-edit' && selectedIds[0] && (
         <RegionEditModal open onOpenChange={(open) => !open && setOpenDialog(null)} imageId={selectedIds[0]} />
@@ -729,7 +740,7 @@ export default function CanvasOverlay() {
           value="canvas"
           className="flex min-h-0 flex-1 flex-col overflow-y-auto focus-visible:outline-none lg:flex-row lg:overflow-hidden"
         >
-          <ToolsView />
+          <ToolsView openTab={setTab} />
         </Tabs.Content>
         <Tabs.Content value="multi-composition" className={TOOL_TAB}>
           <MultiCompositionTool />

@@ -12,7 +12,7 @@ import { Image as KonvaImage, Layer, Rect, Stage } from 'react-konva';
 import { useShallow } from 'zustand/react/shallow';
 import { forgetListener, loadImage } from './imageCache.ts';
 import { chooseSource, containRect, cullToViewport, type View, visibleRect, wheelZoom } from './rules.ts';
-import { type CanvasImage, type CanvasTool, useCanvas } from './store.ts';
+import { type CanvasImage, type CanvasTool, useCanvas, useStageView } from './store.ts';
 
 /** Mount images this far (element px) beyond the visible area so short pans never show gaps. */
 const CULL_MARGIN = 600;
@@ -144,6 +144,7 @@ export function CanvasStage({ fit, width, height }: { fit: number; width: number
   const applyView = useCallback(
     (view: View) => {
       viewRef.current = view;
+      useStageView.setState(view, true);
       const stage = stageRef.current;
       if (!stage) return;
       stage.scale({ x: view.zoom * fit, y: view.zoom * fit });
@@ -206,17 +207,13 @@ export function CanvasStage({ fit, width, height }: { fit: number; width: number
       useCanvas.getState().toggleSelect(id);
       return;
     }
-    // Wait a moment: a double-click adds to the selection instead of replacing it. A click opens the
-    // quick AI edit for the image; with several selected the same popover offers Multi-Composition.
-    clickTimer.current = setTimeout(() => {
-      useCanvas.getState().select([id]);
-      useCanvas.getState().setOpenDialog('quick-edit');
-    }, CLICK_DELAY_MS);
+    // Wait a moment: a double-click adds to the selection instead of replacing it. A click selects the image,
+    // and the selection toolbar beside it offers the quick AI edit (Multi-Composition for several).
+    clickTimer.current = setTimeout(() => useCanvas.getState().select([id]), CLICK_DELAY_MS);
   }, []);
   const onDoubleClick = useCallback((id: string) => {
     clearTimeout(clickTimer.current);
     useCanvas.getState().toggleSelect(id);
-    if (useCanvas.getState().selectedIds.length > 0) useCanvas.getState().setOpenDialog('quick-edit');
   }, []);
 
   const scale =
@@ -240,6 +237,7 @@ export function CanvasStage({ fit, width, height }: { fit: number; width: number
         const stage = stageRef.current;
         if (e.target !== stage || !stage) return;
         viewRef.current = { zoom: viewRef.current.zoom, panX: stage.x() / fit, panY: stage.y() / fit };
+        useStageView.setState(viewRef.current, true);
         maybeRecull(viewRef.current);
       }}
       onDragEnd={(e) => {

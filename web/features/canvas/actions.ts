@@ -8,7 +8,8 @@ import { getToken } from '../../api/session.ts';
 import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';
 import { uploadFiles } from '../../api/uploads.ts';
 import { engineOf } from '../assets/EngineBadge.tsx';
-import { type CanvasImage, useCanvas } from './store.ts';
+import { besideSpot, containSize } from './rules.ts';
+import { type CanvasImage, type NewCanvasImage, useCanvas } from './store.ts';
 
 /** What a canvas action reports: added images, or an i18n key (canvasEditor.errors.*) to show. */
 export type CanvasActionResult = { ok: true; images: CanvasImage[] } | { ok: false; errorKey: string };
@@ -158,4 +159,24 @@ async function pixelSize(file: File): Promise<{ width: number; height: number } 
 function revealLast(added: readonly CanvasImage[]): void {
   const last = added.at(-1);
   if (last) useCanvas.getState().reveal(last);
+}
+
+/**
+ * Adds a tool's result beside the canvas image it was made from (to its right, on free space; in the source's box
+ * size and the result's own aspect), or in the first free grid cell when there is no such image; selects it and
+ * brings it into view. `beside` says whether the source was there. Null at the 1000-image limit.
+ */
+export function placeBesideSource(
+  sourceId: string | null,
+  image: NewCanvasImage,
+): { image: CanvasImage; beside: boolean } | null {
+  const { images } = useCanvas.getState();
+  const source = sourceId ? images.find((img) => img.id === sourceId) : undefined;
+  const natural = { width: image.naturalWidth, height: image.naturalHeight };
+  const spot = source ? besideSpot(images, source, containSize(source, natural)) : {};
+  const added = useCanvas.getState().addImage({ ...image, ...spot });
+  if (!added) return null;
+  useCanvas.getState().select([added.id]);
+  useCanvas.getState().reveal(added);
+  return { image: added, beside: Boolean(source) };
 }

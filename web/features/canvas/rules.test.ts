@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  besideSpot,
+  boundingRect,
   chooseSource,
   clampZoom,
   containRect,
@@ -8,12 +10,14 @@ import {
   cullToViewport,
   firstFreeGridPosition,
   fitScale,
+  floatingPlacement,
   freeSpotNear,
   gridPosition,
   intersects,
   keepsAspect,
   type Rect,
   revealRect,
+  screenRect,
   visibleRect,
   wheelZoom,
   zoomAround,
@@ -252,5 +256,106 @@ describe('fitScale', () => {
     expect(fitScale(2000, 2000)).toBe(1);
     expect(fitScale(600)).toBe(0.5);
     expect(fitScale(1200, 400)).toBe(0.5);
+  });
+});
+
+describe('the selection toolbar', () => {
+  const bounds = { width: 800, height: 600 };
+  const bar = { width: 240, height: 40 };
+
+  it('goes above the image, centred on it, when there is room', () => {
+    expect(floatingPlacement({ x: 300, y: 200, width: 200, height: 100 }, bar, bounds)).toEqual({
+      x: 280,
+      y: 152,
+      side: 'above',
+    });
+  });
+
+  it('goes below when there is no room above, and stays inside the view at its edges', () => {
+    const placed = floatingPlacement({ x: -50, y: 20, width: 200, height: 100 }, bar, bounds);
+    expect(placed).toEqual({ x: 8, y: 128, side: 'below' });
+    const right = floatingPlacement({ x: 700, y: 300, width: 200, height: 100 }, bar, bounds);
+    expect(right).toEqual({ x: 800 - 240 - 8, y: 252, side: 'above' });
+  });
+
+  it('goes beside an image as tall as the view, on the side with more room', () => {
+    const tall = { x: 100, y: 0, width: 200, height: 600 };
+    expect(floatingPlacement(tall, bar, bounds)).toEqual({ x: 308, y: 280, side: 'right' });
+    expect(floatingPlacement({ ...tall, x: 500 }, bar, bounds)).toEqual({ x: 252, y: 280, side: 'left' });
+  });
+
+  it('cuts a panel too tall for any side to the larger room above or below, down to the toolbar alone', () => {
+    const panel = { width: 320, height: 500 };
+    expect(
+      floatingPlacement({ x: 10, y: 10, width: 100, height: 60 }, panel, { width: 360, height: 500 }, 8, 8, 40),
+    ).toEqual({ x: 8, y: 78, side: 'below', maxHeight: 414 });
+    expect(
+      floatingPlacement({ x: 10, y: 400, width: 100, height: 60 }, panel, { width: 360, height: 500 }, 8, 8, 40),
+    ).toEqual({ x: 8, y: 8, side: 'above', maxHeight: 384 });
+    // Not even the toolbar fits beside it: over.
+    expect(
+      floatingPlacement({ x: 10, y: 30, width: 100, height: 440 }, panel, { width: 360, height: 500 }, 8, 8, 40).side,
+    ).toBe('over');
+  });
+
+  it('lies over the image only when it fills the view', () => {
+    expect(floatingPlacement({ x: 0, y: 0, width: 800, height: 600 }, bar, bounds).side).toBe('over');
+  });
+
+  it('never covers the image while any side has room (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          x: fc.integer({ min: -400, max: 800 }),
+          y: fc.integer({ min: -400, max: 600 }),
+          width: fc.integer({ min: 10, max: 700 }),
+          height: fc.integer({ min: 10, max: 500 }),
+        }),
+        (anchor) => {
+          const placed = floatingPlacement(anchor, { ...bar, height: 300 }, bounds, 8, 8, bar.height);
+          const box = { x: placed.x, y: placed.y, width: bar.width, height: placed.maxHeight ?? 300 };
+          expect(box.x).toBeGreaterThanOrEqual(8);
+          expect(box.x + box.width).toBeLessThanOrEqual(bounds.width - 8);
+          expect(box.y).toBeGreaterThanOrEqual(8);
+          expect(box.y + box.height).toBeLessThanOrEqual(bounds.height - 8);
+          if (placed.side !== 'over') expect(intersects(box, anchor)).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it('follows pan and zoom: a canvas rectangle on screen', () => {
+    expect(screenRect({ x: 50, y: 50, width: 300, height: 200 }, { zoom: 2, panX: -10, panY: 20 }, 0.5)).toEqual({
+      x: 45,
+      y: 60,
+      width: 300,
+      height: 200,
+    });
+    expect(boundingRect([])).toBeNull();
+    expect(
+      boundingRect([
+        { x: 0, y: 10, width: 10, height: 10 },
+        { x: 30, y: 0, width: 5, height: 5 },
+      ]),
+    ).toEqual({ x: 0, y: 0, width: 35, height: 20 });
+  });
+});
+
+describe('a result beside its source', () => {
+  it('goes to the right of the source, below anything already there', () => {
+    const source = { x: 50, y: 50, width: 300, height: 169 };
+    expect(besideSpot([source], source, { width: 300, height: 169 })).toEqual({
+      x: 400,
+      y: 50,
+      width: 300,
+      height: 169,
+    });
+    const taken = { x: 400, y: 50, width: 300, height: 200 };
+    expect(besideSpot([source, taken], source, { width: 300, height: 169 })).toEqual({
+      x: 400,
+      y: 350,
+      width: 300,
+      height: 169,
+    });
   });
 });

@@ -193,3 +193,87 @@ export function fitScale(availableWidth: number, availableHeight = Number.POSITI
   const s = Math.min(availableWidth / width, availableHeight / height, 1);
   return s > 0 && Number.isFinite(s) ? s : 1;
 }
+
+/** Where a canvas rectangle is drawn on the stage (CSS px from the stage's corner): p → (p·zoom + pan)·fit. */
+export function screenRect(rect: Rect, view: View, fit: number): Rect {
+  return {
+    x: (rect.x * view.zoom + view.panX) * fit,
+    y: (rect.y * view.zoom + view.panY) * fit,
+    width: rect.width * view.zoom * fit,
+    height: rect.height * view.zoom * fit,
+  };
+}
+
+/** The smallest rectangle around all of `rects`, or null for none. */
+export function boundingRect(rects: readonly Rect[]): Rect | null {
+  if (rects.length === 0) return null;
+  const left = Math.min(...rects.map((r) => r.x));
+  const top = Math.min(...rects.map((r) => r.y));
+  const right = Math.max(...rects.map((r) => r.x + r.width));
+  const bottom = Math.max(...rects.map((r) => r.y + r.height));
+  return { x: left, y: top, width: right - left, height: bottom - top };
+}
+
+export type FloatingSide = 'above' | 'below' | 'left' | 'right' | 'over';
+
+/**
+ * Where a floating panel of `size` goes beside `anchor` (both in the same px space) inside `bounds` (0,0 to
+ * width×height), never covering the anchor while there is room: above it, else below, else beside it on the
+ * side with more room; centred on the anchor along that edge and kept `margin` inside the bounds. A panel too
+ * tall for any side but at least `minHeight` high goes above or below, where there is more room, cut to that room
+ * (`maxHeight`: it scrolls). Only when nothing fits ('over': the anchor fills the view) it lies at the top of the
+ * bounds, over the anchor.
+ */
+export function floatingPlacement(
+  anchor: Rect,
+  size: Size,
+  bounds: Size,
+  gap = 8,
+  margin = 8,
+  minHeight = size.height,
+): { x: number; y: number; side: FloatingSide; maxHeight?: number } {
+  const clamp = (value: number, low: number, high: number) => Math.max(low, Math.min(value, Math.max(low, high)));
+  const alongX = clamp(anchor.x + (anchor.width - size.width) / 2, margin, bounds.width - size.width - margin);
+  const alongY = clamp(anchor.y + (anchor.height - size.height) / 2, margin, bounds.height - size.height - margin);
+  const fitsAcross = size.width + 2 * margin <= bounds.width;
+  const fitsDown = size.height + 2 * margin <= bounds.height;
+  // An anchor scrolled out of sight still gets its panel inside the bounds, on the side it lies.
+  const maxX = bounds.width - size.width - margin;
+  const maxY = bounds.height - size.height - margin;
+  const above = anchor.y - gap - size.height;
+  if (fitsAcross && above >= margin) return { x: alongX, y: Math.min(above, maxY), side: 'above' };
+  const below = anchor.y + anchor.height + gap;
+  if (fitsAcross && below <= maxY) return { x: alongX, y: Math.max(below, margin), side: 'below' };
+  const left = anchor.x - gap - size.width;
+  const right = anchor.x + anchor.width + gap;
+  const roomLeft = left >= margin;
+  const roomRight = right <= maxX;
+  if (fitsDown && (roomLeft || roomRight)) {
+    const useRight = roomRight && (!roomLeft || bounds.width - anchor.x - anchor.width >= anchor.x);
+    return useRight
+      ? { x: Math.max(right, margin), y: alongY, side: 'right' }
+      : { x: Math.min(left, maxX), y: alongY, side: 'left' };
+  }
+  const roomAbove = anchor.y - gap - margin;
+  const roomBelow = bounds.height - margin - below;
+  const room = Math.max(roomAbove, roomBelow);
+  if (fitsAcross && room >= minHeight) {
+    return roomAbove >= roomBelow
+      ? { x: alongX, y: margin, side: 'above', maxHeight: roomAbove }
+      : { x: alongX, y: below, side: 'below', maxHeight: roomBelow };
+  }
+  return { x: alongX, y: margin, side: 'over' };
+}
+
+/**
+ * A spot for a result of `size` beside its `source`: to its right with a `gap`, moved down a grid row at a time
+ * until it overlaps no image (freeSpotNear).
+ */
+export function besideSpot(images: readonly Rect[], source: Rect, size: Size, gap: number = CANVAS.grid.offset): Rect {
+  return freeSpotNear(images, {
+    x: source.x + source.width + gap,
+    y: source.y,
+    width: size.width,
+    height: size.height,
+  });
+}

@@ -11,6 +11,7 @@ import {
   keepsAspect,
   type Rect,
   revealRect,
+  type View,
 } from './rules.ts';
 
 export interface CanvasImage {
@@ -38,7 +39,7 @@ export type CanvasInputMode = 'generate' | 'upload';
 type CanvasDialog = 'quick-edit' | 'image-enhance' | 'video-enhance' | 'region-edit' | null;
 
 /** A new image: everything but its position (placed on the grid) and the id (generated when absent). */
-type NewCanvasImage = Omit<CanvasImage, 'x' | 'y' | 'id' | 'width' | 'height'> &
+export type NewCanvasImage = Omit<CanvasImage, 'x' | 'y' | 'id' | 'width' | 'height'> &
   Partial<Pick<CanvasImage, 'id' | 'x' | 'y' | 'width' | 'height'>>;
 
 export interface CanvasState {
@@ -244,3 +245,9 @@ export function selectedImages(state: Pick<CanvasState, 'images' | 'selectedIds'
   const ids = new Set(state.selectedIds);
   return state.images.filter((img) => ids.has(img.id));
 }
+
+/**
+ * The view the stage shows right now, also mid-gesture (the store's view is committed only when a pan or zoom
+ * settles): what floats over the stage, such as the selection toolbar, follows this one.
+ */
+export const useStageView = create<View>(() => ({ ...DEFAULT_VIEW }));

@@ -2,7 +2,9 @@ import { Brush, Eraser, ImagePlus, MousePointer2, WandSparkles, X } from 'lucide
 import { type DragEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { toast } from 'sonner';
 import { useStore } from 'zustand';
+import { CANVAS } from '../../../common/api/canvas-images.constants.ts';
 import { MAGIC_SELECTOR } from '../../../common/api/inpaint.constants.ts';
 import type { MagicQuality } from '../../../common/api/inpaint.ts';
 import { usePrice } from '../../api/engines.ts';
@@ -14,17 +16,20 @@ import { ModalDialog } from '../../ui/ModalDialog.tsx';
 import { ToolPanelLayout } from '../../ui/ToolPanelLayout.tsx';
 import { EngineBadge, EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
-import { useCanvas } from '../canvas/store.ts';
+import { placeBesideSource } from '../canvas/actions.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
 import { imageThumbnail, loadImage, shrinkDataUrl } from '../multi-composition/images.ts';
 import { readAsDataUrl } from './api.ts';
+import { BeforeAfter } from './BeforeAfter.tsx';
 import { MaskPainter } from './MaskPainter.ts';
 import { captureMagicSelectorSession, type MagicResult, parseMagicSelectorSession } from './session.ts';
-import { createMagicStore, needsReference } from './store.ts';
+import { createMagicStore, needsReference, useMagicHandoff } from './store.ts';
 
 // The Magic Selector (canvas spec 2, 5, 9): a base image, a brush painting white on a black mask
 // (line width 20 on screen), a mode, quality, prompt, reference for replace and style transfer, and
-// Apply Magic calling POST /api/ai/generate/inpaint; the result opens in an overlay.
+// Apply Magic calling POST /api/ai/generate/inpaint; the result is shown large against its base (before/after).
+// In the editor tab the base can be a canvas image handed over by the selection toolbar (useMagicHandoff); its
+// result then goes onto the canvas beside that image.
 
 const MODES = MAGIC_SELECTOR.modes;
 const ACCEPT = MAGIC_SELECTOR.extensions.map((ext) => `.${ext}`).join(',');
@@ -123,6 +128,8 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
   const error = useStore(store, (s) => s.error);
   const busy = useStore(store, (s) => s.busy);
   const result = useStore(store, (s) => s.result);
+  const before = useStore(store, (s) => s.before);
+  const sourceId = useStore(store, (s) => s.sourceId);
   const { setBase, setSize, setReference, setMode, setQuality, setStyleStrength, setPrompt, setError, setResult } =
     store.getState();
   const price = usePrice('image', MAGIC_SELECTOR.model, 'inpaint');
@@ -135,6 +142,16 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
   const applyButton = useRef<HTMLElement | null>(null);
 
   const clearMask = useCallback(() => painter.current?.clear(), []);
+  const tab = layout === 'tab';
+
+  // A canvas image handed over by the selection toolbar becomes the base (the editor tab only).
+  const handed = useMagicHandoff((s) => s.source);
+  useEffect(() => {
+    if (!tab || !handed) return;
+    useMagicHandoff.setState({ source: null });
+    setResult(null);
+    setBase(handed.url, handed.imageId);
+  }, [tab, handed, setBase, setResult]);
 
   // A new base image: the mask takes its natural size and starts all black.
   useEffect(() => {
@@ -191,7 +208,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
 
   const toCanvas = () => {
     if (!result) return;
-    useCanvas.getState().addImage({
+    const placed = placeBesideSource(sourceId, {
       url: result.url,
       thumbnailUrl: null,
       name: prompt.trim().slice(0, 40) || t('magicSelector.title'),
@@ -199,23 +216,35 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
       assetId: result.id ?? undefined,
       naturalWidth: result.width ?? undefined,
       naturalHeight: result.height ?? undefined,
+      engine: result.engine ?? null,
     });
+    if (!placed) {
+      toast.error(t('canvasEditor.limitReached', { max: CANVAS.maxImages }));
+      return;
+    }
+    toast.success(t(placed.beside ? 'magicCompare.placedBeside' : 'magicCompare.placed'));
     setResult(null);
+    // Back to the canvas, where the result is selected and in view.
     setParams((current) => {
       const next = new URLSearchParams(current);
       next.set('canvas', '1');
+      next.delete('editor');
       return next;
     });
   };
 
-  const tab = layout === 'tab';
   const maskArea = (
     <>
+      {sourceId ? (
+        <p className="text-xs text-muted" data-testid="magic-from-canvas">
+          {t('magicCompare.fromCanvas')}
+        </p>
+      ) : null}
       <DropZone
-        label={t('magicSelector.baseImage')}
+        label={sourceId ? t('magicCompare.otherBase') : t('magicSelector.baseImage')}
         image={null}
         testId="magic-base-input"
-        onFile={setBase}
+        onFile={(file) => setBase(file)}
         onError={onError}
       />
 
@@ -237,6 +266,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
             <img
               src={base}
               alt={t('magicSelector.baseImage')}
+              data-testid="magic-base-image"
               className={cn('block select-none', tab ? 'h-auto max-h-[62vh] w-auto max-w-full' : 'h-auto w-full')}
               draggable={false}
             />
@@ -360,12 +390,14 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
   const resultView = result && (
     <ResultView
       result={result}
+      before={before}
       inline={tab}
       returnFocusTo={applyButton}
       onClose={() => setResult(null)}
       onCanvas={toCanvas}
       onEditMore={() => {
-        setBase(result.url);
+        // The result is edited further; it stays tied to the canvas image it will be placed beside.
+        setBase(result.url, sourceId);
         setResult(null);
       }}
     />
@@ -380,7 +412,13 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
       onClose={onClose}
       busy={busy}
       tab={tab}
-      main={<div className="min-w-0 flex-1 space-y-3 rounded-2xl border border-line bg-surface p-4">{maskArea}</div>}
+      main={
+        <div className="min-w-0 flex-1 space-y-3 rounded-2xl border border-line bg-surface p-4">
+          {/* The comparison takes the mask's place; the mask stays mounted (hidden) so it is kept. */}
+          {result && <BeforeAfter key={result.url} before={before ?? result.url} after={result.url} />}
+          <div className={cn('space-y-3', result && 'hidden')}>{maskArea}</div>
+        </div>
+      }
       side={
         <>
           {settings}
@@ -398,9 +436,11 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
   );
 }
 
-/** The result: a modal dialog above the studio page, or inline beside the settings in the editor tab. */
+/** The result: a modal dialog above the studio page (with the comparison), or its actions beside the comparison
+ * in the editor tab. */
 function ResultView({
   result,
+  before,
   inline,
   returnFocusTo,
   onClose,
@@ -408,6 +448,7 @@ function ResultView({
   onEditMore,
 }: {
   result: MagicResult;
+  before: string | null;
   inline: boolean;
   returnFocusTo: { current: HTMLElement | null };
   onClose: () => void;
@@ -415,22 +456,19 @@ function ResultView({
   onEditMore: () => void;
 }) {
   const { t } = useTranslation();
-  const image = (
-    <img
-      src={result.url}
-      alt={t('magicSelector.result')}
-      className={cn('w-full rounded-xl object-contain', inline ? 'max-h-80' : 'max-h-[60dvh]')}
-    />
-  );
   const actions = (
     <div className="flex flex-wrap gap-2">
-      <Button variant="secondary" onClick={onCanvas} data-testid="magic-result-canvas">
-        {t('magicSelector.toCanvas')}
+      <Button onClick={onCanvas} data-testid="magic-result-canvas">
+        {t('magicCompare.placeOnCanvas')}
       </Button>
       <Button variant="secondary" onClick={onEditMore} data-testid="magic-result-edit">
         {t('magicSelector.editMore')}
       </Button>
-      <Button onClick={() => window.open(result.url, '_blank', 'noopener')} data-testid="magic-result-save">
+      <Button
+        variant="secondary"
+        onClick={() => window.open(result.url, '_blank', 'noopener')}
+        data-testid="magic-result-save"
+      >
         {t('magicSelector.save')}
       </Button>
     </div>
@@ -443,9 +481,10 @@ function ResultView({
         title={t('magicSelector.result')}
         testId="magic-result"
         returnFocusTo={returnFocusTo}
+        className="max-w-4xl"
       >
         <div className="space-y-3">
-          {image}
+          <BeforeAfter key={result.url} before={before ?? result.url} after={result.url} />
           <EngineBadge engine={result.engine} className="text-muted" />
           {actions}
         </div>
@@ -468,7 +507,7 @@ function ResultView({
           <X className="size-4" aria-hidden />
         </button>
       </div>
-      {image}
+      <p className="text-xs text-muted">{t('magicCompare.hint')}</p>
       <EngineBadge engine={result.engine} className="text-muted" />
       {actions}
     </section>

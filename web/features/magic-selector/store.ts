@@ -1,5 +1,6 @@
 // The Magic Selector's state and actions, apart from its rendering. One store per open tool (createMagicStore),
 // so closing the tool forgets it as before; the mask itself is painted by MaskPainter.
+import { create } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { MAGIC_SELECTOR } from '../../../common/api/inpaint.constants.ts';
 import { type MagicMode, type MagicQuality, magicSelectorPrompt } from '../../../common/api/inpaint.ts';
@@ -22,8 +23,24 @@ function problemOf(mode: MagicMode, prompt: string, hasReference: boolean): [str
 
 type Translate = (key: string, values?: Record<string, string>) => string;
 
+/** A canvas image handed to the Magic Selector (from the selection toolbar) to be its base. */
+export interface MagicSource {
+  imageId: string;
+  url: string;
+}
+
+/**
+ * The hand-over from the canvas to the editor's Magic Selector tab: the toolbar puts the selected image here and
+ * switches tabs; the tab's panel takes it as its base (and empties this), so no file is picked again.
+ */
+export const useMagicHandoff = create<{ source: MagicSource | null }>(() => ({ source: null }));
+
 export interface MagicState {
   base: string | null;
+  /** The canvas image the base came from (its result is placed beside it), or null for a picked file. */
+  sourceId: string | null;
+  /** The base the current result was made from: the "before" of the comparison. */
+  before: string | null;
   /** The base image's natural size, once it has loaded: the mask's size. */
   size: { width: number; height: number } | null;
   reference: string | null;
@@ -34,8 +51,8 @@ export interface MagicState {
   error: string | null;
   busy: boolean;
   result: MagicResult | null;
-  /** A new base image: the error goes. */
-  setBase: (base: string | null) => void;
+  /** A new base image (from the canvas image `sourceId`, or a file): the error goes. */
+  setBase: (base: string | null, sourceId?: string | null) => void;
   setSize: (size: { width: number; height: number } | null) => void;
   setReference: (reference: string) => void;
   setMode: (mode: MagicMode) => void;
@@ -53,6 +70,8 @@ export interface MagicState {
 export function createMagicStore() {
   return createStore<MagicState>()((set, get) => ({
     base: null,
+    sourceId: null,
+    before: null,
     size: null,
     reference: null,
     mode: 'inpaint',
@@ -62,7 +81,7 @@ export function createMagicStore() {
     error: null,
     busy: false,
     result: null,
-    setBase: (base) => set({ base, error: null }),
+    setBase: (base, sourceId = null) => set({ base, sourceId, error: null }),
     setSize: (size) => set({ size }),
     setReference: (reference) => set({ reference, error: null }),
     setMode: (mode) => set({ mode, error: null }),
@@ -79,6 +98,8 @@ export function createMagicStore() {
         styleStrength: session.styleStrength,
         reference: session.referenceImage,
         result: session.result,
+        before: session.result ? session.baseImage : null,
+        sourceId: null,
         error: null,
       }),
     apply: async (maskImage, t) => {
@@ -101,6 +122,7 @@ export function createMagicStore() {
         });
         if (!reply.success || !reply.data.url) throw new Error(t('magicSelector.errors.failed'));
         set({
+          before: base,
           result: {
             url: reply.data.url,
             id: reply.data.id,

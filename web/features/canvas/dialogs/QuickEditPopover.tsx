@@ -1,6 +1,7 @@
 // Quick AI edit popover (canvas spec 2, 5, 8, 9). One image selected: Quick AI Edit (prompt → NanoBana edit of
 // the image, sent by URL; the result goes to the first free grid cell and into view) plus Enhance/Upscale (opens
 // the image enhance dialog). Several: Multi-Composition of up to 10 images. Failures are shown, not only logged.
+// It opens inside the selection toolbar's floating card (SelectionToolbar), beside the image, never over it.
 
 import i18next from 'i18next';
 import { Layers, Sparkles, Wand2, X } from 'lucide-react';
@@ -12,7 +13,7 @@ import { MESSAGES } from '../../../../common/messages.ts';
 import { useModelEngines } from '../../../api/engines.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
-import { Segmented } from '../../../ui/controls.tsx';
+import { labelClass, Segmented } from '../../../ui/controls.tsx';
 import { inputClass } from '../../../ui/Field.tsx';
 import { engineOf } from '../../assets/EngineBadge.tsx';
 import { type CanvasImage, selectedImages, useCanvas } from '../store.ts';
@@ -28,8 +29,6 @@ import {
 } from './rules.ts';
 
 export interface QuickEditPopoverProps {
-  /** Screen position (px, relative to the viewport) to show the popover at; centred near the top when absent. */
-  anchor?: { x: number; y: number };
   onClose(): void;
 }
 
@@ -39,32 +38,40 @@ function useSelection(): CanvasImage[] {
   return selectedImages({ images, selectedIds });
 }
 
-/** seedream4 (16:9, 4K) or nanobana (1:1, 2K) for the quick edit; the toolbar's format sets the default. */
+/**
+ * seedream4 (16:9, 4K) or nanobana (1:1, 2K) for the quick edit; the toolbar's format sets the default. One
+ * choice per row: the engine names ("Seedream 4 (local preview)") are too long to share one.
+ */
 function ImageModelChoice() {
   const { t } = useTranslation();
   const model = useCanvas((s) => s.imageModel);
   const setImageModel = useCanvas((s) => s.setImageModel);
   const engines = useModelEngines();
   return (
-    <Segmented
-      label={t('canvasDialogs.quickEdit.model')}
-      value={model}
-      onChange={setImageModel}
-      options={[
-        {
-          value: 'seedream4',
-          label: t('canvasDialogs.quickEdit.modelSeedream', { model: engines.model('image', 'seedream4').label }),
-        },
-        {
-          value: 'nanobana',
-          label: t('canvasDialogs.quickEdit.modelNanobana', { model: engines.model('image', 'nanobana').label }),
-        },
-      ]}
-      testIdPrefix="quick-edit-model"
-      layout="fill"
-      size="sm"
-      className="mb-2"
-    />
+    <div className="mb-2 space-y-1.5">
+      <span className={labelClass} aria-hidden>
+        {t('canvasDialogs.quickEdit.model')}
+      </span>
+      <Segmented
+        label={t('canvasDialogs.quickEdit.model')}
+        value={model}
+        onChange={setImageModel}
+        options={[
+          {
+            value: 'seedream4',
+            label: engines.model('image', 'seedream4').label,
+            description: t('canvasToolbar.formatWide'),
+          },
+          {
+            value: 'nanobana',
+            label: engines.model('image', 'nanobana').label,
+            description: t('canvasToolbar.formatSquare'),
+          },
+        ]}
+        testIdPrefix="quick-edit-model"
+        layout="stack"
+      />
+    </div>
   );
 }
 
@@ -140,7 +147,7 @@ async function runComposition(images: CanvasImage[], prompt: string): Promise<bo
   }
 }
 
-export function QuickEditPopover({ anchor, onClose }: QuickEditPopoverProps) {
+export function QuickEditPopover({ onClose }: QuickEditPopoverProps) {
   const { t } = useTranslation();
   const selection = useSelection();
   const setOpenDialog = useCanvas((s) => s.setOpenDialog);
@@ -186,16 +193,11 @@ export function QuickEditPopover({ anchor, onClose }: QuickEditPopoverProps) {
     }
   };
 
-  const style = anchor
-    ? { left: Math.max(8, Math.min(anchor.x, window.innerWidth - 328)), top: Math.max(8, anchor.y) }
-    : { left: '50%', top: 96, transform: 'translateX(-50%)' };
-
   return (
     <section
       data-testid="quick-edit-popover"
       aria-label={single ? t('canvasDialogs.quickEdit.title') : t('canvasDialogs.quickEdit.compositionTitle')}
-      className="fixed z-40 w-80 rounded-2xl border border-line bg-surface p-4 shadow-2xl"
-      style={style}
+      className="w-96 max-w-full rounded-2xl border border-line bg-surface p-4 shadow-2xl"
     >
       <div className="mb-3 flex items-center gap-2">
         {single ? (
@@ -210,7 +212,7 @@ export function QuickEditPopover({ anchor, onClose }: QuickEditPopoverProps) {
           type="button"
           onClick={onClose}
           aria-label={t('common.close')}
-          className="grid size-7 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg"
+          className="grid size-8 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg"
         >
           <X className="size-4" aria-hidden />
         </button>
@@ -227,7 +229,8 @@ export function QuickEditPopover({ anchor, onClose }: QuickEditPopoverProps) {
       {single && <ImageModelChoice />}
       <textarea
         data-testid="quick-edit-prompt"
-        className={cn(inputClass, 'min-h-20 resize-y py-2')}
+        className={cn(inputClass, 'min-h-16 resize-y py-2')}
+        rows={2}
         value={prompt}
         onChange={(e) => setPrompt(e.target.value)}
         onKeyDown={onKeyDown}

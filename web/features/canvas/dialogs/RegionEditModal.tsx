@@ -157,7 +157,8 @@ export function RegionEditModal({ open, onOpenChange, imageId }: RegionEditModal
     }
     try {
       const url = await blobAsDataUri(file);
-      selector.setDroppedImage(hit.id, await loadElement(url));
+      const element = await loadElement(url);
+      selector.setDroppedImage(hit.id, element, { width: element.naturalWidth, height: element.naturalHeight });
       updateRegion(hit.id, { droppedImage: { url, name: file.name } });
       setActive(hit.id);
     } catch (error) {

@@ -114,7 +114,7 @@ describe('RegionSelector', () => {
     const selector = new RegionSelector<{ colour: string }>();
     const raster = new Raster(200, 100);
     const regions = [region('active', 20, 20, 40, 40), { ...region('dropped', 120, 20, 40, 40), hasImage: true }];
-    selector.setDroppedImage('dropped', { colour: 'dropped-image' });
+    selector.setDroppedImage('dropped', { colour: 'dropped-image' }, { width: 40, height: 40 });
     const scene = { image: { colour: 'photo' }, ...bounds, regions, activeId: 'active', dropId: null };
     selector.draw(raster.context, scene);
 
@@ -136,5 +136,22 @@ describe('RegionSelector', () => {
     selector.draw(raster.context, { ...scene, dropId: 'dropped' });
     expect(raster.at(70, 80)).toBe('photo');
     expect(raster.at(120, 40)).toBe(REGION_COLOURS.dropTarget);
+  });
+
+  it('draws a dropped image in its own aspect, centred in its region, never stretched', () => {
+    const selector = new RegionSelector<{ colour: string }>();
+    const drawn: number[][] = [];
+    const raster = new Raster(200, 100);
+    const context = {
+      ...raster.context,
+      drawImage: (image: { colour: string }, ...box: number[]) => {
+        if (image.colour === 'wide') drawn.push(box);
+      },
+    };
+    // A 2:1 picture dropped on a 40×40 region: 40×20, centred vertically.
+    selector.setDroppedImage('r', { colour: 'wide' }, { width: 1600, height: 800 });
+    const regions = [{ ...region('r', 120, 20, 40, 40), hasImage: true }];
+    selector.draw(context, { image: { colour: 'photo' }, ...bounds, regions, activeId: null, dropId: null });
+    expect(drawn).toEqual([[120, 30, 40, 20]]);
   });
 });

@@ -2,6 +2,7 @@
 // rectangle (or picks the region under the pointer), and the painting of the image, the regions (coloured by
 // their state, with any dropped image) and the rectangle being dragged. Written against the few canvas calls it
 // makes (RegionContext), so a test can run it on a plain pixel buffer.
+import { containRect } from '../rules.ts';
 import { normaliseRegion, type Point, REGION_COLOURS, type RegionRect, regionAt, regionLook } from './rules.ts';
 
 /** The 2D-context calls the painting makes (a CanvasRenderingContext2D has them all). */
@@ -27,8 +28,8 @@ export type Press = { kind: 'select'; id: string } | { kind: 'draw' };
 
 export class RegionSelector<Img = CanvasImageSource> {
   private drag: { start: Point; current: Point } | null = null;
-  /** The images dropped on regions, drawn over them. */
-  private readonly dropped = new Map<string, Img>();
+  /** The images dropped on regions (with their pixel size), drawn over them in their own aspect. */
+  private readonly dropped = new Map<string, { image: Img; size: { width: number; height: number } }>();
 
   /** A pointer position (client coordinates) in surface pixels, or null while the surface is not laid out. */
   pointAt(
@@ -79,8 +80,8 @@ export class RegionSelector<Img = CanvasImageSource> {
     return point ? regionAt(regions, point) : null;
   }
 
-  setDroppedImage(regionId: string, image: Img): void {
-    this.dropped.set(regionId, image);
+  setDroppedImage(regionId: string, image: Img, size: { width: number; height: number }): void {
+    this.dropped.set(regionId, { image, size });
   }
 
   forget(regionId: string): void {
@@ -91,7 +92,8 @@ export class RegionSelector<Img = CanvasImageSource> {
     this.dropped.clear();
   }
 
-  /** Paints the image scaled to the surface, the regions over it, and the rectangle being dragged. */
+  /** Paints the image scaled to the surface, the regions over it (a dropped image contained in its region), and the
+   * rectangle being dragged. */
   draw(
     g: RegionContext<Img>,
     scene: {
@@ -111,8 +113,10 @@ export class RegionSelector<Img = CanvasImageSource> {
       const colour = REGION_COLOURS[look];
       const dropped = this.dropped.get(region.id);
       if (dropped) {
+        // As large as fits in the region, centred, never stretched to its shape (object-fit: contain).
+        const fit = containRect(region, dropped.size);
         g.globalAlpha = 0.55;
-        g.drawImage(dropped, region.x, region.y, region.width, region.height);
+        g.drawImage(dropped.image, fit.x, fit.y, fit.width, fit.height);
         g.globalAlpha = 1;
       }
       g.fillStyle = `${colour}33`;
