@@ -56,7 +56,7 @@ describe('the Library view', () => {
       await page.getByTestId('dashboard-shell').waitFor();
       await page.getByTestId('nav-library').click();
       await expect.poll(() => new URL(page.url()).searchParams.get('view')).toBe('library');
-      expect(await page.getByTestId('view-title').innerText()).toBe('Library');
+      await expect.poll(() => page.getByTestId('view-title').innerText()).toBe('Library');
       await expect.poll(() => cards(page).count(), { timeout: 30_000 }).toBe(4);
       expect(await page.getByTestId('plan-brand-only').count()).toBe(0);
 

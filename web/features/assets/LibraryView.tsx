@@ -49,8 +49,12 @@ function NoMatch({ onClear }: { onClear: () => void }) {
   );
 }
 
+/** Keys typed into a text field keep their meaning there (Ctrl+A selects the text). */
 const isTyping = (target: EventTarget) =>
-  target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  target instanceof HTMLElement &&
+  (target.isContentEditable ||
+    /^(TEXTAREA|SELECT)$/.test(target.tagName) ||
+    (target instanceof HTMLInputElement && !['checkbox', 'radio', 'button'].includes(target.type)));
 
 /**
  * The Library view (issue 29 point 9): every asset of the user, filtered by type, searched by prompt and sorted
