@@ -7,7 +7,7 @@ export type AssetType = (typeof ASSET_TYPES)[number];
 /** Orders of the library list: newest first (the spec's), oldest first, or by prompt A to Z. */
 export const ASSET_SORTS = ['newest', 'oldest', 'prompt'] as const;
 export type AssetSort = (typeof ASSET_SORTS)[number];
-export const ASSETS_SEARCH_MAX = 200;
+const ASSETS_SEARCH_MAX = 200;
 
 /** The spec's Asset entity. */
 const assetSchema = z.object({

@@ -7,7 +7,7 @@ import type { EnhanceQueuedReply } from '../../common/api/upscale.ts';
 import { upscaleStartRequest } from './asset-upscale.ts';
 import { apiRequest } from './client.ts';
 
-export type { Asset, AssetSort };
+export type { Asset };
 
 /** The Library's search: words of the prompt and the order (the server's default is newest first). */
 export interface AssetSearch {

@@ -174,7 +174,7 @@ function isFollowUp(message: string): boolean {
  * What to search the help pages for: the question, and when it is a follow-up, the earlier questions it leans on
  * (back to the last one that stood on its own), so "and how much does it cost?" after a video question is about video.
  */
-export function searchTextOf(message: string, history: readonly ChatTurn[]): string {
+function searchTextOf(message: string, history: readonly ChatTurn[]): string {
   if (!isFollowUp(message)) return message;
   const earlier: string[] = [];
   const asked = history.filter((turn) => turn.role === 'user').map((turn) => turn.content);

@@ -56,7 +56,7 @@ function useLoadMore(onNear: () => void, enabled: boolean, pageCount: number) {
 }
 
 /** What the Library adds to the grid: a checkbox per card, and what to show when its filters match nothing. */
-export interface GridSelection {
+interface GridSelection {
   selectionOf: (asset: Asset) => CardSelection;
   /** Shown instead of the empty state when a filter or search is set. */
   noMatch?: ReactNode;

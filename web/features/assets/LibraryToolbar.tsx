@@ -10,7 +10,7 @@ export const TYPE_FILTERS = {
   videos: 'video|video_enhancement',
   audio: 'audio',
 } as const;
-export type TypeFilter = keyof typeof TYPE_FILTERS;
+type TypeFilter = keyof typeof TYPE_FILTERS;
 export const TYPE_FILTER_IDS = Object.keys(TYPE_FILTERS) as TypeFilter[];
 
 /** Search by prompt, sort, and the type chips; the values live in the URL (LibraryView). */

@@ -69,48 +69,57 @@ export function SelectionBar({
         <X className="size-4" aria-hidden />
         <span className="hidden sm:inline">{t('library.clearSelection')}</span>
       </Button>
-      <fieldset className="ms-auto flex flex-wrap items-center gap-1.5">
-        <legend className="sr-only">{t('library.useIn')}</legend>
-        <span className="hidden text-xs text-muted lg:inline" aria-hidden>
-          {t('library.useIn')}
-        </span>
-        {TARGETS.map(({ id, icon: Icon }) => {
-          const usable = usableFor(id, selected).length > 0;
-          return (
+      <div className="flex w-full items-center gap-1.5 sm:ms-auto sm:w-auto">
+        <fieldset className="flex min-w-0 flex-1 items-center gap-1.5 sm:flex-none">
+          <legend className="sr-only">{t('library.useIn')}</legend>
+          <span className="hidden text-xs text-muted lg:inline" aria-hidden>
+            {t('library.useIn')}
+          </span>
+          {TARGETS.map(({ id, icon: Icon }) => {
+            const usable = usableFor(id, selected).length > 0;
+            return (
+              <Button
+                key={id}
+                variant="secondary"
+                size="sm"
+                disabled={!usable}
+                title={usable ? t(`library.targetHints.${id}`) : t(`library.nothingFor.${id}`)}
+                onClick={() => onUseIn(id)}
+                data-testid={`library-use-${id}`}
+                className="min-w-0 flex-1 px-2 sm:flex-none sm:px-3"
+              >
+                <Icon className="hidden size-4 sm:block" aria-hidden />
+                {t(`library.targets.${id}`)}
+              </Button>
+            );
+          })}
+        </fieldset>
+        <ConfirmPopup
+          open={confirming}
+          onOpenChange={setConfirming}
+          trigger={
             <Button
-              key={id}
-              variant="secondary"
+              variant="danger"
               size="sm"
-              disabled={!usable}
-              title={usable ? t(`library.targetHints.${id}`) : t(`library.nothingFor.${id}`)}
-              onClick={() => onUseIn(id)}
-              data-testid={`library-use-${id}`}
+              data-testid="library-delete"
+              aria-label={t('library.delete')}
+              className="px-2.5 sm:px-3"
             >
-              <Icon className="size-4" aria-hidden />
-              {t(`library.targets.${id}`)}
+              <Trash2 className="size-4" aria-hidden />
+              <span className="hidden sm:inline">{t('library.delete')}</span>
             </Button>
-          );
-        })}
-      </fieldset>
-      <ConfirmPopup
-        open={confirming}
-        onOpenChange={setConfirming}
-        trigger={
-          <Button variant="danger" size="sm" data-testid="library-delete">
-            <Trash2 className="size-4" aria-hidden />
-            {t('library.delete')}
-          </Button>
-        }
-        title={t('library.deleteTitle', { count })}
-        body={t('library.deleteBody')}
-        cancelLabel={t('library.cancel')}
-        confirmLabel={t('library.delete')}
-        pending={deleting}
-        onConfirm={() => void onDelete().finally(() => setConfirming(false))}
-        testId="library-delete-dialog"
-        confirmTestId="library-delete-confirm"
-        layerClassName="z-50"
-      />
+          }
+          title={t('library.deleteTitle', { count })}
+          body={t('library.deleteBody')}
+          cancelLabel={t('library.cancel')}
+          confirmLabel={t('library.delete')}
+          pending={deleting}
+          onConfirm={() => void onDelete().finally(() => setConfirming(false))}
+          testId="library-delete-dialog"
+          confirmTestId="library-delete-confirm"
+          layerClassName="z-50"
+        />
+      </div>
     </section>
   );
 }
