@@ -42,6 +42,7 @@ const CREATOR_VIEWS: View[] = [
   { name: 'studio: personas', open: dashboard('genproStudio', '&tab=personas') },
   { name: 'studio: campaigns', open: dashboard('genproStudio', '&tab=campaigns') },
   { name: 'studio: publish', open: dashboard('genproStudio', '&tab=publish') },
+  { name: 'library', open: dashboard('library') },
   { name: 'chat', open: dashboard('chatWithGenPro') },
   { name: 'campaigns pool', open: dashboard('campaignsPool') },
   { name: 'community', open: dashboard('community') },

@@ -6,6 +6,8 @@ export const DASHBOARD_VIEWS = [
   'creators',
   'aiPersonas',
   'genproStudio',
+  /** The media library (issue 29): every asset, filtered, searched, sorted, selected and reused. */
+  'library',
   'chatWithGenPro',
   'campaignsPool',
   'community',

@@ -4,6 +4,11 @@ import { ASSETS_PAGE_SIZE } from './generation.constants.ts';
 export const ASSET_TYPES = ['image', 'video', 'audio', 'persona', 'enhancement', 'video_enhancement'] as const;
 export type AssetType = (typeof ASSET_TYPES)[number];
 
+/** Orders of the library list: newest first (the spec's), oldest first, or by prompt A to Z. */
+export const ASSET_SORTS = ['newest', 'oldest', 'prompt'] as const;
+export type AssetSort = (typeof ASSET_SORTS)[number];
+const ASSETS_SEARCH_MAX = 200;
+
 /** The spec's Asset entity. */
 const assetSchema = z.object({
   id: z.string(),
@@ -32,6 +37,13 @@ export const listAssetsQuery = z.object({
     .optional()
     .describe('one type or a comma- or pipe-separated list, e.g. enhancement|video|video_enhancement'),
   persona_id: z.string().uuid().optional(),
+  q: z
+    .string()
+    .trim()
+    .max(ASSETS_SEARCH_MAX, `Search at most ${ASSETS_SEARCH_MAX} characters`)
+    .optional()
+    .describe('words the prompt contains (each of them, any case)'),
+  sort: z.enum(ASSET_SORTS).default('newest').describe('newest or oldest first, or by prompt A to Z'),
 });
 const pagination = z.object({
   offset: z.number().int(),

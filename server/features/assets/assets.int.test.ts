@@ -170,6 +170,102 @@ describe('GET /api/ai/assets', () => {
   });
 });
 
+describe('GET /api/ai/assets: search, sort and type together (the Library view)', () => {
+  let owner: TestUser;
+  const made: Record<string, string> = {};
+  beforeAll(async () => {
+    owner = await createTestUser(t.ctx.db);
+    const rows = [
+      ['fox', 'image', 'A red FOX in the snow'],
+      ['boat', 'image', 'boat on a calm lake'],
+      ['foxVideo', 'video', 'fox running, slow motion'],
+      ['percent', 'image', '100% orange_juice'],
+      ['none', 'audio', null],
+    ] as const;
+    const base = Date.now() - 60_000;
+    for (const [i, [name, type, prompt]] of rows.entries()) {
+      const row = await createAsset(
+        { db: t.ctx.db, clock: { now: () => new Date(base + i * 1000) } },
+        {
+          userId: owner.id,
+          type,
+          key: null,
+          url: `/api/images/upload/2025/02/00000000-0000-4000-8000-00000000010${i}.png`,
+          prompt,
+        },
+      );
+      made[name] = row.id;
+    }
+    // Another user's fox never shows.
+    await createAsset(t.ctx, { userId: other.id, type: 'image', key: null, url: '/x.png', prompt: 'fox of another' });
+  });
+
+  const list = async (query: string) => {
+    const res = await get(`/api/ai/assets?${query}`, owner.token);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as ListAssetsReply;
+  };
+
+  it('finds every word of q in the prompt, in any case, only among the owner’s assets', async () => {
+    const fox = await list('q=fox');
+    expect(fox.data.map((a) => a.id)).toEqual([made.foxVideo, made.fox]);
+    expect(fox.pagination.total).toBe(2);
+    expect((await list('q=%20Red%20%20fox%20')).data.map((a) => a.id)).toEqual([made.fox]);
+    expect((await list('q=fox%20lake')).data).toEqual([]);
+    // q with the type filter and pagination.
+    const foxImages = await list('q=fox&type=image&limit=1');
+    expect(foxImages.data.map((a) => a.id)).toEqual([made.fox]);
+    expect(foxImages.pagination).toEqual({ offset: 0, limit: 1, hasMore: false, total: 1 });
+  });
+
+  it('takes % and _ literally', async () => {
+    expect((await list('q=100%25')).data.map((a) => a.id)).toEqual([made.percent]);
+    expect((await list('q=e_j')).data.map((a) => a.id)).toEqual([made.percent]);
+    expect((await list('q=%25')).data.map((a) => a.id)).toEqual([made.percent]);
+    expect((await list('q=_')).data.map((a) => a.id)).toEqual([made.percent]);
+  });
+
+  it('sorts newest first by default, oldest first, or by prompt A to Z with prompt-less ones last', async () => {
+    const order = [made.fox, made.boat, made.foxVideo, made.percent, made.none];
+    expect((await list('')).data.map((a) => a.id)).toEqual([...order].reverse());
+    expect((await list('sort=newest')).data.map((a) => a.id)).toEqual([...order].reverse());
+    expect((await list('sort=oldest')).data.map((a) => a.id)).toEqual(order);
+    expect((await list('sort=prompt')).data.map((a) => a.id)).toEqual([
+      made.percent,
+      made.fox,
+      made.boat,
+      made.foxVideo,
+      made.none,
+    ]);
+    const paged = await list('sort=oldest&limit=2&offset=2');
+    expect(paged.data.map((a) => a.id)).toEqual([made.foxVideo, made.percent]);
+    expect(paged.pagination).toEqual({ offset: 2, limit: 2, hasMore: true, total: 5 });
+  });
+
+  it('answers a new page after a change, never a cached one of another query', async () => {
+    expect((await list('q=lake')).pagination.total).toBe(1);
+    expect((await list('q=LAKE')).pagination.total).toBe(1);
+    const added = await createAsset(t.ctx, {
+      userId: owner.id,
+      type: 'image',
+      key: null,
+      url: '/y.png',
+      prompt: 'lake at dusk',
+    });
+    expect((await list('q=lake')).data.map((a) => a.id)).toEqual([added.id, made.boat]);
+  });
+
+  it('validates sort and the length of q, and needs a session', async () => {
+    const badSort = await get('/api/ai/assets?sort=largest', owner.token);
+    expect(badSort.statusCode).toBe(400);
+    const long = await get(`/api/ai/assets?q=${'a'.repeat(201)}`, owner.token);
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ success: false });
+    expect(JSON.stringify(long.json())).toContain('Search at most 200 characters');
+    expect((await get('/api/ai/assets?q=fox')).statusCode).toBe(401);
+  });
+});
+
 describe('GET and DELETE /api/ai/assets/{id}', () => {
   it('reads one asset with its metadata; another user’s is 404', async () => {
     const stored = await storeFor(user.id, png);

@@ -51,21 +51,23 @@ export function assetRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             : serializerCompiler(route as unknown as Parameters<typeof serializerCompiler>[0]),
         schema: {
           tags: ['assets'],
-          summary: 'The signed-in user’s assets, newest first (type: one or a list split by | or ,)',
+          summary:
+            'The signed-in user’s assets, newest first unless sort says otherwise (type: one or a list split by | or ,; q: words of the prompt)',
           querystring: listAssetsQuery,
           response: { 200: listAssetsReply, ...errors },
         },
       },
       async (request, reply) => {
-        const { limit, offset, type, persona_id } = request.query;
+        const { limit, offset, type, persona_id, q, sort } = request.query;
         const userId = currentUser(request).id;
         const types = parseAssetTypes(type);
-        const cacheKey = `${limit} ${offset} ${types ? [...types].sort().join('|') : ''} ${persona_id ?? ''}`;
+        const words = (q ?? '').toLowerCase().split(/\s+/).filter(Boolean).join(' ');
+        const cacheKey = JSON.stringify([limit, offset, types ? [...types].sort() : [], persona_id ?? '', words, sort]);
         const body = await listCache.read(
           `${userId} ${cacheKey}`,
           userId,
           async () => {
-            const page = await listAssets(ctx, userId, { limit, offset, types, personaId: persona_id });
+            const page = await listAssets(ctx, userId, { limit, offset, types, personaId: persona_id, q: words, sort });
             const data = page.rows.map(toAssetDto);
             return Buffer.from(
               JSON.stringify({

@@ -1,5 +1,11 @@
-import { and, count, desc, eq, inArray, ne, or, type SQL } from 'drizzle-orm';
-import { ASSET_TYPES, type Asset, type AssetType, type CreateAssetBody } from '../../../common/api/assets.ts';
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import {
+  ASSET_TYPES,
+  type Asset,
+  type AssetSort,
+  type AssetType,
+  type CreateAssetBody,
+} from '../../../common/api/assets.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { assets } from '../../db/schema/index.ts';
@@ -146,7 +152,21 @@ export interface ListAssetsOptions {
   offset: number;
   types?: readonly AssetType[];
   personaId?: string;
+  /** Words the prompt must all contain (any case). */
+  q?: string;
+  sort?: AssetSort;
 }
+
+/** A LIKE pattern matching `word` literally anywhere (% _ and \\ escaped). */
+function containing(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const ORDERS: Record<AssetSort, SQL[]> = {
+  newest: [desc(assets.createdAt), desc(assets.id)],
+  oldest: [asc(assets.createdAt), asc(assets.id)],
+  prompt: [sql`lower(${assets.prompt}) asc nulls last`, desc(assets.createdAt), desc(assets.id)],
+};
 
 export interface AssetPage {
   rows: AssetRow[];
@@ -154,18 +174,21 @@ export interface AssetPage {
   hasMore: boolean;
 }
 
-/** The user's assets, newest first, with the total for pagination. */
+/** The user's assets (newest first unless `sort` says otherwise), with the total for pagination. */
 export async function listAssets(ctx: AppContext, userId: string, options: ListAssetsOptions): Promise<AssetPage> {
   const filters: SQL[] = [eq(assets.userId, userId)];
   if (options.types && options.types.length > 0) filters.push(inArray(assets.type, [...options.types]));
   if (options.personaId) filters.push(eq(assets.personaId, options.personaId));
+  for (const word of (options.q ?? '').split(/\s+/).filter(Boolean).slice(0, 10)) {
+    filters.push(ilike(assets.prompt, containing(word)));
+  }
   const where = and(...filters);
   const [rows, [totals]] = await Promise.all([
     ctx.db
       .select()
       .from(assets)
       .where(where)
-      .orderBy(desc(assets.createdAt), desc(assets.id))
+      .orderBy(...ORDERS[options.sort ?? 'newest'])
       .limit(options.limit)
       .offset(options.offset),
     ctx.db.select({ total: count() }).from(assets).where(where),

@@ -238,6 +238,83 @@ describe('the local assistant (no LLM configured)', () => {
   });
 });
 
+describe('follow-up questions and live prices (issue 29 point 10)', () => {
+  let t: TestApp;
+  let prices: Record<string, number>;
+  const configured = { videoPro: 7, videoStandard: 6, image: 2, image4k: 3, music: 1 };
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { LOCAL_PREVIEW_PRICES: JSON.stringify(configured) } });
+    const member = await createTestUser(t.ctx.db);
+    // The price list the studio charges: GET /api/ai/engines, local engines here.
+    const engines = await t.app.inject({ method: 'GET', url: '/api/ai/engines', headers: authHeader(member.token) });
+    prices = engines.json().prices.local;
+    expect(prices).toMatchObject(configured);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const ask = async (message: string, conversationHistory: unknown[] = []) => {
+    const res = await post(t, { message, conversationHistory }, undefined, {}, newAddress());
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { response: string; sources: Array<{ title: string }> };
+  };
+  const turns = (question: string, answer: string) => [
+    { role: 'user', content: question },
+    { role: 'assistant', content: answer },
+  ];
+
+  it('answers “and how much does it cost?” about the subject of the question before it', async () => {
+    const video = await ask('How do I make a video?');
+    const followUp = await ask('and how much does it cost?', turns('How do I make a video?', video.response));
+    expect(followUp.response.startsWith('Videos:')).toBe(true);
+    expect(followUp.response).toContain(`Veo with audio: ${prices.videoPro} credits.`);
+    expect(followUp.response).toContain(`Veo without audio: ${prices.videoStandard} credits.`);
+
+    const music = await ask('and how much does it cost?', turns('How do I make music?', 'Choose Music.'));
+    expect(music.response).toContain(
+      `Choose Music (genre, mood, instruments separated by commas, up to 10) for 1 credit`,
+    );
+
+    // Alone, the same words are not read as a video question.
+    const alone = await ask('and how much does it cost?');
+    expect(alone.response.startsWith('Videos:')).toBe(false);
+    // A question that stands on its own is not bent by the one before it.
+    const topUp = await ask('How do I buy more credits?', turns('How do I make a video?', video.response));
+    expect(topUp.response.startsWith('Buying credits:')).toBe(true);
+  });
+
+  it('quotes the prices the studio charges (LOCAL_PREVIEW_PRICES here) and names the engine, never the vendor list', async () => {
+    const answer = await ask('How much does a 4K image cost?');
+    expect(answer.response).toContain(`a 4K image costs ${prices.image4k} credits`);
+    expect(answer.response).toContain(`An image up to 2048 px on the long side costs ${prices.image} credits`);
+    expect(answer.response).toContain('on the local preview engine');
+    expect(answer.response).toMatch(/Prices are the studio's live price list: [^\n]*Nano Banana/);
+    expect(answer.response).not.toContain('{credits:');
+    expect(answer.response).not.toMatch(/\b(101|81) credits\b/);
+    expect(answer.response).not.toContain('8 credits for 4K');
+
+    const arabic = await ask('كم سعره؟', [{ role: 'user', content: 'كيف أصنع فيديو؟' }]);
+    expect(arabic.response).toContain(`Veo with audio: ${prices.videoPro} credits.`);
+    expect(arabic.response).toContain('على محرّك المعاينة المحلي');
+
+    // The help page the answer links to shows the same live prices.
+    const page = await t.app.inject({ method: 'GET', url: '/api/help/image-video-audio' });
+    expect(page.json().data.markdown).toContain(`- Veo with audio: ${prices.videoPro} credits.`);
+    expect(page.json().data.markdown).not.toContain('{credits:');
+  });
+
+  it('names a price item the price list knows in every token of the help pages', async () => {
+    const { priceTokensOf } = await import('./prices.ts');
+    const { helpIndex } = await import('./help-index.ts');
+    for (const page of (await helpIndex()).pages.values()) {
+      const written = new Set([...page.markdown.matchAll(/\{credits:([^}]*)\}/g)].map((m) => m[1]));
+      expect(priceTokensOf(page.markdown).length, page.slug).toBe(written.size);
+    }
+  });
+});
+
 describe('with an OpenAI-compatible LLM configured', () => {
   let t: TestApp;
   let fake: FakeOpenAi;
@@ -301,6 +378,30 @@ describe('with an OpenAI-compatible LLM configured', () => {
     expect(sent).toContain('Not signed in: no account data.');
     expect(sent).not.toContain('Credits: ');
     expect(sent).toContain('Answer in the language of the question');
+  });
+
+  it('sends the conversation and the live prices with a follow-up, grounded by the earlier question’s pages', async () => {
+    fake.replies.push(chatReply('Veo costs 5 credits here.'));
+    const res = await post(
+      t,
+      {
+        message: 'and how much does it cost?',
+        conversationHistory: [
+          { role: 'user', content: 'How do I make a video?' },
+          { role: 'assistant', content: 'Pick a model and a duration.' },
+        ],
+      },
+      user.token,
+    );
+    expect(res.statusCode).toBe(200);
+    const sent = JSON.stringify(fake.requests.at(-1)?.body);
+    expect(sent).toContain('User: How do I make a video?');
+    expect(sent).toContain('Assistant: Pick a model and a duration.');
+    expect(sent).toContain(
+      `Veo with audio: ${t.ctx.engines.prices('video', 'veo-3.0-generate-001').videoPro} credits.`,
+    );
+    expect(sent).toContain("Prices are the studio's live price list");
+    expect(sent).not.toContain('{credits:');
   });
 
   it('refuses a question that breaks the content policy before any event is sent', async () => {

@@ -8,6 +8,7 @@ import type { AppContext } from '../../context.ts';
 import { optionalUser } from '../../platform/auth/session.ts';
 import { notFound } from '../../platform/errors.ts';
 import { helpIndex } from './help-index.ts';
+import { livePrices } from './prices.ts';
 import { answerChat, isLocalText, llmRequest } from './service.ts';
 
 const errors = errorReplies(400, 422, 429, 500, 502);
@@ -90,7 +91,7 @@ export function chatRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['chat'],
-          summary: 'One help page of docs/help as markdown (public)',
+          summary: 'One help page of docs/help as markdown, its prices from the live price list (public)',
           params: z.object({ slug: z.string().regex(/^[a-z0-9-]+$/) }),
           response: { 200: helpPageReply, ...errorReplies(400, 404) },
         },
@@ -98,7 +99,7 @@ export function chatRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const page = (await helpIndex()).pages.get(request.params.slug);
         if (!page) throw notFound('Help page not found');
-        return { success: true as const, data: page };
+        return { success: true as const, data: { ...page, markdown: livePrices(ctx).render(page.markdown) } };
       },
     );
   };

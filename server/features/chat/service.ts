@@ -4,7 +4,8 @@ import { CHAT_HISTORY_LIMIT } from '../../../common/api/chat.ts';
 import type { AppContext } from '../../context.ts';
 import { tasks, users } from '../../db/schema/index.ts';
 import type { CompleteTextRequest, TextEngine } from '../../engines/types.ts';
-import { type HelpHit, type HelpIndex, helpIndex } from './help-index.ts';
+import { type HelpHit, type HelpIndex, helpIndex, queryTerms } from './help-index.ts';
+import { type LivePrices, livePrices, priceTokensOf } from './prices.ts';
 
 /** A section answers the question when it matched at least half of its meaningful words. */
 const MIN_COVERAGE = 0.5;
@@ -153,6 +154,38 @@ function accountLines(account: Account, lang: Lang, wants: { balance: boolean; t
   return lines;
 }
 
+// A question that leans on the one before it: "and how much does it cost?", "what about Seedance?", "و كم سعره؟".
+const FOLLOW_UP_START = /^\s*(and|but|also|so|then|what about|how about|و|وماذا|ماذا عن|وكم|وهل)(\s|$|[,?؟])/iu;
+const FOLLOW_UP_WORDS =
+  /\b(it|its|it's|that|this|those|these|they|them|one|ones|there)\b|(ذلك|هذا|هذه|تلك|سعره|سعرها|تكلفته|تكلفتها)/iu;
+/** A question with at most this many topic words is read with the one before it. */
+const FOLLOW_UP_MAX_TERMS = 2;
+/** How many earlier questions a chain of follow-ups reaches back to. */
+const FOLLOW_UP_REACH = 2;
+
+function isFollowUp(message: string): boolean {
+  return (
+    FOLLOW_UP_START.test(message) ||
+    (FOLLOW_UP_WORDS.test(message) && queryTerms(message).length <= FOLLOW_UP_MAX_TERMS)
+  );
+}
+
+/**
+ * What to search the help pages for: the question, and when it is a follow-up, the earlier questions it leans on
+ * (back to the last one that stood on its own), so "and how much does it cost?" after a video question is about video.
+ */
+function searchTextOf(message: string, history: readonly ChatTurn[]): string {
+  if (!isFollowUp(message)) return message;
+  const earlier: string[] = [];
+  const asked = history.filter((turn) => turn.role === 'user').map((turn) => turn.content);
+  for (let i = asked.length - 1; i >= 0 && earlier.length < FOLLOW_UP_REACH; i -= 1) {
+    const question = asked[i] ?? '';
+    earlier.unshift(question);
+    if (!isFollowUp(question)) break;
+  }
+  return [...earlier, message].join('\n');
+}
+
 /**
  * The embedded assistant: greets and guides; quotes the help sections that answer the question (the best
  * one and the nearly-as-good ones, merged); adds the asker's own credits and recent tasks when signed in;
@@ -160,9 +193,11 @@ function accountLines(account: Account, lang: Lang, wants: { balance: boolean; t
  */
 function localAnswer(
   index: HelpIndex,
-  message: string,
+  input: ChatInput,
   account: Account | null,
+  prices: LivePrices,
 ): { response: string; sources: ChatSource[] } {
+  const { message } = input;
   const lang = languageOf(message);
   const say = PHRASES[lang];
   if (isGreeting(message)) {
@@ -180,7 +215,7 @@ function localAnswer(
     else personal.push(say.signIn);
   }
 
-  const hits = index.search(message, 8);
+  const hits = index.search(searchTextOf(message, input.conversationHistory), 8);
   const answering = hits.filter((hit) => hit.coverage >= MIN_COVERAGE);
   const best = answering[0];
   if (!best) {
@@ -204,7 +239,12 @@ function localAnswer(
   // The pages are named once, by `sources` (shown as their titles with links), never in the text or as file paths.
   const parts = [...personal];
   if (say.fromHelp) parts.push(say.fromHelp);
-  for (const hit of merged) parts.push(`${hit.section.heading}:`, quoteOf(hit.section.text));
+  for (const hit of merged) parts.push(`${hit.section.heading}:`, quoteOf(prices.render(hit.section.text)));
+  const note = prices.engineNote(
+    merged.flatMap((hit) => priceTokensOf(hit.section.text)),
+    lang,
+  );
+  if (note) parts.push(note);
   return { response: parts.join('\n\n'), sources: uniqueSlugs(merged, MERGE_MAX).map((slug) => sourceOf(index, slug)) };
 }
 
@@ -244,6 +284,7 @@ const SYSTEM_PROMPT = [
   'your answer as links, so do not cite page names or file paths yourself.',
   'If the excerpts do not answer the question, say plainly that you do not know and suggest the closest help page.',
   'Never invent features, prices, limits or facts. Be concise.',
+  'A follow-up question refers to the conversation so far: answer it about the subject being discussed.',
   'Answer in the language of the question (an Arabic question gets an Arabic answer).',
   'When the user only greets you, greet back and say briefly what you can help with.',
 ].join(' ');
@@ -255,20 +296,26 @@ export async function llmRequest(
   input: ChatInput,
 ): Promise<{ request: CompleteTextRequest; sources: ChatSource[] }> {
   const index = await helpIndex();
-  const hits = index.search(input.message, 4);
+  const prices = livePrices(ctx);
+  const hits = index.search(searchTextOf(input.message, input.conversationHistory), 4);
   const sources = uniqueSlugs(hits, 3).map((slug) => sourceOf(index, slug));
   const excerpts =
     hits.length === 0
       ? 'No help section matched the question.'
       : hits
-          .map((hit) => `[${hit.section.pageTitle} — ${hit.section.heading}]\n${hit.section.text}`)
+          .map((hit) => `[${hit.section.pageTitle} — ${hit.section.heading}]\n${prices.render(hit.section.text)}`)
           .join('\n\n---\n\n');
+  const priceNote = prices.engineNote(
+    hits.flatMap((hit) => priceTokensOf(hit.section.text)),
+    'en',
+  );
   const history = input.conversationHistory
     .slice(-CHAT_HISTORY_LIMIT)
     .map((turn: ChatTurn) => `${turn.role === 'user' ? 'User' : 'Assistant'}: ${turn.content}`)
     .join('\n');
   const prompt = [
     `Help excerpts:\n${excerpts}`,
+    priceNote ? `${priceNote} Quote these prices exactly and name the engine.` : '',
     `User context:\n${userContext(userId ? await accountOf(ctx, userId) : null)}`,
     history ? `Conversation so far:\n${history}` : '',
     `Question: ${input.message}`,
@@ -283,7 +330,7 @@ export async function answerChat(ctx: AppContext, userId: string | null, input: 
   const { engine } = ctx.engines.text();
   if (isLocalText(engine)) {
     const account = userId ? await accountOf(ctx, userId) : null;
-    const local = localAnswer(await helpIndex(), input.message, account);
+    const local = localAnswer(await helpIndex(), input, account, livePrices(ctx));
     return { success: true, ...local };
   }
   const { request, sources } = await llmRequest(ctx, userId, input);

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { CircleAlert, Download, Expand, Loader2, Play, ScanLine, Trash2 } from 'lucide-react';
+import { Check, CircleAlert, Download, Expand, Loader2, Play, ScanLine, Trash2 } from 'lucide-react';
 import { AlertDialog, Tooltip } from 'radix-ui';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -50,8 +50,62 @@ function formatDuration(seconds: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** One asset in the library: open, upscale, download, edit & expand, delete. */
-export function AssetCard({ asset, onOpen }: { asset: Asset; onOpen: () => void }) {
+/** The type in the corner: a video's length, or the type of anything that is not a plain image. */
+function TypeBadge({ type, label, duration }: { type: string; label: string; duration: number | null }) {
+  if (isVideoType(type))
+    return (
+      <span className="inline-flex items-center gap-1 rounded-md bg-black/60 px-1.5 py-0.5 text-xs font-medium text-white">
+        <Play className="size-3 fill-current" aria-hidden />
+        {duration !== null ? formatDuration(duration) : label}
+      </span>
+    );
+  if (type === 'image') return null;
+  return <span className="rounded-md bg-black/60 px-1.5 py-0.5 text-xs font-medium text-white">{label}</span>;
+}
+
+/** The Library's selection of a card: its checkbox, shown at all times once anything is selected. */
+export interface CardSelection {
+  selected: boolean;
+  /** Something is selected: every card shows its checkbox. */
+  active: boolean;
+  onToggle: () => void;
+}
+
+function SelectBox({ label, selection }: { label: string; selection: CardSelection }) {
+  return (
+    <label
+      className={cn(
+        'pointer-events-auto relative grid size-7 shrink-0 place-items-center rounded-lg border-2 backdrop-blur-sm transition-opacity',
+        'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-1 has-[:focus-visible]:outline-white',
+        selection.selected ? 'border-accent bg-accent text-accent-fg' : 'border-white/90 bg-black/45 text-transparent',
+        selection.active || selection.selected
+          ? 'opacity-100'
+          : 'opacity-0 group-hover:opacity-100 group-focus-within:opacity-100 [@media(hover:none)]:opacity-100',
+      )}
+    >
+      <input
+        type="checkbox"
+        checked={selection.selected}
+        onChange={selection.onToggle}
+        aria-label={label}
+        data-testid="asset-select"
+        className="absolute inset-0 size-full cursor-pointer appearance-none rounded-lg"
+      />
+      <Check className="pointer-events-none size-4" strokeWidth={3} aria-hidden />
+    </label>
+  );
+}
+
+/** One asset in the library: open, upscale, download, edit & expand, delete; with `selection`, a checkbox. */
+export function AssetCard({
+  asset,
+  onOpen,
+  selection,
+}: {
+  asset: Asset;
+  onOpen: () => void;
+  selection?: CardSelection;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const upscale = useUpscales((s) => s.byId[asset.id]);
@@ -78,7 +132,11 @@ export function AssetCard({ asset, onOpen }: { asset: Asset; onOpen: () => void 
       data-asset-id={asset.id}
       data-status={status}
       data-type={asset.type}
-      className="group relative aspect-square overflow-hidden rounded-xl border border-line bg-surface-2"
+      data-selected={selection?.selected || undefined}
+      className={cn(
+        'group relative aspect-square overflow-hidden rounded-xl border border-line bg-surface-2',
+        selection?.selected && 'border-accent ring-2 ring-accent',
+      )}
     >
       <button
         type="button"
@@ -91,16 +149,12 @@ export function AssetCard({ asset, onOpen }: { asset: Asset; onOpen: () => void 
       </button>
 
       <div className="pointer-events-none absolute inset-x-0 top-0 flex items-start justify-between gap-1 p-2">
-        {isVideoType(asset.type) ? (
-          <span className="inline-flex items-center gap-1 rounded-md bg-black/60 px-1.5 py-0.5 text-xs font-medium text-white">
-            <Play className="size-3 fill-current" aria-hidden />
-            {duration !== null ? formatDuration(duration) : typeLabel}
-          </span>
-        ) : asset.type !== 'image' ? (
-          <span className="rounded-md bg-black/60 px-1.5 py-0.5 text-xs font-medium text-white">{typeLabel}</span>
-        ) : (
-          <span />
-        )}
+        <span className="flex min-w-0 items-start gap-1.5">
+          {selection && (
+            <SelectBox label={t('library.selectOne', { prompt: asset.prompt ?? typeLabel })} selection={selection} />
+          )}
+          <TypeBadge type={asset.type} label={typeLabel} duration={duration} />
+        </span>
         {status === 'upscaled' && (
           <span
             className="rounded-md bg-success px-1.5 py-0.5 text-xs font-bold tracking-wide text-white dark:text-black"

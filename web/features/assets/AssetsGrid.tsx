@@ -1,14 +1,14 @@
 import { FolderOpen, Loader2, RefreshCw, WifiOff } from 'lucide-react';
 import { Tooltip } from 'radix-ui';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ASSETS_LOAD_MORE_WITHIN_PX } from '../../../common/api/generation.constants.ts';
 import { appendUniqueById } from '../../../common/rules/studio.ts';
-import { type Asset, useAssets } from '../../api/assets.ts';
+import { type Asset, type AssetSearch, useAssets } from '../../api/assets.ts';
 import { localizeMessage } from '../../i18n/localize.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { AssetCard } from './AssetCard.tsx';
+import { AssetCard, type CardSelection } from './AssetCard.tsx';
 import { engineOf } from './EngineBadge.tsx';
 import { MediaViewer } from './MediaViewer.tsx';
 
@@ -55,10 +55,30 @@ function useLoadMore(onNear: () => void, enabled: boolean, pageCount: number) {
   return sentinel;
 }
 
-/** "Your Media Assets": the user's library, 35 a page with infinite scroll. `type` filters it (e.g. 'image'). */
-export function AssetsGrid({ type, className }: { type?: string; className?: string }) {
+/** What the Library adds to the grid: a checkbox per card, and what to show when its filters match nothing. */
+interface GridSelection {
+  selectionOf: (asset: Asset) => CardSelection;
+  /** Shown instead of the empty state when a filter or search is set. */
+  noMatch?: ReactNode;
+}
+
+/**
+ * "Your Media Assets": the user's library, 35 a page with infinite scroll. `type` filters it (e.g. 'image'),
+ * `search` searches and sorts it; `selection` gives each card a checkbox (the Library view).
+ */
+export function AssetsGrid({
+  type,
+  search,
+  selection,
+  className,
+}: {
+  type?: string;
+  search?: AssetSearch;
+  selection?: GridSelection;
+  className?: string;
+}) {
   const { t, i18n } = useTranslation();
-  const query = useAssets(type);
+  const query = useAssets(type, search);
   const assets = useMemo(() => uniqueAssets(query.data?.pages), [query.data]);
   const total = query.data?.pages.at(-1)?.pagination.total;
   const [viewing, setViewing] = useState<number | null>(null);
@@ -125,6 +145,8 @@ export function AssetsGrid({ type, className }: { type?: string; className?: str
             {t('common.retry')}
           </Button>
         </div>
+      ) : assets.length === 0 && selection?.noMatch ? (
+        selection.noMatch
       ) : assets.length === 0 ? (
         <div
           data-testid="assets-empty"
@@ -140,7 +162,12 @@ export function AssetsGrid({ type, className }: { type?: string; className?: str
         <Tooltip.Provider delayDuration={300}>
           <ul className={gridClass}>
             {assets.map((asset, index) => (
-              <AssetCard key={asset.id} asset={asset} onOpen={() => setViewing(index)} />
+              <AssetCard
+                key={asset.id}
+                asset={asset}
+                onOpen={() => setViewing(index)}
+                selection={selection?.selectionOf(asset)}
+              />
             ))}
             {isFetchingNextPage && <AssetSkeletons count={5} />}
           </ul>

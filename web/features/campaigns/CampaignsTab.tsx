@@ -10,7 +10,7 @@ import { translateMessage } from '../../i18n/index.ts';
 import { DraftRestoredNote, useDraft, useDraftOwner } from '../../ui/drafts.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useAccountRoute } from '../account/route.ts';
-import { AssetsGrid } from '../assets/AssetsGrid.tsx';
+import { LibraryLink } from '../assets/LibraryLink.tsx';
 import { MediaViewer } from '../assets/MediaViewer.tsx';
 import { useWallet } from '../billing/api.ts';
 import { useBuildPlan, useCampaign, useCampaignAssets, useCreateCampaign } from './api.ts';
@@ -196,7 +196,7 @@ function CampaignBuilder() {
 
 /**
  * The Campaigns tab of the Creation Studio (spec 2.2): Brand Assets (`?campaign_id=`), the campaign plan
- * builder (brands), the Campaign Workspace (passed in by the studio) and Your Media Assets.
+ * builder (brands), the Campaign Workspace (passed in by the studio) and a link to the Library view.
  */
 export function CampaignsTab({ workspace }: { workspace: ReactNode }) {
   const { t } = useTranslation();
@@ -221,7 +221,7 @@ export function CampaignsTab({ workspace }: { workspace: ReactNode }) {
         </EmptyState>
       )}
       {workspace}
-      <AssetsGrid />
+      <LibraryLink />
     </div>
   );
 }

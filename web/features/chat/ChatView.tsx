@@ -19,6 +19,14 @@ function newId() {
 
 /** The chatWithGenPro view (accounts spec 2.1, 5, 8): ask the assistant, answers quote the help pages. */
 export default function ChatView() {
+  return <ChatPanel className="mt-6 h-[calc(100dvh-15rem)] min-h-[26rem] md:h-[calc(100dvh-13rem)]" />;
+}
+
+/**
+ * The conversation with the assistant: on the chat view, and on the public home page for visitors who are not
+ * signed in (the chat call answers them from the help pages). Each question carries the conversation so far.
+ */
+export function ChatPanel({ className, testId = 'chat-view' }: { className?: string; testId?: string }) {
   const { t } = useTranslation();
   const [messages, setMessages] = useState<ChatMessage[]>(loadMessages);
   const [draft, setDraft] = useState('');
@@ -84,9 +92,9 @@ export default function ChatView() {
 
   return (
     <section
-      data-testid="chat-view"
+      data-testid={testId}
       aria-label={t('chat.title')}
-      className="mt-6 flex h-[calc(100dvh-15rem)] min-h-[26rem] flex-col overflow-hidden rounded-2xl border border-line bg-surface md:h-[calc(100dvh-13rem)]"
+      className={cn('flex flex-col overflow-hidden rounded-2xl border border-line bg-surface', className)}
     >
       <div className="flex items-center gap-2 border-b border-line px-4 py-2.5">
         <p className="min-w-0 flex-1 line-clamp-2 text-xs text-muted">{t('chat.groundedHint')}</p>

@@ -39,6 +39,8 @@ const AdminPayoutsView = lazy(() => import('../payouts/AdminPayoutsView.tsx'));
 // The campaigns pool and My Campaigns views are their own chunks too.
 const CampaignsPoolView = lazy(() => import('../campaigns/CampaignsPoolView.tsx'));
 const MyCampaignsView = lazy(() => import('../campaigns/MyCampaignsView.tsx'));
+// The media library (library view) is its own chunk too.
+const LibraryView = lazy(() => import('../assets/LibraryView.tsx'));
 // The chat assistant (chatWithGenPro view) is its own chunk too.
 const ChatView = lazy(() => import('../chat/ChatView.tsx'));
 // The workspace home (creators view, where everyone lands) is its own chunk too.
@@ -166,6 +168,17 @@ export default function DashboardPage() {
               }
             >
               <StudioView />
+            </Suspense>
+          )}
+          {view === 'library' && (
+            <Suspense
+              fallback={
+                <div className="mt-6 flex justify-center py-16" data-testid="library-loading">
+                  <Spinner className="size-7" />
+                </div>
+              }
+            >
+              <LibraryView />
             </Suspense>
           )}
           {!gated && (view === 'campaignsPool' || view === 'myCampaigns') && (

@@ -4,6 +4,7 @@ import {
   Building2,
   Cpu,
   FolderKanban,
+  Images,
   LayoutGrid,
   type LucideIcon,
   Megaphone,
@@ -20,6 +21,7 @@ export const VIEW_ICONS: Record<DashboardView, LucideIcon> = {
   creators: LayoutGrid,
   aiPersonas: ScanFace,
   genproStudio: WandSparkles,
+  library: Images,
   chatWithGenPro: MessagesSquare,
   campaignsPool: Megaphone,
   community: UsersRound,
@@ -35,7 +37,7 @@ export const VIEW_ICONS: Record<DashboardView, LucideIcon> = {
 /** Sidebar sections, in order. Views a user may not see are filtered out by web/app/navigation.ts. */
 export const NAV_SECTIONS: ReadonlyArray<{ id: 'create' | 'marketplace' | 'admin'; views: readonly DashboardView[] }> =
   [
-    { id: 'create', views: ['creators', 'aiPersonas', 'genproStudio', 'chatWithGenPro'] },
+    { id: 'create', views: ['creators', 'aiPersonas', 'genproStudio', 'library', 'chatWithGenPro'] },
     { id: 'marketplace', views: ['campaignsPool', 'community', 'brands', 'myCampaigns'] },
     { id: 'admin', views: ['adminCreators', 'adminBrands', 'adminEngines', 'adminWorkers', 'adminPayouts'] },
   ];

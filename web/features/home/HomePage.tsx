@@ -21,6 +21,7 @@ import { useSession } from '../../api/session.ts';
 import { buttonClass } from '../../ui/Button.tsx';
 import { LogoMark } from '../../ui/Logo.tsx';
 import { PublicHeader } from '../../ui/PublicHeader.tsx';
+import { ChatPanel } from '../chat/ChatView.tsx';
 
 const FEATURES = [
   { id: 'studio', icon: WandSparkles },
@@ -96,6 +97,32 @@ function StudioPreview() {
         </div>
       </div>
     </div>
+  );
+}
+
+/** The chat assistant, open to everyone: the chat call answers visitors who are not signed in from the help pages. */
+function AssistantSection() {
+  const { t } = useTranslation();
+  return (
+    <section
+      id="assistant"
+      className="border-t border-line"
+      aria-labelledby="assistant-title"
+      data-testid="home-assistant"
+    >
+      <div className="mx-auto grid max-w-6xl items-start gap-8 px-4 py-16 sm:px-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.5fr)] lg:gap-12 lg:py-24">
+        <div className="min-w-0">
+          <span className="grid size-10 place-items-center rounded-xl bg-accent-soft text-accent">
+            <MessagesSquare className="size-5" aria-hidden />
+          </span>
+          <h2 id="assistant-title" className="mt-4 text-2xl font-semibold tracking-tight sm:text-3xl">
+            {t('chat.public.title')}
+          </h2>
+          <p className="mt-3 max-w-md leading-relaxed text-muted">{t('chat.public.body')}</p>
+        </div>
+        <ChatPanel testId="home-chat" className="h-[34rem] max-h-[85dvh]" />
+      </div>
+    </section>
   );
 }
 
@@ -175,6 +202,8 @@ export default function HomePage() {
             </ul>
           </div>
         </section>
+
+        <AssistantSection />
 
         <section className="border-t border-line" aria-labelledby="audiences-title">
           <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6 lg:py-24">

@@ -234,7 +234,7 @@ export function attachedMedia(content: ContentChoice, forCollaboration: boolean)
   return forCollaboration ? content.media : content.media.filter((m) => m.origin === 'asset');
 }
 
-function fromAsset(asset: Asset): PostMedia {
+export function fromAsset(asset: Asset): PostMedia {
   return {
     id: asset.id,
     url: asset.url,

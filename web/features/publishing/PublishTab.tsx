@@ -9,6 +9,8 @@ import { cn } from '../../ui/cn.ts';
 import { useDir } from '../../ui/controls.tsx';
 import { DraftRestoredNote, useDraft } from '../../ui/drafts.tsx';
 import { useSearchChoice } from '../../ui/useSearchChoice.ts';
+import { useMediaHandoff } from '../assets/mediaHandoff.ts';
+import { fromAsset } from './ComposeFields.tsx';
 import { useConnectWatcher, usePlatformViews } from './connect.ts';
 import { type Draft, PublishNow } from './PublishNow.tsx';
 import { ScheduledPosts } from './ScheduledPosts.tsx';
@@ -65,6 +67,13 @@ export function PublishTab() {
     restore: (stored) => setDraft((current) => ({ ...current, ...stored })),
     reset: () => setDraft((current) => ({ ...current, message: '', platforms: [] })),
   });
+  // Media chosen in the Library ("Use in ▸ Post") arrive as `?media=`: attached as the user's own media.
+  useMediaHandoff((assets) =>
+    setDraft((current) => ({
+      ...current,
+      content: { ...current.content, source: 'materials', media: assets.map(fromAsset) },
+    })),
+  );
   const [choice, setChoice] = useState<ScheduleChoice>(() => ({
     date: null,
     time: DEFAULT_TIME_SLOT,
