@@ -129,7 +129,7 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
     // narrows it, and the result then moves under the form instead of squeezing it.
     <div className="@container space-y-8">
       {/* The result is the main column: wider than the form once there is room for both. */}
-      <div className="grid gap-5 @3xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] @5xl:grid-cols-[minmax(30rem,2fr)_minmax(0,3fr)]">
+      <div className="grid gap-5 @3xl:grid-cols-[minmax(20rem,2fr)_minmax(0,3fr)] @5xl:grid-cols-[26rem_minmax(0,1fr)]">
         <section
           ref={formRef}
           aria-label={t('studio.creator.formLabel')}

@@ -135,7 +135,7 @@ export function ResultsPanel({
   // biome-ignore lint/correctness/useExhaustiveDependencies: each result opens fitted
   useEffect(() => setZoom('fit'), [current?.key]);
 
-  let content: ReactNode;
+  let content: ReactNode = null;
   if (picked && current) content = null;
   else if (generation.phase === 'loading') content = <ViewerProgress mode={mode} generation={generation} />;
   else if (generation.phase === 'error' && generation.error)
@@ -157,7 +157,7 @@ export function ResultsPanel({
   return (
     <div className="flex w-full min-w-0 flex-col gap-3">
       <div
-        className="flex min-h-72 w-full items-center justify-center"
+        className={cn('flex w-full items-center justify-center', content !== null && 'min-h-72')}
         data-testid="studio-results"
         data-phase={generation.phase}
         aria-live="polite"

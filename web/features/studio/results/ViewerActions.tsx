@@ -13,9 +13,9 @@ import { placeOnCanvas, prepareVideoFrom } from './actions.ts';
 import type { ViewerMedia } from './history.ts';
 import type { Zoom } from './ViewerStage.tsx';
 
-/** A label shown beside the icon when the column is wide enough; the button keeps it as its name either way. */
+/** The visible label beside the icon (part of the button's name, which may say more). */
 function Label({ children }: { children: ReactNode }) {
-  return <span className="hidden @2xl:inline">{children}</span>;
+  return <span>{children}</span>;
 }
 
 function UpscaleButton({ media }: { media: ViewerMedia }) {
@@ -39,7 +39,7 @@ function UpscaleButton({ media }: { media: ViewerMedia }) {
       onClick={() => asset && void upscaleAsset(asset, queryClient)}
     >
       <Icon className={busy ? 'size-4 animate-spin' : 'size-4'} aria-hidden />
-      <Label>{done ? t('assets.alreadyUpscaled') : t('studio.viewer.upscale')}</Label>
+      <Label>{done || busy ? label : t('studio.viewer.upscale')}</Label>
     </Button>
   );
 }
@@ -82,7 +82,7 @@ export function ViewerActions({
 
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="viewer-actions">
-      <EngineBadge engine={media.engine} className="me-auto text-muted" />
+      <EngineBadge engine={media.engine} className="w-full text-muted @xl:me-auto @xl:w-auto" />
       {image && (
         <Button
           variant="secondary"

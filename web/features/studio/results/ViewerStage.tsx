@@ -18,6 +18,9 @@ import type { ViewerMedia } from './history.ts';
 
 export type Zoom = 'fit' | 'actual';
 
+/** The shape of the stage for audio (a player, no picture) and for media of unknown size. */
+const AUDIO_ASPECT = 2;
+
 interface Size {
   width: number;
   height: number;
@@ -46,8 +49,9 @@ function fitBox(natural: Size, stage: Size): Size {
 }
 
 /**
- * The frame every result is shown in, and the progress before it: on wide layouts it fills the column's height; on
- * narrow ones it takes the width at the shape of what it shows (`aspect`, width / height), at most 70 % of the screen.
+ * The frame every result is shown in, and the progress before it: the column's width at the shape of what it shows
+ * (`aspect`, width / height; audio gets a wide panel), no taller than the screen leaves room for (the result column
+ * is sticky beside the form on wide layouts).
  */
 export function StageFrame({
   aspect,
@@ -62,10 +66,10 @@ export function StageFrame({
   return (
     <div
       {...rest}
-      style={{ '--stage-aspect': aspect ?? 1 } as CSSProperties}
+      style={{ '--stage-aspect': aspect ?? AUDIO_ASPECT } as CSSProperties}
       className={cn(
         'relative w-full rounded-xl border border-line bg-surface-2',
-        'aspect-(--stage-aspect) max-h-[70dvh] @3xl:aspect-auto @3xl:h-[max(18rem,calc(100dvh-21rem))] @3xl:max-h-none',
+        'aspect-(--stage-aspect) max-h-[70dvh] @3xl:max-h-[max(18rem,calc(100dvh-21rem))]',
         className,
       )}
     >
