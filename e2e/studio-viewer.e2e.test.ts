@@ -95,7 +95,7 @@ describe('studio result viewer', () => {
       const progress = await viewerProgress(page);
       expect(progress.values.length).toBeGreaterThan(0);
       expect(progress.values.some((value) => value > 5)).toBe(true);
-      expect(progress.engines).toEqual(['Made by Nano Banana (local preview)']);
+      expect(progress.engines).toEqual(['Engine: Nano Banana (local preview)']);
 
       // The result is large, at the file's own shape.
       const first = await loadedImage(page);
