@@ -14,6 +14,7 @@ import {
   IMAGE_SIZES,
   mergeDualFrameImages,
   modelForSubMode,
+  nearestVideoAspect,
   needsQualitySuffix,
   parseStudioMode,
   parseStudioTab,
@@ -121,6 +122,15 @@ describe('sizes', () => {
     expect(sizeForAspectRatio('9:16', '3840x2160')).toBe('2160x3840');
     expect(sizeForAspectRatio('1:1', '1920x1080')).toBe('2048x2048');
     expect(sizeForAspectRatio('21:9', '1024x1024')).toBe('1024x1024');
+  });
+
+  it('a video made from an image takes the video ratio nearest its shape', () => {
+    expect(nearestVideoAspect(1920, 1080)).toBe('16:9');
+    expect(nearestVideoAspect(1080, 1920)).toBe('9:16');
+    expect(nearestVideoAspect(1024, 1024)).toBe('1:1');
+    expect(nearestVideoAspect(1280, 1024)).toBe('1:1');
+    expect(nearestVideoAspect(2048, 1024)).toBe('16:9');
+    expect(nearestVideoAspect(1024, 1280)).toBe('1:1');
   });
 });
 

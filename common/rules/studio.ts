@@ -162,7 +162,8 @@ function ratioOf(width: number, height: number): number {
   return width / height;
 }
 
-function parseRatio(aspect: string): number | null {
+/** '16:9' → 1.777…; null for anything else. */
+export function parseRatio(aspect: string): number | null {
   const match = /^(\d+):(\d+)$/.exec(aspect);
   return match ? Number(match[1]) / Number(match[2]) : null;
 }
@@ -178,6 +179,14 @@ export function aspectRatioOfSize(size: string): string | null {
     if (diff <= 0.03 && (!best || diff < best.diff)) best = { aspect, diff };
   }
   return best?.aspect ?? null;
+}
+
+/** The video form's aspect ratio nearest an image's shape (a video made from it keeps its framing). */
+export function nearestVideoAspect(width: number, height: number): (typeof VIDEO_ASPECT_RATIOS)[number] {
+  const r = Math.log(width / height);
+  return VIDEO_ASPECT_RATIOS.reduce((best, aspect) =>
+    Math.abs(Math.log(parseRatio(aspect) ?? 1) - r) < Math.abs(Math.log(parseRatio(best) ?? 1) - r) ? aspect : best,
+  );
 }
 
 /** The preset of an aspect ratio whose long side is nearest the current size's (switching ratio keeps the scale). */

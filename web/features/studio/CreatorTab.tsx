@@ -128,7 +128,8 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
     // Form and result side by side once the tab itself (not the window) is wide enough: an open side tool
     // narrows it, and the result then moves under the form instead of squeezing it.
     <div className="@container space-y-8">
-      <div className="grid gap-5 @3xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+      {/* The result is the main column: wider than the form once there is room for both. */}
+      <div className="grid gap-5 @3xl:grid-cols-[minmax(20rem,2fr)_minmax(0,3fr)] @5xl:grid-cols-[26rem_minmax(0,1fr)]">
         <section
           ref={formRef}
           aria-label={t('studio.creator.formLabel')}
@@ -263,7 +264,7 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
           className="flex min-w-0 scroll-mt-20 flex-col rounded-2xl border border-line bg-surface p-4 sm:p-5 @3xl:sticky @3xl:top-[4.5rem] @3xl:max-h-[calc(100dvh-5.5rem)] @3xl:self-start @3xl:overflow-y-auto"
         >
           <h2 className="mb-4 text-sm font-semibold text-muted">{t('studio.results.title')}</h2>
-          <div className="flex flex-1 items-center">
+          <div className="flex flex-1">
             <ResultsPanel
               mode={mode}
               generation={generation}
@@ -273,6 +274,10 @@ export function CreatorTab({ mode, onModeChange }: { mode: StudioMode; onModeCha
               onAddCredits={() => setCreditsOpen(true)}
               onRetry={() => {
                 if (!retryGeneration(mode, queryClient)) generate();
+              }}
+              onMakeVideo={() => {
+                onModeChange('video');
+                requestAnimationFrame(() => promptRef.current?.focus());
               }}
             />
           </div>

@@ -138,6 +138,7 @@ export function ImageForm({ info }: { info: ModeInputs }) {
               value: String(i + 1),
               label: String(i + 1),
             }))}
+            testIdPrefix="image-variations"
             size="sm"
             layout="fill"
           />

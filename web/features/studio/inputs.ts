@@ -68,15 +68,35 @@ export async function addFiles(slot: InputSlot, kind: 'image' | 'video', picked:
 /** Adds library assets to a slot (they are already stored: no upload). */
 export function addAssets(slot: InputSlot, assets: readonly Asset[]): void {
   const kind = slot === 'videoInput' ? 'video' : 'image';
-  useStudio.getState().addInputs(
+  addStored(
     slot,
     assets.map((asset) => ({
-      key: nextKey(),
+      url: asset.url,
       name: asset.prompt ?? asset.id,
+      previewUrl: asset.thumbnail_url ?? (kind === 'image' ? asset.url : null),
+    })),
+  );
+}
+
+/** Adds media already stored (a library asset, a result) to a slot; a url already in the slot is not added twice. */
+export function addStored(
+  slot: InputSlot,
+  media: ReadonlyArray<{ url: string; name: string; previewUrl: string | null }>,
+): void {
+  const kind = slot === 'videoInput' ? 'video' : 'image';
+  const { inputs, addInputs } = useStudio.getState();
+  const present = new Set(inputs[slot].map((input) => input.url));
+  const added = media.filter((item) => !present.has(item.url));
+  if (added.length === 0) return;
+  addInputs(
+    slot,
+    added.map((item) => ({
+      key: nextKey(),
+      name: item.name,
       kind,
       status: 'ready',
-      url: asset.url,
-      previewUrl: asset.thumbnail_url ?? (kind === 'image' ? asset.url : null),
+      url: item.url,
+      previewUrl: item.previewUrl,
       progress: 1,
       error: null,
     })),

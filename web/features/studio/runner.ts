@@ -3,6 +3,7 @@
 // or view; a new run of the same mode aborts the previous one.
 
 import type { QueryClient } from '@tanstack/react-query';
+import { AUDIO_MODEL } from '../../../common/api/generation.constants.ts';
 import type { GeneratedMedia } from '../../../common/api/generation.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import {
@@ -10,7 +11,9 @@ import {
   videoPollProgress,
   videoPollSecondsLeft,
 } from '../../../common/rules/generation-state.ts';
-import type { StudioMode } from '../../../common/rules/studio.ts';
+import { GENERATE_KINDS } from '../../../common/rules/generation-status.ts';
+import { imageDimensions } from '../../../common/rules/pricing.ts';
+import { parseRatio, type StudioMode } from '../../../common/rules/studio.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
@@ -24,6 +27,7 @@ import {
 } from '../../api/generation.ts';
 import { isAbort } from '../../api/polling.ts';
 import { useSession } from '../../api/session.ts';
+import { followTasks } from '../../api/tasks.ts';
 import { engineOf } from '../assets/EngineBadge.tsx';
 import type { BuiltRequest } from './requests.ts';
 import { type GeneratedItem, type GenerationResult, initialGeneration, useStudio } from './store.ts';
@@ -123,19 +127,39 @@ async function followTask(mode: StudioMode, task: TaskAccepted, signal: AbortSig
   };
 }
 
+/**
+ * Image and audio requests wait (up to ~20 s) for their task and answer the finished media, so the task id comes
+ * only with the answer. Meanwhile the page's progress channel pushes every task of the user: the first task of the
+ * mode's kind that runs after the request went out is taken as this one, and its progress shown.
+ */
+function followQuickTask(mode: StudioMode, signal: AbortSignal): () => void {
+  const kind = GENERATE_KINDS[mode];
+  let taskId: string | null = null;
+  let shown = 0;
+  const stop = followTasks(
+    (task) => {
+      if (signal.aborted || task.kind !== kind || (task.status !== 'queued' && task.status !== 'processing')) return;
+      taskId ??= task.id;
+      if (task.id !== taskId) return;
+      shown = Math.max(shown, videoPollProgress(0, task.progress > 0 ? task.progress : null));
+      useStudio.getState().setGeneration(mode, {
+        progress: { value: shown, secondsLeft: videoPollSecondsLeft(0, task.estimatedSecondsLeft) },
+      });
+    },
+    () => undefined,
+  );
+  signal.addEventListener('abort', stop, { once: true });
+  return stop;
+}
+
 async function execute(request: ReadyRequest, signal: AbortSignal): Promise<GenerationResult> {
   const { mode } = request;
   let data: unknown;
-  switch (request.mode) {
-    case 'image':
-      data = (await generateImage(request.body, signal)).data;
-      break;
-    case 'video':
-      data = (await generateVideo(request.body, signal)).data;
-      break;
-    case 'audio':
-      data = (await generateAudio(request.body, signal)).data;
-      break;
+  const stopFollowing = mode === 'video' ? () => undefined : followQuickTask(mode, signal);
+  try {
+    data = await post(request, signal);
+  } finally {
+    stopFollowing();
   }
   if (isTaskAccepted(data)) {
     const item = await followTask(mode, data, signal);
@@ -146,6 +170,31 @@ async function execute(request: ReadyRequest, signal: AbortSignal): Promise<Gene
   return resultOf(mode, data);
 }
 
+async function post(request: ReadyRequest, signal: AbortSignal): Promise<unknown> {
+  switch (request.mode) {
+    case 'image':
+      return (await generateImage(request.body, signal)).data;
+    case 'video':
+      return (await generateVideo(request.body, signal)).data;
+    case 'audio':
+      return (await generateAudio(request.body, signal)).data;
+  }
+}
+
+/** The model a request runs on and the shape (width / height) of what it will make. */
+function requestShape(request: ReadyRequest): { model: string; aspect: number | null } {
+  switch (request.mode) {
+    case 'image': {
+      const { width, height } = imageDimensions(request.body);
+      return { model: request.body.model ?? '', aspect: width / height };
+    }
+    case 'video':
+      return { model: request.body.model ?? '', aspect: parseRatio(request.body.aspectRatio ?? '') };
+    case 'audio':
+      return { model: AUDIO_MODEL, aspect: null };
+  }
+}
+
 /** Starts a generation for the request's mode. */
 export async function runGeneration(request: ReadyRequest, queryClient: QueryClient): Promise<void> {
   const { mode } = request;
@@ -154,7 +203,14 @@ export async function runGeneration(request: ReadyRequest, queryClient: QueryCli
   running.set(mode, controller);
   lastRequests.set(mode, request);
   const { setGeneration } = useStudio.getState();
-  setGeneration(mode, { ...initialGeneration(), phase: 'loading', expected: request.expected });
+  setGeneration(mode, {
+    ...initialGeneration(),
+    ...requestShape(request),
+    phase: 'loading',
+    expected: request.expected,
+  });
+  // The viewer turns to the new result.
+  useStudio.getState().setViewing(null);
 
   try {
     const result = await execute(request, controller.signal);

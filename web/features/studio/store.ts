@@ -151,6 +151,10 @@ export interface Generation {
   progress: { value: number; secondsLeft: number } | null;
   /** How many images are being made (for the loading placeholders). */
   expected: number;
+  /** The model asked for (the viewer names the engine that serves it while the result is made). */
+  model: string | null;
+  /** The width / height asked for, so the placeholder has the result's shape. */
+  aspect: number | null;
 }
 
 export const initialGeneration = (): Generation => ({
@@ -159,6 +163,8 @@ export const initialGeneration = (): Generation => ({
   error: null,
   progress: null,
   expected: 0,
+  model: null,
+  aspect: null,
 });
 
 /** What the browser keeps of the form between visits (web/ui/drafts.tsx): the prompt and every setting. */
@@ -200,6 +206,9 @@ interface StudioState {
   audio: AudioParams;
   inputs: Record<InputSlot, MediaInput[]>;
   generations: Record<StudioMode, Generation>;
+  /** The asset the viewer shows, picked from the history strip; null shows the newest result. */
+  viewing: string | null;
+  setViewing: (id: string | null) => void;
   setPrompt: (prompt: string) => void;
   setImage: (patch: Partial<ImageParams>) => void;
   setVideo: (patch: Partial<VideoParams>) => void;
@@ -232,10 +241,12 @@ const initialState = () => ({
     videoInput: [],
   } as Record<InputSlot, MediaInput[]>,
   generations: { image: initialGeneration(), video: initialGeneration(), audio: initialGeneration() },
+  viewing: null as string | null,
 });
 
 export const useStudio = create<StudioState>((set) => ({
   ...initialState(),
+  setViewing: (viewing) => set({ viewing }),
   setPrompt: (prompt) => set({ prompt }),
   setImage: (patch) => set((s) => ({ image: { ...s.image, ...patch } })),
   setVideo: (patch) => set((s) => ({ video: { ...s.video, ...patch } })),

@@ -1,149 +1,43 @@
-import { Download, Expand, ImageOff, Loader2, Music, Sparkles, VideoOff, WandSparkles } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { Loader2, Music, Sparkles, WandSparkles } from 'lucide-react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES } from '../../../../common/messages.ts';
-import { downloadUrl, type StudioMode } from '../../../../common/rules/studio.ts';
-import { translateMessage } from '../../../i18n/index.ts';
-import { buttonClass } from '../../../ui/Button.tsx';
+import type { StudioMode } from '../../../../common/rules/studio.ts';
+import { useModelEngines } from '../../../api/engines.ts';
+import { Button } from '../../../ui/Button.tsx';
 import { cn } from '../../../ui/cn.ts';
 import { ProgressBar } from '../../../ui/ProgressBar.tsx';
-import { EngineBadge } from '../../assets/EngineBadge.tsx';
-import { MediaViewer } from '../../assets/MediaViewer.tsx';
-import type { GeneratedItem, Generation } from '../store.ts';
+import { type Generation, useStudio } from '../store.ts';
 import { ErrorPanel } from './ErrorPanel.tsx';
+import { HistoryStrip } from './HistoryStrip.tsx';
+import { mediaOfItem, useSessionHistory, type ViewerMedia } from './history.ts';
+import { ViewerActions } from './ViewerActions.tsx';
+import { StageFrame, ViewerStage, type Zoom } from './ViewerStage.tsx';
 
-function ResultImage({ item, index, onOpen }: { item: GeneratedItem; index: number; onOpen: () => void }) {
+/** Where the result will appear, while it is made: the task's progress and the engine making it. */
+function ViewerProgress({ mode, generation }: { mode: StudioMode; generation: Generation }) {
   const { t } = useTranslation();
-  const [failed, setFailed] = useState(false);
+  const engines = useModelEngines();
+  const label = t(`studio.results.working.${mode}`);
+  const engine = generation.model ? engines.model(mode, generation.model).label : null;
   return (
-    <li className="group relative overflow-hidden rounded-xl border border-line bg-surface-2">
-      <button
-        type="button"
-        onClick={onOpen}
-        className="block aspect-square w-full focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
-        aria-label={t('studio.results.openImage', { n: index + 1 })}
-      >
-        {failed ? (
-          <span className="flex size-full flex-col items-center justify-center gap-1.5 text-subtle">
-            <ImageOff className="size-6" aria-hidden />
-            <span className="text-xs">{translateMessage(MESSAGES.assets.failedToLoad)}</span>
-          </span>
+    <StageFrame aspect={generation.aspect} data-testid="result-loading" className="grid place-items-center">
+      <div className="absolute inset-0 animate-pulse rounded-xl bg-surface-3/60" aria-hidden />
+      <div className="relative w-full max-w-sm space-y-3 px-5" data-testid="viewer-progress">
+        {generation.progress ? (
+          <ProgressBar value={generation.progress.value} secondsLeft={generation.progress.secondsLeft} label={label} />
         ) : (
-          <img
-            src={item.thumbnailUrl ?? item.url}
-            alt={t('studio.results.imageAlt', { n: index + 1 })}
-            onError={() => setFailed(true)}
-            className="size-full object-contain"
-          />
+          <p className="flex items-center justify-center gap-2 text-sm font-medium text-fg" role="status">
+            <Loader2 className="size-4 animate-spin text-accent" aria-hidden />
+            {label}
+          </p>
         )}
-      </button>
-      <div className="absolute inset-x-0 bottom-0 flex justify-end gap-1 bg-gradient-to-t from-black/60 to-transparent p-2 pt-6 opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100 [@media(hover:none)]:opacity-100">
-        <button
-          type="button"
-          onClick={onOpen}
-          className="grid size-8 place-items-center rounded-lg bg-black/55 text-white hover:bg-black/75"
-          aria-label={t('studio.results.view')}
-          title={t('studio.results.view')}
-        >
-          <Expand className="size-4" aria-hidden />
-        </button>
-        <a
-          href={downloadUrl(item.url)}
-          download
-          className="grid size-8 place-items-center rounded-lg bg-black/55 text-white hover:bg-black/75"
-          aria-label={t('assets.download')}
-          title={t('assets.download')}
-          data-testid="result-download"
-        >
-          <Download className="size-4" aria-hidden />
-        </a>
+        {engine && (
+          <p className="text-center text-xs text-muted" data-testid="viewer-engine">
+            {t('studio.viewer.makingWith', { engine })}
+          </p>
+        )}
       </div>
-    </li>
-  );
-}
-
-function ImageResults({ items }: { items: GeneratedItem[] }) {
-  const [viewing, setViewing] = useState<number | null>(null);
-  return (
-    <>
-      <ul
-        data-testid="result-images"
-        className={cn('grid w-full gap-3', items.length === 1 ? 'grid-cols-1' : 'grid-cols-2')}
-      >
-        {items.map((item, index) => (
-          <ResultImage key={item.id ?? item.url} item={item} index={index} onOpen={() => setViewing(index)} />
-        ))}
-      </ul>
-      <EngineBadge engine={items[0]?.engine} className="self-start text-muted" />
-      <MediaViewer
-        items={items.map((item) => ({ id: item.id ?? item.url, url: item.url, type: 'image', engine: item.engine }))}
-        index={viewing}
-        onIndexChange={setViewing}
-        onClose={() => setViewing(null)}
-      />
-    </>
-  );
-}
-
-function VideoResult({ item }: { item: GeneratedItem }) {
-  const { t } = useTranslation();
-  const [failed, setFailed] = useState(false);
-  return (
-    <div data-testid="result-video" className="w-full space-y-3">
-      {failed ? (
-        <div
-          role="alert"
-          className="flex aspect-video w-full flex-col items-center justify-center gap-2 rounded-xl border border-line bg-surface-2 text-muted"
-        >
-          <VideoOff className="size-8" aria-hidden />
-          <p className="text-sm font-medium">{translateMessage(MESSAGES.assets.videoUnavailable)}</p>
-        </div>
-      ) : (
-        // biome-ignore lint/a11y/useMediaCaption: generated video has no captions
-        <video
-          src={item.url}
-          poster={item.thumbnailUrl ?? undefined}
-          controls
-          playsInline
-          preload="metadata"
-          onError={() => setFailed(true)}
-          className="aspect-video w-full rounded-xl border border-line bg-black object-contain"
-        />
-      )}
-      <div className="flex items-center justify-between gap-3">
-        <EngineBadge engine={item.engine} className="text-muted" />
-        <a
-          href={downloadUrl(item.url)}
-          download
-          className={buttonClass('secondary', 'sm')}
-          data-testid="result-download"
-        >
-          <Download className="size-4" aria-hidden />
-          {t('assets.download')}
-        </a>
-      </div>
-    </div>
-  );
-}
-
-function AudioResult({ item }: { item: GeneratedItem }) {
-  const { t } = useTranslation();
-  return (
-    <div
-      data-testid="result-audio"
-      className="flex w-full flex-col items-center gap-4 rounded-xl border border-line bg-surface-2 px-5 py-8"
-    >
-      <span className="grid size-14 place-items-center rounded-2xl bg-accent-soft text-accent">
-        <Music className="size-7" aria-hidden />
-      </span>
-      {/* biome-ignore lint/a11y/useMediaCaption: generated audio has no captions */}
-      <audio src={item.url} controls preload="metadata" className="w-full" aria-label={t('studio.results.audio')} />
-      <EngineBadge engine={item.engine} className="text-muted" />
-      <a href={downloadUrl(item.url)} download className={buttonClass('secondary', 'sm')} data-testid="result-download">
-        <Download className="size-4" aria-hidden />
-        {t('assets.download')}
-      </a>
-    </div>
+    </StageFrame>
   );
 }
 
@@ -163,50 +57,6 @@ function GenericResult({ data }: { data: unknown }) {
   );
 }
 
-function Loading({ mode, generation }: { mode: StudioMode; generation: Generation }) {
-  const { t } = useTranslation();
-  const label = t(`studio.results.working.${mode}`);
-  if (generation.progress) {
-    return (
-      <div className="w-full space-y-5" data-testid="result-loading">
-        {mode === 'video' ? (
-          <div className="flex aspect-video w-full items-center justify-center rounded-xl border border-line bg-surface-2">
-            <Loader2 className="size-8 animate-spin text-accent" aria-hidden />
-          </div>
-        ) : null}
-        <ProgressBar value={generation.progress.value} secondsLeft={generation.progress.secondsLeft} label={label} />
-      </div>
-    );
-  }
-  if (mode === 'image') {
-    const count = Math.max(1, generation.expected);
-    return (
-      <div className="w-full space-y-3" data-testid="result-loading">
-        <ul className={cn('grid gap-3', count === 1 ? 'grid-cols-1' : 'grid-cols-2')} aria-hidden>
-          {Array.from({ length: count }, (_, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders
-            <li key={i} className="aspect-square animate-pulse rounded-xl bg-surface-3" />
-          ))}
-        </ul>
-        <p className="flex items-center justify-center gap-2 text-sm text-muted" role="status">
-          <Loader2 className="size-4 animate-spin text-accent" aria-hidden />
-          {label}
-        </p>
-      </div>
-    );
-  }
-  return (
-    <div
-      className="flex w-full flex-col items-center gap-3 rounded-xl border border-line bg-surface-2 py-12"
-      data-testid="result-loading"
-      role="status"
-    >
-      <Loader2 className="size-8 animate-spin text-accent" aria-hidden />
-      <p className="text-sm text-muted">{label}</p>
-    </div>
-  );
-}
-
 function Initial({ mode }: { mode: StudioMode }) {
   const { t } = useTranslation();
   const Icon = mode === 'audio' ? Music : mode === 'video' ? WandSparkles : Sparkles;
@@ -221,7 +71,43 @@ function Initial({ mode }: { mode: StudioMode }) {
   );
 }
 
-/** The result area of a mode: initial, loading (with progress), success views and the error panels. */
+/** Shown while something is made and the viewer shows an earlier result: back to the progress. */
+function BackToProgress({ generation, onBack }: { generation: Generation; onBack: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Button variant="secondary" size="sm" className="self-start" onClick={onBack} data-testid="viewer-back-to-progress">
+      <Loader2 className="size-4 animate-spin text-accent" aria-hidden />
+      {t('studio.viewer.backToProgress', { value: generation.progress?.value ?? 0 })}
+    </Button>
+  );
+}
+
+/** What the viewer shows: a result picked from the history, else the mode's newest result, else the latest one. */
+function useCurrent(generation: Generation, history: readonly ViewerMedia[]): ViewerMedia | null {
+  const viewing = useStudio((s) => s.viewing);
+  const result = generation.result;
+  const produced =
+    generation.phase !== 'success' || !result
+      ? []
+      : result.kind === 'images'
+        ? result.items.map(mediaOfItem)
+        : result.kind === 'video' || result.kind === 'audio'
+          ? [mediaOfItem(result.item)]
+          : [];
+  // The stored asset of a result, once the history lists it (an upscale replaces its file).
+  const stored = (media: ViewerMedia) => history.find((item) => item.key === media.key) ?? media;
+  if (viewing) {
+    const picked = history.find((item) => item.key === viewing) ?? produced.find((item) => item.key === viewing);
+    if (picked) return picked;
+  }
+  if (produced[0]) return stored(produced[0]);
+  return generation.phase === 'initial' ? (history[0] ?? null) : null;
+}
+
+/**
+ * The result area of a mode, the output as the hero: the current result large (zoom, download, canvas, upscale,
+ * video from it), the progress where it will appear, the error panels, and this session's history below.
+ */
 export function ResultsPanel({
   mode,
   generation,
@@ -230,6 +116,7 @@ export function ResultsPanel({
   onTryDifferentPrompt,
   onAddCredits,
   onRetry,
+  onMakeVideo,
 }: {
   mode: StudioMode;
   generation: Generation;
@@ -238,45 +125,52 @@ export function ResultsPanel({
   onTryDifferentPrompt: () => void;
   onAddCredits: () => void;
   onRetry: () => void;
+  onMakeVideo: () => void;
 }) {
-  let content: ReactNode;
-  switch (generation.phase) {
-    case 'loading':
-      content = <Loading mode={mode} generation={generation} />;
-      break;
-    case 'error':
-      content = generation.error && (
-        <ErrorPanel
-          mode={mode}
-          error={generation.error}
-          price={price}
-          balance={balance}
-          onTryDifferentPrompt={onTryDifferentPrompt}
-          onAddCredits={onAddCredits}
-          onRetry={onRetry}
-        />
-      );
-      break;
-    case 'success': {
-      const result = generation.result;
-      if (!result) content = null;
-      else if (result.kind === 'images') content = <ImageResults items={result.items} />;
-      else if (result.kind === 'video') content = <VideoResult item={result.item} />;
-      else if (result.kind === 'audio') content = <AudioResult item={result.item} />;
-      else content = <GenericResult data={result.data} />;
-      break;
-    }
-    default:
-      content = <Initial mode={mode} />;
-  }
+  const history = useSessionHistory();
+  const setViewing = useStudio((s) => s.setViewing);
+  const picked = useStudio((s) => s.viewing !== null);
+  const current = useCurrent(generation, history.items);
+  const [zoom, setZoom] = useState<Zoom>('fit');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each result opens fitted
+  useEffect(() => setZoom('fit'), [current?.key]);
+
+  let content: ReactNode = null;
+  if (picked && current) content = null;
+  else if (generation.phase === 'loading') content = <ViewerProgress mode={mode} generation={generation} />;
+  else if (generation.phase === 'error' && generation.error)
+    content = (
+      <ErrorPanel
+        mode={mode}
+        error={generation.error}
+        price={price}
+        balance={balance}
+        onTryDifferentPrompt={onTryDifferentPrompt}
+        onAddCredits={onAddCredits}
+        onRetry={onRetry}
+      />
+    );
+  else if (generation.phase === 'success' && generation.result?.kind === 'generic')
+    content = <GenericResult data={generation.result.data} />;
+  else if (!current) content = history.pending ? null : <Initial mode={mode} />;
+
   return (
-    <div
-      className="flex min-h-72 w-full items-center justify-center"
-      data-testid="studio-results"
-      data-phase={generation.phase}
-      aria-live="polite"
-    >
-      {content}
+    <div className="flex w-full min-w-0 flex-col gap-3">
+      <div
+        className={cn('flex w-full items-center justify-center', content !== null && 'min-h-72')}
+        data-testid="studio-results"
+        data-phase={generation.phase}
+        aria-live="polite"
+      >
+        {content ?? (current && <ViewerStage media={current} zoom={zoom} onZoom={setZoom} />)}
+      </div>
+      {content === null && current && (
+        <ViewerActions media={current} zoom={zoom} onZoom={setZoom} onMakeVideo={onMakeVideo} />
+      )}
+      {picked && generation.phase === 'loading' && (
+        <BackToProgress generation={generation} onBack={() => setViewing(null)} />
+      )}
+      <HistoryStrip items={history.items} current={current?.key ?? null} onShow={setViewing} />
     </div>
   );
 }
