@@ -536,6 +536,13 @@ describe('persona video, image and UGC video', () => {
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     const status = await call('POST', body.data.statusUrl, user.token, { taskId: body.data.taskId });
     expect(status.json().data).toMatchObject({ status: 'completed', progress: 100 });
+    // The spec's client polls without a session or with its placeholder token: here both are refused
+    // (docs/decisions.md, 'The five calls the spec sends without a session').
+    for (const token of [undefined, '{secret}']) {
+      const anonymous = await call('POST', body.data.statusUrl, token, { taskId: body.data.taskId });
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.body).not.toContain(body.data.taskId);
+    }
     const videos = await call('GET', `/api/ai/assets?persona_id=${lina.id}&type=video`, user.token);
     const [video] = (videos.json() as { data: Asset[] }).data;
     expect(video).toMatchObject({
