@@ -52,6 +52,7 @@ export function SelectField<T extends string = string>({
   testId,
   disabled,
   variant = 'compact',
+  className,
 }: {
   label: string;
   value: T;
@@ -62,11 +63,13 @@ export function SelectField<T extends string = string>({
   testId?: string;
   disabled?: boolean;
   variant?: keyof typeof selectVariants;
+  /** Placement in the form's grid, e.g. a whole row for long choices such as model names. */
+  className?: string;
 }) {
   const id = useId();
   const look = selectVariants[variant];
   return (
-    <div className={look.wrapper}>
+    <div className={cn(look.wrapper, className)}>
       <label htmlFor={id} className={look.label}>
         {label}
       </label>

@@ -100,6 +100,7 @@ export function ImageForm({ info }: { info: ModeInputs }) {
       <div className="grid gap-3 sm:grid-cols-2">
         <SelectField
           label={t('studio.fields.model')}
+          className="sm:col-span-2"
           value={image.model}
           onChange={(model) => setImage({ model })}
           options={IMAGE_MODELS.map((value) => ({ value, label: engines.model('image', value).label }))}
@@ -260,6 +261,7 @@ export function VideoForm({ info }: { info: ModeInputs }) {
       <div className="grid gap-3 sm:grid-cols-2">
         <SelectField
           label={t('studio.fields.model')}
+          className="sm:col-span-2"
           value={video.model}
           onChange={(model) => setVideo({ model })}
           options={VIDEO_MODELS.map((value) => ({ value, label: engines.model('video', value).label }))}
