@@ -5,7 +5,9 @@ import { UPLOAD_CONCURRENCY } from '../../common/api/generation.constants.ts';
 import { UPLOAD } from '../../common/api/media.constants.ts';
 import { MESSAGES } from '../../common/messages.ts';
 
-export type UploadKind = 'image' | 'video' | 'audio';
+import type { UploadKind } from '../../common/rules/upload-limits.ts';
+
+export type { UploadKind };
 
 const EXTENSION_KIND: Record<string, UploadKind> = {
   ...Object.fromEntries(UPLOAD.imageTypes.map((ext) => [ext, 'image' as const])),

@@ -3,8 +3,9 @@
 
 import { UPLOAD } from '../../common/api/media.constants.ts';
 import type { UploadedFile, UploadReply } from '../../common/api/uploads.ts';
+import { uploadLimitMb } from '../../common/rules/upload-limits.ts';
 import { getToken } from './session.ts';
-import { mapWithConcurrency, uploadFailureMessage, uploadSizeError } from './upload-rules.ts';
+import { mapWithConcurrency, uploadFailureMessage, uploadKindOf, uploadSizeError } from './upload-rules.ts';
 
 export type { UploadedFile };
 
@@ -26,8 +27,12 @@ export class UploadError extends Error {
 }
 
 interface UploadOptions {
-  /** Upload purpose (`type` field); the studio sends 'ai-asset'. */
+  /**
+   * Upload purpose (`type` field); the studio sends 'ai-asset'. The canvas and its tools send theirs
+   * (TOOL_UPLOAD_PURPOSES), which take the canvas spec's limits instead of the studio's 50 MB.
+   */
   purpose?: string;
+  /** A tool's own tighter limit (Multi-Reference: 10 MB images); default: the purpose's limit for the file's kind. */
   maxMb?: number;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
@@ -44,7 +49,8 @@ function serverError(text: string): string | undefined {
 
 /** Uploads one file and resolves with the stored file (id, filename, url, size, type). */
 function uploadFile(file: File, options: UploadOptions = {}): Promise<UploadedFile> {
-  const { purpose = 'ai-asset', maxMb = UPLOAD.defaultMaxMb, signal, onProgress } = options;
+  const { purpose = 'ai-asset', signal, onProgress } = options;
+  const maxMb = options.maxMb ?? uploadLimitMb(purpose, uploadKindOf(file), UPLOAD.defaultMaxMb);
   const tooLarge = uploadSizeError(file.size, maxMb);
   if (tooLarge) return Promise.reject(new UploadError(tooLarge, 413));
 

@@ -39,7 +39,9 @@ export function uploadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description:
             'Each file is typed by its bytes (images jpeg/png/gif/webp, videos mp4/mov/avi/webm, audio mp3/wav/m4a/ogg) ' +
             'and limited to UPLOAD_MAX_MB (default 50), never above 75 MB for an image, 750 MB for a video and ' +
-            '100 MB otherwise. One file answers `data: {…}`; several answer `data: [{…}, …]` in the order sent. ' +
+            '100 MB otherwise; uploads of the canvas and its tools (`type` canvas, multi-reference, ' +
+            'multi-composition, magic-selector, characters or enhancement, sent before the file) take those ' +
+            'canvas-spec limits whatever UPLOAD_MAX_MB is. Files are streamed to storage, never held in memory. One file answers `data: {…}`; several answer `data: [{…}, …]` in the order sent. ' +
             'Files that would pass the storage quota (STORAGE_QUOTA_MB) or the studio’s budget (STORAGE_BUDGET_GB, ' +
             'STORAGE_DISK_RESERVE_MB) answer 413; more than RATE_LIMIT_UPLOADS_PER_MINUTE uploads a minute per user, ' +
             'or RATE_LIMIT_UPLOADS_PER_ADDRESS_PER_MINUTE per address, answer 429. Before the email is verified: 403.',

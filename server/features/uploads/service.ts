@@ -9,6 +9,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { UPLOAD } from '../../../common/api/media.constants.ts';
 import type { UploadedFile, UploadStatus } from '../../../common/api/uploads.ts';
 import { MESSAGES } from '../../../common/messages.ts';
+import { TOOL_UPLOAD_PURPOSES } from '../../../common/rules/upload-limits.ts';
 import type { AppContext } from '../../context.ts';
 import { uploadedMedia } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound, tooLarge } from '../../platform/errors.ts';
@@ -66,19 +67,22 @@ function cleanFilename(name: string | undefined, fallbackExt: string): string {
   return cleaned || `upload.${fallbackExt}`;
 }
 
-/** What `request.parts()` should be limited to: the largest per-kind limit and UPLOAD.maxFiles. */
+/**
+ * What `request.parts()` should be limited to: the largest limit of any purpose (a tool upload's video) and
+ * UPLOAD.maxFiles; each file is then held to its own purpose's and kind's limit as it arrives (saveCapped).
+ */
 export function multipartLimits(ctx: AppContext): { fileSize: number; files: number } {
-  return { fileSize: largestUploadLimitMb(ctx.config) * MB, files: UPLOAD.maxFiles };
+  return { fileSize: largestUploadLimitMb(ctx.config, TOOL_UPLOAD_PURPOSES[0]) * MB, files: UPLOAD.maxFiles };
 }
 
 /**
  * Copies one file part to `target`, stopping at the limit of its kind: the first bytes are sniffed
  * as they arrive, so an 80 MB image is refused at 75 MB (or UPLOAD_MAX_MB) without storing the rest.
  */
-async function saveCapped(ctx: AppContext, source: Readable, target: string): Promise<number> {
+async function saveCapped(ctx: AppContext, source: Readable, target: string, purpose: string): Promise<number> {
   let size = 0;
   let head: Buffer | null = Buffer.alloc(0);
-  let limitMb = largestUploadLimitMb(ctx.config);
+  let limitMb = largestUploadLimitMb(ctx.config, purpose);
   await pipeline(
     source,
     async function* (chunks: AsyncIterable<Buffer>) {
@@ -87,7 +91,7 @@ async function saveCapped(ctx: AppContext, source: Readable, target: string): Pr
         if (head) {
           head = Buffer.concat([head, chunk]);
           if (head.length >= SNIFF_HEAD_BYTES) {
-            limitMb = uploadLimitMb(ctx.config, (await sniffBuffer(head))?.kind ?? null);
+            limitMb = uploadLimitMb(ctx.config, (await sniffBuffer(head))?.kind ?? null, purpose);
             head = null;
           }
         }
@@ -110,9 +114,10 @@ export async function receiveUploads(ctx: AppContext, parts: AsyncIterable<Multi
   await mkdir(tmpRoot, { recursive: true });
   const dir = await mkdtemp(path.join(tmpRoot, 'upload-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });
-  const streamLimit = () => tooLarge(MESSAGES.upload.tooLarge(largestUploadLimitMb(ctx.config)));
   const files: ReceivedFile[] = [];
+  // The `type` field comes before the files (the web client sends it first): files follow its limits.
   let purpose = 'ai-asset';
+  const streamLimit = () => tooLarge(MESSAGES.upload.tooLarge(largestUploadLimitMb(ctx.config, purpose)));
   try {
     for await (const part of parts) {
       if (part.type === 'file') {
@@ -124,7 +129,7 @@ export async function receiveUploads(ctx: AppContext, parts: AsyncIterable<Multi
         const file = path.join(dir, `part-${files.length}`);
         let size: number;
         try {
-          size = await saveCapped(ctx, part.file, file);
+          size = await saveCapped(ctx, part.file, file, purpose);
         } catch (error) {
           if (errorCode(error) === 'FST_REQ_FILE_TOO_LARGE') throw streamLimit();
           throw error;
@@ -157,12 +162,12 @@ interface CheckedFile extends ReceivedFile {
  * The bytes (never the name or the client's MIME type) must be an accepted format within its limit.
  * `size` becomes what is stored: a phone's trailer after a JPEG is left out.
  */
-async function checkFile(ctx: AppContext, file: ReceivedFile): Promise<CheckedFile> {
+async function checkFile(ctx: AppContext, file: ReceivedFile, purpose: string): Promise<CheckedFile> {
   const sniffed = await sniffFile(file.file);
   if (!sniffed?.kind) {
     throw new AppError(400, 'unsupported_type', MESSAGES.upload.unsupportedType, { filename: file.filename });
   }
-  const limitMb = uploadLimitMb(ctx.config, sniffed.kind);
+  const limitMb = uploadLimitMb(ctx.config, sniffed.kind, purpose);
   if (file.size > limitMb * MB) throw tooLarge(MESSAGES.upload.tooLarge(limitMb));
   const size = await assertCleanMedia(file.file, sniffed);
   return { ...file, size, sniffed: { ...sniffed, kind: sniffed.kind } };
@@ -179,7 +184,7 @@ export async function storeUploads(
   received: ReceivedUploads,
 ): Promise<UploadedFile[]> {
   const checked: CheckedFile[] = [];
-  for (const file of received.files) checked.push(await checkFile(ctx, file));
+  for (const file of received.files) checked.push(await checkFile(ctx, file, received.purpose));
   await assertStorageRoom(
     ctx,
     userId,

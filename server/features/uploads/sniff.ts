@@ -1,9 +1,13 @@
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
-import { UPLOAD_STORAGE_CEILINGS_MB } from '../../../common/api/generation.constants.ts';
 import { UPLOAD_SNIFFED_TYPES } from '../../../common/api/media.constants.ts';
+import {
+  largestUploadLimitMb as largestFor,
+  uploadLimitMb as limitFor,
+  type UploadKind,
+} from '../../../common/rules/upload-limits.ts';
 import type { Config } from '../../config.ts';
 
-export type UploadKind = 'image' | 'video' | 'audio';
+export type { UploadKind };
 
 /** What the bytes are, whatever the name or the client's MIME type say. */
 export interface Sniffed {
@@ -43,23 +47,14 @@ export async function sniffBuffer(data: Uint8Array): Promise<Sniffed | null> {
 /** Bytes file-type needs to recognise the formats the studio accepts (ID3-tagged MP3 may need the file). */
 export const SNIFF_HEAD_BYTES = 4100;
 
-/**
- * The size limit in MB of one file of this kind: the configured UPLOAD_MAX_MB (default 50), but
- * never above the storage ceiling of the kind (image 75, video 750, anything else 100).
- */
-export function uploadLimitMb(config: Pick<Config, 'UPLOAD_MAX_MB'>, kind: UploadKind | null): number {
-  const ceiling =
-    kind === 'image'
-      ? UPLOAD_STORAGE_CEILINGS_MB.image
-      : kind === 'video'
-        ? UPLOAD_STORAGE_CEILINGS_MB.video
-        : UPLOAD_STORAGE_CEILINGS_MB.other;
-  return Math.min(config.UPLOAD_MAX_MB, ceiling);
+/** The limit of a file of this kind for an upload of this purpose (common/rules/upload-limits.ts). */
+export function uploadLimitMb(config: Pick<Config, 'UPLOAD_MAX_MB'>, kind: UploadKind | null, purpose = ''): number {
+  return limitFor(purpose, kind, config.UPLOAD_MAX_MB);
 }
 
-/** The most any one file may be before its kind is known: the largest of the per-kind limits. */
-export function largestUploadLimitMb(config: Pick<Config, 'UPLOAD_MAX_MB'>): number {
-  return Math.max(uploadLimitMb(config, 'image'), uploadLimitMb(config, 'video'), uploadLimitMb(config, 'audio'));
+/** The most any one file of this purpose may be before its kind is known: the largest of the per-kind limits. */
+export function largestUploadLimitMb(config: Pick<Config, 'UPLOAD_MAX_MB'>, purpose = ''): number {
+  return largestFor(purpose, config.UPLOAD_MAX_MB);
 }
 
 export const MB = 1024 * 1024;

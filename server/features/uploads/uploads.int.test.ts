@@ -371,6 +371,26 @@ describe('upload size limit', () => {
     expect(ok.statusCode).toBe(200);
   });
 
+  it("gives the canvas and its tools the canvas spec's limits (75 MB images), the studio's uploads UPLOAD_MAX_MB", async () => {
+    const owner = await createTestUser(small.ctx.db);
+    // A real 2 MB picture (noise does not compress), over this studio's UPLOAD_MAX_MB of 1.
+    const width = 1024;
+    const height = 700;
+    const noisy = await sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    expect(noisy.length).toBeGreaterThan(2 * 1024 * 1024);
+    const file = { filename: 'noise.png', contentType: 'image/png', data: noisy };
+    const studio = await upload(owner.token, file, { type: 'ai-asset' }, small);
+    expect(studio.statusCode).toBe(413);
+    expect(studio.json()).toMatchObject({ error: 'File size exceeds 1MB limit' });
+    for (const type of ['canvas', 'multi-reference']) {
+      const tool = await upload(owner.token, file, { type }, small);
+      expect(tool.statusCode, tool.body).toBe(200);
+      expect(tool.json()).toMatchObject({ success: true, data: { size: noisy.length } });
+    }
+  });
+
   it('applies the limit to each file of a multi-file request', async () => {
     const owner = await createTestUser(small.ctx.db);
     const big = Buffer.concat([png, randomBytes(1024 * 1024 + 10)]);

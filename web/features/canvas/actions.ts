@@ -120,7 +120,10 @@ export async function uploadToCanvas(files: readonly File[]): Promise<CanvasActi
   const room = CANVAS.maxImages - useCanvas.getState().images.length;
   if (room <= 0) return { ok: false, errorKey: 'canvasEditor.limitReached', failed: files.length };
   const batch = images.slice(0, room);
-  const [settled, sizes] = await Promise.all([uploadFiles(batch), Promise.all(batch.map(pixelSize))]);
+  const [settled, sizes] = await Promise.all([
+    uploadFiles(batch, { purpose: 'canvas' }),
+    Promise.all(batch.map(pixelSize)),
+  ]);
   const added: CanvasImage[] = [];
   let failed = files.length - images.length;
   settled.forEach((result, index) => {

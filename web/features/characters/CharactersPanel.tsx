@@ -70,7 +70,7 @@ function CharacterDialog({
     if (!file) return;
     setBusy(true);
     setError(null);
-    const [result] = await uploadFiles([file]);
+    const [result] = await uploadFiles([file], { purpose: 'characters' });
     setBusy(false);
     if (result?.status === 'fulfilled') set('imageUrl')(result.value.url);
     else setError(errorText(result?.status === 'rejected' ? result.reason : null, 'Upload failed'));

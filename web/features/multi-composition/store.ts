@@ -205,7 +205,7 @@ export function createCompositionStore() {
         if (files.length === 0) return;
         set({ adding: true });
         try {
-          const settled = await uploadFiles(files, { maxMb: UPLOAD_MAX_MB });
+          const settled = await uploadFiles(files, { purpose: 'multi-composition', maxMb: UPLOAD_MAX_MB });
           const items: Incoming[] = [];
           settled.forEach((outcome, i) => {
             const file = files[i] as File;

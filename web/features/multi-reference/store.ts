@@ -166,7 +166,7 @@ export function createMultiReferenceStore() {
       if (files.length === 0) return;
       set({ uploading: true });
       try {
-        const settled = await uploadFiles(files, { maxMb });
+        const settled = await uploadFiles(files, { purpose: 'multi-reference', maxMb });
         const added: Reference[] = [];
         settled.forEach((outcome, i) => {
           const file = files[i];
