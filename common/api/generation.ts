@@ -126,6 +126,8 @@ const taskAccepted = z.object({
   estimatedSecondsLeft: z.number().nullable(),
   creditsReserved: z.number().int(),
   statusUrl: z.string(),
+  /** The engine that will make it ('local' for the local previews, else the vendor), named from the first reply. */
+  engine: z.string(),
 });
 export type TaskAccepted = z.infer<typeof taskAccepted>;
 

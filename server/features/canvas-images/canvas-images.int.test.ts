@@ -555,3 +555,29 @@ describe('POST /api/ai/generate/multi-composition', () => {
     expect(await tasksOf(broke.id)).toHaveLength(0);
   });
 });
+
+describe('a quick edit still running when the request stops waiting (issue 30)', () => {
+  let idle: TestApp;
+  beforeAll(async () => {
+    // No worker: the task waits in the queue, as it may behind a long queue on a busy machine.
+    idle = await createTestApp({ env: { RUN_WORKERS: 'false' } });
+  });
+  afterAll(async () => {
+    await idle?.close();
+  });
+
+  it('answers processing with the task to follow and names the engine making it', async () => {
+    const owner = await createTestUser(idle.ctx.db, { credits: 100 });
+    const res = await idle.app.inject({
+      method: 'POST',
+      url: '/api/nanobana/edit-image',
+      payload: { prompt: 'warmer light', imageBuffer: `data:image/png;base64,${png.toString('base64')}` },
+      headers: authHeader(owner.token),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const data = (res.json() as { data: ImageData & { taskId: string } }).data;
+    expect(data).toMatchObject({ status: 'processing', url: null, metadata: { engine: 'local', model: 'nanobana' } });
+    const [row] = await idle.ctx.db.select().from(tasks).where(eq(tasks.id, data.taskId));
+    expect(row?.userId).toBe(owner.id);
+  }, 60_000);
+});

@@ -84,7 +84,16 @@ async function queue(
 }
 
 /** The reply of a quick single-image call: finished media, or the task still running. */
-export function imageReply(task: TaskRow, media: GeneratedMedia | undefined, credits: number): NanobanaReply {
+/**
+ * The spec's image reply. Still processing (a busy machine can take longer than the request waits), it carries the
+ * task id the web client then follows, and `metadata` names the engine and model making it already.
+ */
+export function imageReply(
+  task: TaskRow,
+  media: GeneratedMedia | undefined,
+  credits: number,
+  serving: { engine: string; model: string },
+): NanobanaReply {
   const done = task.status === 'completed' && media !== undefined;
   return {
     success: true,
@@ -98,10 +107,15 @@ export function imageReply(task: TaskRow, media: GeneratedMedia | undefined, cre
       height: media?.height ?? null,
       fileName: media ? (media.url.split('/').pop()?.split('?')[0] ?? null) : null,
       mimeType: media ? 'image/png' : null,
-      metadata: media?.metadata ?? {},
+      metadata: media?.metadata ?? { engine: serving.engine, model: serving.model },
     },
     creditsUsed: credits,
   };
+}
+
+/** The engine serving the canvas's model, named in replies while its work still runs. */
+function servingCanvasModel(ctx: AppContext): { engine: string; model: string } {
+  return { engine: ctx.engines.image(CANVAS_IMAGES.model).engine.name, model: CANVAS_IMAGES.model };
 }
 
 /** A persona id must name one the user may use (their own or a public one): 404 otherwise, before any spend. */
@@ -135,7 +149,7 @@ export async function editImage(ctx: AppContext, userId: string, body: EditBody)
     ),
   );
   const task = await finishedTask(ctx, userId, started.task.id, MESSAGES.canvasImages.editFailed);
-  return imageReply(task, generatedMediaOf(task)[0], credits);
+  return imageReply(task, generatedMediaOf(task)[0], credits, servingCanvasModel(ctx));
 }
 
 /** POST /api/nanobana/multi-image-composition and /api/nanobana/advanced-composition. */
@@ -174,7 +188,7 @@ export async function composeImages(
     );
   });
   const task = await finishedTask(ctx, userId, started.task.id, MESSAGES.canvasImages.compositionFailed);
-  return imageReply(task, generatedMediaOf(task)[0], credits);
+  return imageReply(task, generatedMediaOf(task)[0], credits, servingCanvasModel(ctx));
 }
 
 async function readBase64(ctx: AppContext, url: string): Promise<string | null> {
@@ -210,7 +224,7 @@ export async function textToImage(
   );
   const task = await finishedTask(ctx, userId, started.task.id);
   const media = generatedMediaOf(task)[0];
-  const reply = imageReply(task, media, started.credits);
+  const reply = imageReply(task, media, started.credits, started);
   return { ...reply, data: { ...reply.data, base64: media ? await readBase64(ctx, media.url) : null } };
 }
 

@@ -185,7 +185,7 @@ export async function generateWithCharacters(
   if (input.type === 'text-to-video') {
     const body = generateVideoBody.parse({ prompt, aspectRatio: input.aspectRatio, characterImages: images });
     const started = await startVideoGeneration(ctx, userId, body, { generationType: 'character-video' });
-    const accepted = taskAcceptedOf(started.task, started.model);
+    const accepted = taskAcceptedOf(started.task, started);
     return {
       success: true,
       data: {
@@ -217,7 +217,7 @@ export async function generateWithCharacters(
       : new AppError(502, 'generation_failed', CHARACTER_MESSAGES.generationFailed);
   }
   const media = task.status === 'completed' ? generatedMediaOf(task) : [];
-  const accepted = taskAcceptedOf(task, started.model);
+  const accepted = taskAcceptedOf(task, started);
   return {
     success: true,
     data: {

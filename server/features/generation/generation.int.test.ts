@@ -272,6 +272,8 @@ describe('POST /api/ai/generate/video and the status calls', () => {
       status: 'processing',
       creditsReserved: LOCAL_PREVIEW_PRICES.videoDream,
       statusUrl: STATUS_PATHS.seedream,
+      // The first reply names the engine making it, before any output says so.
+      engine: 'local',
     });
     expect(accepted.id).toBe(accepted.taskId);
     videoTask = accepted.taskId;

@@ -64,7 +64,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const media = task.status === 'completed' ? generatedMediaOf(task) : [];
         return {
           success: true as const,
-          data: media.length > 0 ? media : taskAcceptedOf(task, started.model),
+          data: media.length > 0 ? media : taskAcceptedOf(task, started),
           creditsUsed: started.credits,
         };
       },
@@ -89,7 +89,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const media = task.status === 'completed' ? generatedMediaOf(task)[0] : undefined;
         return {
           success: true as const,
-          data: media ?? taskAcceptedOf(task, started.model),
+          data: media ?? taskAcceptedOf(task, started),
           creditsUsed: started.credits,
         };
       },
@@ -111,7 +111,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const userId = currentUser(request).id;
         if (request.body.persona_id) await visiblePersona(ctx, userId, request.body.persona_id);
         const started = await startVideoGeneration(ctx, userId, request.body);
-        return { success: true as const, data: taskAcceptedOf(started.task, started.model) };
+        return { success: true as const, data: taskAcceptedOf(started.task, started) };
       },
     );
 

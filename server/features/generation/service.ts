@@ -48,6 +48,8 @@ export interface StartedTask {
   /** Credits reserved for it. */
   credits: number;
   model: string;
+  /** The engine serving the model ('local' for the local previews). */
+  engine: string;
 }
 
 /** Prepares every reference of a request; on any failure removes what it stored and rethrows. */
@@ -109,7 +111,7 @@ function assertImageLimit(model: string, count: number): void {
  */
 export async function startImageGeneration(ctx: AppContext, userId: string, body: ImageBody): Promise<StartedTask> {
   ctx.engines.checkPrompt(body.prompt);
-  const { capabilities } = ctx.engines.image(body.model);
+  const { capabilities, engine } = ctx.engines.image(body.model);
   const refs = body.referenceImages ?? [];
   const chars = body.characterImages ?? [];
   assertImageLimit(body.model, refs.length + chars.length);
@@ -142,7 +144,7 @@ export async function startImageGeneration(ctx: AppContext, userId: string, body
       description: `Image generation (${count} × ${width}x${height}, ${body.model})`,
       generationType: 'image',
     });
-    return { task, credits, model: body.model };
+    return { task, credits, model: body.model, engine: engine.name };
   });
 }
 
@@ -161,7 +163,7 @@ export async function startVideoGeneration(
   options: VideoStartOptions = {},
 ): Promise<StartedTask> {
   ctx.engines.checkPrompt(body.prompt);
-  const { capabilities } = ctx.engines.video(body.model);
+  const { capabilities, engine } = ctx.engines.video(body.model);
   const raw = planVideo(body);
   assertImageLimit(body.model, raw.limitCount);
   const { width, height } = videoDimensions(body.aspectRatio, body.resolution);
@@ -203,14 +205,14 @@ export async function startVideoGeneration(
       description: options.description ?? `Video generation (${body.duration} s, ${body.model})`,
       generationType: options.generationType ?? 'video',
     });
-    return { task, credits, model: body.model };
+    return { task, credits, model: body.model, engine: engine.name };
   });
 }
 
 /** Checks an audio request (policy, model), reserves its price and queues it. */
 export async function startAudioGeneration(ctx: AppContext, userId: string, body: AudioBody): Promise<StartedTask> {
   ctx.engines.checkPrompt(body.prompt);
-  ctx.engines.audio(body.model);
+  const { engine } = ctx.engines.audio(body.model);
   const credits = priceOf('audio', body, ctx.engines.prices('audio', body.model));
   const input: AudioTaskInput = { params: body, price: credits };
   const task = await ctx.jobs.createTask({
@@ -222,7 +224,7 @@ export async function startAudioGeneration(ctx: AppContext, userId: string, body
     description: `${body.type === 'voice' ? 'Voice' : 'Music'} generation (${body.model})`,
     generationType: 'audio',
   });
-  return { task, credits, model: body.model };
+  return { task, credits, model: body.model, engine: engine.name };
 }
 
 /** Polls the task row until it is finished or `timeoutMs` has passed; returns the last row read. */

@@ -147,8 +147,9 @@ describe('statusPathFor / taskAcceptedOf', () => {
     expect(statusPathFor(GENERATE_KINDS.video, 'something-else', id)).toBe(STATUS_PATHS.video);
     expect(statusPathFor(GENERATE_KINDS.image, 'nanobana', id)).toBe(STATUS_PATHS.ai);
   });
-  it('answers a running task with its id, progress, estimate and reserved credits', () => {
-    expect(taskAcceptedOf(task({ progress: 12 }), 'veo-3.0-generate-001')).toEqual({
+  it('answers a running task with its id, progress, estimate, reserved credits and the engine making it', () => {
+    expect(taskAcceptedOf(task({ progress: 12 }), { model: 'veo-3.0-generate-001', engine: 'local' })).toEqual({
+      engine: 'local',
       taskId: '11111111-2222-4333-8444-555555555555',
       id: '11111111-2222-4333-8444-555555555555',
       status: 'processing',

@@ -56,8 +56,10 @@ export function statusPathFor(kind: string, model: string | null, taskId: string
 }
 
 /** The reply for work that is still running. */
-export function taskAcceptedOf(task: TaskRow, model: string | null): TaskAccepted {
+export function taskAcceptedOf(task: TaskRow, started: { model: string | null; engine: string }): TaskAccepted {
+  const { model } = started;
   return {
+    engine: started.engine,
     taskId: task.id,
     id: task.id,
     status: 'processing',

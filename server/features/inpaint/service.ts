@@ -72,5 +72,5 @@ export async function inpaint(ctx: AppContext, userId: string, body: InpaintBody
     throw error;
   }
   const task = await finishedTask(ctx, userId, taskId, MESSAGES.magicSelector.failed);
-  return imageReply(task, generatedMediaOf(task)[0], credits);
+  return imageReply(task, generatedMediaOf(task)[0], credits, { engine: ctx.engines.image(model).engine.name, model });
 }

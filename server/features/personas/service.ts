@@ -491,7 +491,7 @@ async function startPersonaVideoTask(
     description: plan.description,
   });
   return {
-    ...taskAcceptedOf(started.task, started.model),
+    ...taskAcceptedOf(started.task, started),
     personaId: row.id,
     imageType: plan.imageType,
     model: started.model,
@@ -592,7 +592,7 @@ export async function generatePersonaImage(
   const started = await startImageGeneration(ctx, userId, request);
   const task = await finishedTask(ctx, userId, started.task.id, MESSAGES.generation.imageFailed);
   const media = task.status === 'completed' ? generatedMediaOf(task) : [];
-  const accepted = taskAcceptedOf(task, started.model);
+  const accepted = taskAcceptedOf(task, started);
   return {
     success: true,
     data: {

@@ -66,7 +66,7 @@ export async function startSequenceVideo(
   });
   const task = await ctx.jobs.getTask(userId, started.task.id);
   const done = task.status === 'completed' ? (generatedMediaOf(task)[0] ?? null) : null;
-  const accepted = taskAcceptedOf(task, started.model);
+  const accepted = taskAcceptedOf(task, started);
   return {
     success: true,
     videoUrl: done?.url ?? null,
