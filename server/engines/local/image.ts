@@ -397,7 +397,7 @@ export class LocalImageEngine implements ImageEngine {
     if (operations.length === 0) {
       // Nothing in the prompt is an image operation: an automatic enhance, and the result says so.
       current = await step(current, (s) =>
-        s.normalise({ lower: 1, upper: 99 }).sharpen({ sigma: 1 }).modulate({ saturation: 1.1 }),
+        s.normalise({ lower: 1, upper: 99 }).sharpen({ sigma: 1 }),
       );
       operations.push('auto-enhance');
       fallback = 'automatic enhance';
