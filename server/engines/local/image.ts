@@ -396,9 +396,7 @@ export class LocalImageEngine implements ImageEngine {
     let fallback: string | undefined;
     if (operations.length === 0) {
       // Nothing in the prompt is an image operation: an automatic enhance, and the result says so.
-      current = await step(current, (s) =>
-        s.normalise({ lower: 1, upper: 99 }).sharpen({ sigma: 1 }),
-      );
+      current = await step(current, (s) => s.normalise({ lower: 1, upper: 99 }).sharpen({ sigma: 1 }));
       operations.push('auto-enhance');
       fallback = 'automatic enhance';
     }

@@ -189,7 +189,7 @@ export async function applyEffects(
       const t = 0.22;
       current = await step(current, (s) => s.linear([1 - t, 1 - t, 1 - t], [r * t, g * t, b * t]));
     } else continue;
-    operations.push(effect.id);
+    operations.push(legacy ?? effect.id);
   }
   return { image: current, operations };
 }
