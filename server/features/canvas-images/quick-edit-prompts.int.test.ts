@@ -105,4 +105,30 @@ describe('Quick AI Edit on the local preview listens to the prompt', () => {
     const blurred = await sharp((await quickEdit('make it blurry')).pixels).stats();
     expect(blurred.sharpness).toBeLessThan(base.sharpness);
   });
+
+  it('removes a region the user marked: a multi-composition step "remove the yellow circle" takes the yellow out', async () => {
+    const region = { x: 180, y: 30, width: 80, height: 80 };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/ai/generate/multi-composition',
+      payload: {
+        baseImage: `data:image/png;base64,${scene.toString('base64')}`,
+        compositionSteps: [{ id: 'circle', prompt: 'remove the yellow circle', regionMask: region }],
+        mode: 'reference-chain',
+        maxSteps: 10,
+        consistencyStrength: 0.8,
+        preserveOriginal: true,
+      },
+      headers: authHeader(user.token),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const url = res.json().data.finalImage as string;
+    const file = await t.app.inject({ method: 'GET', url, headers: authHeader(user.token) });
+    const crop = async (png: Buffer) =>
+      means(await sharp(png).extract({ left: 190, top: 40, width: 60, height: 60 }).png().toBuffer());
+    const before = await crop(scene);
+    const after = await crop(file.rawPayload);
+    expect(yellowness(before)).toBeGreaterThan(60);
+    expect(yellowness(after)).toBeLessThan(yellowness(before) / 3);
+  });
 });
