@@ -1,5 +1,5 @@
 import { clamp } from './colour.ts';
-import { COLOUR_WORDS, hasPhrase, type Rgb } from './prompt-words.ts';
+import { hasPhrase, type Rgb } from './prompt-words.ts';
 import { channelStats, type RawImage, step } from './raw.ts';
 
 // Prompt-driven image operations: each rule lists the words that trigger it and the real pixel work it
@@ -214,56 +214,4 @@ export function colourTransfer(image: RawImage, reference: RawImage, amount = 1)
     }
   }
   return { ...image, data: out };
-}
-
-/** Colour words left in the prompt once other rules took theirs ("make the sky blue" → blue tint). */
-function tintColour(prompt: string, greyscale: boolean): Rgb | undefined {
-  if (greyscale) return undefined;
-  const cleaned = prompt.toLowerCase().replace(/golden hour|black and white/g, ' ');
-  for (const [word, rgb] of Object.entries(COLOUR_WORDS)) {
-    if (word === 'golden' || word === 'neon') continue;
-    if (hasPhrase(cleaned, word)) return rgb;
-  }
-  return undefined;
-}
-
-/** Which rules the prompt triggers, in application order. */
-export function matchEditRules(prompt: string): EditRule[] {
-  return EDIT_RULES.filter((rule) => rule.words.some((w) => hasPhrase(prompt, w)));
-}
-
-export interface EditOutcome {
-  image: RawImage;
-  operations: string[];
-}
-
-/** Applies every operation the prompt asks for; with none, an automatic enhance (normalise, sharpen). */
-export async function applyPromptEdits(image: RawImage, prompt: string, reference?: RawImage): Promise<EditOutcome> {
-  const operations: string[] = [];
-  let current = image;
-  if (reference) {
-    current = colourTransfer(current, reference, 0.85);
-    operations.push('colour-transfer');
-  }
-  const rules = matchEditRules(prompt);
-  for (const rule of rules) {
-    current = await rule.apply(current, { prompt });
-    operations.push(rule.id);
-  }
-  const tint = tintColour(
-    prompt,
-    rules.some((r) => r.id === 'black-and-white'),
-  );
-  if (tint) {
-    const t = 0.22;
-    current = await step(current, (s) => s.linear([1 - t, 1 - t, 1 - t], [tint[0] * t, tint[1] * t, tint[2] * t]));
-    operations.push('tint');
-  }
-  if (operations.length === 0) {
-    current = await step(current, (s) =>
-      s.normalise({ lower: 1, upper: 99 }).sharpen({ sigma: 1 }).modulate({ saturation: 1.1 }),
-    );
-    operations.push('auto-enhance');
-  }
-  return { image: current, operations };
 }

@@ -12,11 +12,14 @@ import type {
   TextToImageRequest,
 } from '../types.ts';
 import { clamp } from './colour.ts';
-import { applyPromptEdits, colourTransfer, EDIT_RULES, matchEditRules, posterize } from './edit-ops.ts';
+import { colourTransfer, EDIT_RULES, posterize } from './edit-ops.ts';
 import { paint } from './painter.ts';
+import { previewSummary, readNegativeEffects, readPromptEffects } from './prompt-effects.ts';
+import { applyEffects } from './prompt-effects-apply.ts';
 import { hasPhrase, readingSummary } from './prompt-words.ts';
 import { resolveSeed, rngFor } from './random.ts';
 import { decode, encode, formatOf, fromRaw, meanColour, type RawImage, resizeRaw, step } from './raw.ts';
+import { applyReferenceRoles } from './reference-roles.ts';
 import {
   addDetail,
   featherInward,
@@ -27,7 +30,6 @@ import {
   structureWithColour,
   suppressColours,
   weightedSpread,
-  withoutNegated,
 } from './refine.ts';
 
 /** Largest side the local image engine renders (8K). */
@@ -307,6 +309,35 @@ function preserveSubject(blend: RawImage, subject: RawImage): RawImage {
   return { ...blend, data: out };
 }
 
+/**
+ * Draws `src` (same size, RGB) over `data` as a feathered panel `scale` of the frame, centred and
+ * moved by `offset` (fractions of the frame), at opacity `alpha`.
+ */
+function drawPanel(
+  data: Buffer,
+  w: number,
+  h: number,
+  src: Buffer,
+  alpha: number,
+  scale: number,
+  offset: { x: number; y: number },
+): void {
+  const pw = w * scale;
+  const ph = h * scale;
+  const x0 = (w - pw) / 2 + offset.x * w;
+  const y0 = (h - ph) / 2 + offset.y * h;
+  const feather = Math.min(pw, ph) * 0.2;
+  for (let y = Math.max(0, Math.floor(y0)); y < Math.min(h, Math.ceil(y0 + ph)); y++) {
+    const fy = clamp(Math.min(y - y0, y0 + ph - y) / feather, 0, 1);
+    for (let x = Math.max(0, Math.floor(x0)); x < Math.min(w, Math.ceil(x0 + pw)); x++) {
+      const f = fy * clamp(Math.min(x - x0, x0 + pw - x) / feather, 0, 1) * alpha;
+      if (f <= 0) continue;
+      const p = (y * w + x) * 3;
+      for (let c = 0; c < 3; c++) data[p + c] = Math.round(data[p + c] + (src[p + c] - data[p + c]) * f);
+    }
+  }
+}
+
 /** The local image engine: procedural painting, prompt-driven edits, weighted composition, masked fills. */
 export class LocalImageEngine implements ImageEngine {
   readonly name = 'local';
@@ -350,13 +381,32 @@ export class LocalImageEngine implements ImageEngine {
     }
     const reference = request.reference ? await decode(request.reference) : undefined;
     throwIfAborted(options);
-    const { image: edited, operations } = await applyPromptEdits(image, request.prompt, reference);
-    return finishImage(fromRaw(edited), request.outputFormat, options, request.seed, {
+    const seed = resolveSeed(request.prompt, request.seed);
+    const plan = readPromptEffects(request.prompt);
+    const operations: string[] = [];
+    let current = image;
+    if (reference) {
+      current = colourTransfer(current, reference, 0.85);
+      operations.push('colour-transfer');
+    }
+    const rng = rngFor(request.prompt, seed, 'edit');
+    const effects = await applyEffects(current, plan.effects, { prompt: request.prompt, rng });
+    current = effects.image;
+    operations.push(...effects.operations);
+    let fallback: string | undefined;
+    if (operations.length === 0) {
+      // Nothing in the prompt is an image operation: an automatic enhance, and the result says so.
+      current = await step(current, (s) => s.normalise({ lower: 1, upper: 99 }).sharpen({ sigma: 1 }));
+      operations.push('auto-enhance');
+      fallback = 'automatic enhance';
+    }
+    return finishImage(fromRaw(current), request.outputFormat, options, seed, {
       engine: 'local',
       model: request.model,
       operation: 'edit',
       operations,
       reference: Boolean(reference),
+      preview: previewSummary(plan.applied, plan.notApplied, plan.removals, fallback),
     });
   }
 
@@ -437,6 +487,16 @@ export class LocalImageEngine implements ImageEngine {
         }
       }
       layout.push(`mosaic ${cols}x${rows}`);
+    } else if (mode === 'layered' && layers.length > 1) {
+      // Layers stacked in list order: the first fills the frame, each next one is a feathered centre
+      // panel a little smaller than the one below, its opacity its weight relative to the heaviest.
+      data = Buffer.from(layers[0].image.data);
+      const heaviest = Math.max(...weights) || 1;
+      for (let i = 1; i < layers.length; i++) {
+        const scale = 0.9 - (0.4 * (i - 1)) / Math.max(1, layers.length - 2);
+        drawPanel(data, w, h, layers[i].image.data, weights[i] / heaviest, scale, { x: 0, y: 0 });
+      }
+      layout.push(`layers:${layers.length}`);
     } else {
       // weighted (and the refinement modes): a per-pixel weighted average of every reference…
       const acc = new Float32Array(n * 3);
@@ -450,25 +510,13 @@ export class LocalImageEngine implements ImageEngine {
       for (let p = 0; p < n * 3; p++) data[p] = Math.round(acc[p]);
       layout.push('weighted-blend');
       // …then the subject (role subject/character/product, else the heaviest) laid out as a feathered
-      // centre panel whose opacity is its weight, so heavier references dominate visibly.
+      // panel whose opacity is its weight × (0.4 + 0.6 · strength), so heavier references dominate
+      // visibly; the seed places it (up to 12 % off centre), so each variation differs.
       const subjectIndex = subjectOf(layers, weights);
-      if (layers.length > 1 && (mode === 'layered' || mode === 'weighted' || mode === 'advanced-composition')) {
-        const subject = layers[subjectIndex].image.data;
-        const alpha = weights[subjectIndex];
-        const pw = w * (0.5 + 0.3 * alpha);
-        const ph = h * (0.5 + 0.3 * alpha);
-        const x0 = (w - pw) / 2;
-        const y0 = (h - ph) / 2;
-        const feather = Math.min(pw, ph) * 0.2;
-        for (let y = Math.floor(y0); y < Math.ceil(y0 + ph); y++) {
-          const fy = clamp(Math.min(y - y0, y0 + ph - y) / feather, 0, 1);
-          for (let x = Math.floor(x0); x < Math.ceil(x0 + pw); x++) {
-            const f = fy * clamp(Math.min(x - x0, x0 + pw - x) / feather, 0, 1) * alpha;
-            if (f <= 0) continue;
-            const p = (y * w + x) * 3;
-            for (let c = 0; c < 3; c++) data[p + c] = Math.round(data[p + c] + (subject[p + c] - data[p + c]) * f);
-          }
-        }
+      if (layers.length > 1 && (mode === 'weighted' || mode === 'advanced-composition')) {
+        const alpha = weights[subjectIndex] * (0.4 + 0.6 * clamp(request.strength ?? 0.75, 0, 1));
+        const offset = { x: rng.range(-0.12, 0.12), y: rng.range(-0.12, 0.12) };
+        drawPanel(data, w, h, layers[subjectIndex].image.data, alpha, 0.5 + 0.3 * weights[subjectIndex], offset);
         layout.push(`subject-panel:${subjectIndex}`);
       }
     }
@@ -495,19 +543,25 @@ export class LocalImageEngine implements ImageEngine {
       operations.push(`structure-from:${structureIndex}`);
     }
     const strength = clamp(request.strength ?? 0.75, 0, 1);
-    const rules = withoutNegated(matchEditRules(request.prompt), request.negativePrompt);
+    const roles = applyReferenceRoles(result, layers, strength);
+    result = roles.image;
+    operations.push(...roles.operations);
+    const plan = readPromptEffects(request.prompt);
+    const negativePlan = readNegativeEffects(request.negativePrompt);
+    // An effect the negative prompt names ("blur" in the negative prompt) is not applied.
+    const effects = plan.effects.filter((e) => !e.words.some((word) => hasPhrase(request.negativePrompt ?? '', word)));
     const passes = composition === 'iterative-refinement' ? ITERATIVE_PASSES : 1;
     const spread = weightedSpread(images, weights);
     for (let pass = 0; pass < passes; pass++) {
-      if (rules.length > 0 && strength > 0) {
-        let edited = result;
-        for (const rule of rules) {
-          edited = await rule.apply(edited, { prompt: request.prompt });
-          if (pass === 0) operations.push(rule.id);
-        }
+      if (effects.length > 0 && strength > 0) {
+        const edited = await applyEffects(result, effects, {
+          prompt: request.prompt,
+          rng: rngFor(request.prompt, seed, `pass-${pass}`),
+        });
+        if (pass === 0) operations.push(...edited.operations);
         const mixed = Buffer.alloc(result.data.length);
         for (let p = 0; p < mixed.length; p++)
-          mixed[p] = Math.round(result.data[p] * (1 - strength) + edited.data[p] * strength);
+          mixed[p] = Math.round(result.data[p] * (1 - strength) + edited.image.data[p] * strength);
         result = { ...result, data: mixed };
       }
       if (passes > 1) {
@@ -533,6 +587,16 @@ export class LocalImageEngine implements ImageEngine {
     const negative = suppressColours(result, request.negativePrompt);
     result = negative.image;
     if (negative.removed.length > 0) operations.push(`remove-colours:${negative.removed.join(',')}`);
+    if (negativePlan.effects.length > 0) {
+      // Defects the negative prompt names, countered: blurry → sharpen, noisy → denoise, dark → brighten…
+      const countered = await applyEffects(result, negativePlan.effects, { prompt: request.prompt, rng });
+      result = countered.image;
+      operations.push(...countered.operations.map((op) => `negative:${op}`));
+    }
+    const applied = [
+      ...plan.applied.filter((word) => effects.some((e) => e.words.includes(word))),
+      ...negativePlan.applied,
+    ];
     return finishImage(fromRaw(result), request.outputFormat, options, seed, {
       engine: 'local',
       model: request.model,
@@ -543,6 +607,7 @@ export class LocalImageEngine implements ImageEngine {
       weights: weights.map((x) => Math.round(x * 1000) / 1000),
       layout,
       operations,
+      preview: previewSummary(applied, [...plan.notApplied, ...negativePlan.notApplied], plan.removals),
     });
   }
 

@@ -1,7 +1,6 @@
 import sharp from 'sharp';
 import { clamp } from './colour.ts';
-import type { EditRule } from './edit-ops.ts';
-import { hasPhrase, readPrompt } from './prompt-words.ts';
+import { readPrompt } from './prompt-words.ts';
 import { channelStats, type RawImage } from './raw.ts';
 
 // Refinement passes shared by the local image engine's compose (composition modes, preserve details,
@@ -159,12 +158,6 @@ export function suppressColours(image: RawImage, negative: string | undefined): 
     }
   }
   return { image: { ...image, data: out }, removed: named.map((t) => t.word) };
-}
-
-/** The prompt's edit rules minus those a negative prompt names ("blur" in the negative prompt: no blur). */
-export function withoutNegated(rules: EditRule[], negative: string | undefined): EditRule[] {
-  if (!negative?.trim()) return rules;
-  return rules.filter((rule) => !rule.words.some((w) => hasPhrase(negative, w)));
 }
 
 /**

@@ -239,7 +239,9 @@ async function runMultiComposition({
         prompt: step.prompt,
         image: current,
         mask: await rectangleMask(width, height, step.region),
-        mode: reference ? 'replace' : 'inpaint',
+        // add-remove: a step that asks to remove (remove, erase, without…) fills its region from the
+        // surroundings; any other prompt paints the region as inpaint does.
+        mode: reference ? 'replace' : 'add-remove',
         reference,
         styleStrength: input.consistencyStrength,
         outputFormat: 'png',

@@ -141,7 +141,8 @@ async function replyOf(
       width: first?.width ?? null,
       height: first?.height ?? null,
       images: outputs,
-      metadata,
+      // What the local preview did with the prompt (engines that report it): docs/engines.md.
+      metadata: first?.metadata.preview ? { ...metadata, preview: first.metadata.preview } : metadata,
     },
     creditsUsed: credits,
   };

@@ -12,6 +12,7 @@ import { labelClass, RangeField, SelectField, SwitchField } from '../../ui/contr
 import { inputClass } from '../../ui/Field.tsx';
 import { ToolPanelLayout } from '../../ui/ToolPanelLayout.tsx';
 import { EngineBadge, EngineNote } from '../assets/EngineBadge.tsx';
+import { PreviewNote } from '../assets/PreviewNote.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
@@ -420,6 +421,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
               {t('multiReference.download')}
             </a>
           </figcaption>
+          <PreviewNote preview={result.preview} />
         </figure>
       ))}
     </>

@@ -1,6 +1,7 @@
 // Multi-Reference saved-session state (canvas spec 3: referenceImages, prompt), plus the blend settings,
 // style modifier, negative prompt and the variation results. Pure.
 import { MULTI_REFERENCE } from '../../../common/api/multi-reference.constants.ts';
+import type { PreviewSummary } from '../assets/PreviewNote.tsx';
 import type { MultiReferenceMode } from './upload-rules.ts';
 
 export type RefType = (typeof MULTI_REFERENCE.referenceTypes)[number];
@@ -39,6 +40,8 @@ export interface MultiReferenceResult {
   mediaType: 'image' | 'video';
   /** The engine that made it (metadata.engine): 'local' or a vendor. */
   engine?: string | null;
+  /** What the local preview did with the prompt (metadata.preview), when it says. */
+  preview?: PreviewSummary | null;
 }
 
 export interface MultiReferenceSession {

@@ -10,6 +10,7 @@ import { ApiError, apiRequest } from '../../api/client.ts';
 import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';
 import { uploadFiles } from '../../api/uploads.ts';
 import { engineOf } from '../assets/EngineBadge.tsx';
+import { previewOf } from '../assets/PreviewNote.tsx';
 import type {
   BlendMode,
   BlendSettings,
@@ -234,7 +235,12 @@ export function createMultiReferenceStore() {
           });
           const output =
             reply.data.url !== null
-              ? { url: reply.data.url, id: reply.data.id, engine: engineOf(reply.data.images[0]?.metadata) }
+              ? {
+                  url: reply.data.url,
+                  id: reply.data.id,
+                  engine: engineOf(reply.data.images[0]?.metadata),
+                  preview: previewOf(reply.data.metadata),
+                }
               : reply.data.status === 'processing'
                 ? await taskOutput(reply.data.taskId, (progress) => set({ progress }))
                 : null;

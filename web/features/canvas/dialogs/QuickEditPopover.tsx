@@ -16,6 +16,7 @@ import { cn } from '../../../ui/cn.ts';
 import { labelClass, Segmented } from '../../../ui/controls.tsx';
 import { inputClass } from '../../../ui/Field.tsx';
 import { engineOf } from '../../assets/EngineBadge.tsx';
+import { previewOf, previewText } from '../../assets/PreviewNote.tsx';
 import { type CanvasImage, selectedImages, useCanvas } from '../store.ts';
 import { composeImages, editImage, failureText, imageRef } from './api.ts';
 import { finishedUrl } from './enhance.ts';
@@ -112,7 +113,13 @@ async function runQuickEdit(image: CanvasImage, prompt: string): Promise<boolean
       height: source.height,
     });
     // The spec's words in English (CANVAS_DIALOG_MESSAGES.quickEditDone), translated for other languages.
-    if (placed) toast.success(i18next.t('canvasOverlay.quickEditDone'));
+    const preview = previewOf(reply.data.metadata);
+    // With the local preview engine, what it did with the prompt (and what it could not) as the message's detail.
+    if (placed)
+      toast.success(i18next.t('canvasOverlay.quickEditDone'), {
+        description: preview ? previewText(i18next.t, preview) : undefined,
+        duration: preview ? 10_000 : undefined,
+      });
     return placed;
   } catch (error) {
     // The spec only logs a quick-edit failure; a silent failure leaves the user waiting, so it is shown too.
