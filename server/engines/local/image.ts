@@ -646,7 +646,9 @@ export class LocalImageEngine implements ImageEngine {
       // edge is feathered inwards so the change fades in (pixels outside the mask stay untouched).
       const radius = Math.max(3, Math.round(Math.min(box.width, box.height) * 0.12));
       replacement = await matchSurroundings(image, replacement, mask, radius * 2);
-      finalMask = await featherInward(mask, width, height, radius);
+      // A removal keeps a narrow feather: a wide one would let the removed object's edge show through.
+      const removing = operations.includes('texture-from-surroundings');
+      finalMask = await featherInward(mask, width, height, removing ? 2 : radius);
       operations.push('match-surroundings', 'feathered-edge');
     }
     const result = box ? maskBlend(image, replacement, finalMask) : image;

@@ -96,7 +96,7 @@ export function textureFill(image: RawImage, smoothFill: RawImage, mask: Buffer,
   const block = clamp(Math.round(Math.min(box.width, box.height) / 3), 6, 24);
   const area = region(box, Math.max(block * 3, Math.round(Math.max(box.width, box.height) / 2)), width, height);
   const n = area.width * area.height;
-  const radius = Math.max(2, Math.round(block / 3));
+  const radius = Math.max(2, Math.round(block / 2));
   const low: Float32Array[] = [];
   const band = new Float32Array(n);
   for (let k = 0; k < 3; k++) {
