@@ -14,6 +14,7 @@ import type {
 import { clamp } from './colour.ts';
 import { filteredVideoArgs, runFinalFfmpeg, type ToolConfig, withTempDir, writeInputVideo } from './ffmpeg.ts';
 import { encode, formatOf, fromRaw, type RawImage } from './raw.ts';
+import { videoCharacter } from './video-enhance.ts';
 
 // Local upscaling: Lanczos (lanczos3) resampling to the target, and per service a distinct operation
 // (docs/engines.md): realistic-skin edge-preserving smoothing, portrait-upscaler gentle denoise and
@@ -279,8 +280,9 @@ export class LocalUpscaleEngine implements UpscaleEngine {
       const sharpen = clamp(request.sharpen ?? 0, 0, 1);
       const enhance = clamp(request.enhance ?? 0, 0, 1);
       const fps = request.fps ? clamp(request.fps, 1, 120) : srcFps;
-      const filters: string[] = [];
-      const steps: string[] = [];
+      const character = videoCharacter(request.model);
+      const filters: string[] = [...character.source];
+      const steps: string[] = [...character.steps.slice(0, character.source.length)];
       if (denoise > 0) {
         // Denoise at the source size: cheaper, and noise is not magnified.
         const s = (1 + 4 * denoise).toFixed(2);
@@ -291,19 +293,24 @@ export class LocalUpscaleEngine implements UpscaleEngine {
       filters.push(`scale=${w}:${h}:flags=lanczos`);
       steps.push('lanczos');
       if (sharpen > 0) {
-        filters.push(`unsharp=5:5:${(0.3 + 1.2 * sharpen).toFixed(2)}:5:5:0`);
-        steps.push('unsharp');
+        // Edge-only sharpening (smartblur with a negative strength and threshold): outlines gain
+        // contrast, flat areas are left alone so the grain the denoise removed is not sharpened back.
+        filters.push(`smartblur=lr=2.5:ls=${(-0.3 - 0.7 * sharpen).toFixed(2)}:lt=-20`);
+        steps.push('edge-sharpen');
       }
       if (enhance > 0) {
         filters.push(`eq=contrast=${(1 + 0.08 * enhance).toFixed(3)}:saturation=${(1 + 0.2 * enhance).toFixed(3)}`);
         steps.push('eq');
       }
+      filters.push(...character.output);
+      steps.push(...character.steps.slice(character.source.length));
+      const motion = character.motion === true || request.interpolation === 'motion';
       if (fps > srcFps + 0.01) {
         // Raising the rate: `framerate` blends neighbouring frames (fast). `minterpolate` (motion
         // compensation) costs ~38 s per second of 1080p on 2 cores, so only when asked for.
-        if (request.interpolation === 'motion') filters.push(`minterpolate=fps=${fps}:mi_mode=mci:mc_mode=aobmc`);
+        if (motion) filters.push(`minterpolate=fps=${fps}:mi_mode=mci:mc_mode=aobmc`);
         else filters.push(`framerate=fps=${fps}`);
-        steps.push(request.interpolation === 'motion' ? 'minterpolate' : 'framerate');
+        steps.push(motion ? 'minterpolate' : 'framerate');
       } else if (fps < srcFps - 0.01) {
         filters.push(`fps=${fps}`);
         steps.push('fps');
