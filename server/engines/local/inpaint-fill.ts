@@ -32,24 +32,28 @@ export function previewNote(applied: string[], notApplied: string[]): PreviewNot
   return { applied, notApplied, note };
 }
 
-/** Separable box blur of one float band (radius r, edges clamped), run twice ≈ a Gaussian. */
+/** Separable box blur of one float band (radius r, edges clamped, running sums), run twice ≈ a Gaussian. */
 function lowPass(src: Float32Array, width: number, height: number, r: number): Float32Array {
+  const span = 2 * r + 1;
   let cur = src;
   for (let pass = 0; pass < 2; pass++) {
     const tmp = new Float32Array(cur.length);
     for (let y = 0; y < height; y++) {
+      const row = y * width;
+      let sum = 0;
+      for (let d = -r; d <= r; d++) sum += cur[row + Math.min(width - 1, Math.max(0, d))];
       for (let x = 0; x < width; x++) {
-        let s = 0;
-        for (let d = -r; d <= r; d++) s += cur[y * width + Math.min(width - 1, Math.max(0, x + d))];
-        tmp[y * width + x] = s / (2 * r + 1);
+        tmp[row + x] = sum / span;
+        sum += cur[row + Math.min(width - 1, x + r + 1)] - cur[row + Math.max(0, x - r)];
       }
     }
     const out = new Float32Array(cur.length);
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        let s = 0;
-        for (let d = -r; d <= r; d++) s += tmp[Math.min(height - 1, Math.max(0, y + d)) * width + x];
-        out[y * width + x] = s / (2 * r + 1);
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      for (let d = -r; d <= r; d++) sum += tmp[Math.min(height - 1, Math.max(0, d)) * width + x];
+      for (let y = 0; y < height; y++) {
+        out[y * width + x] = sum / span;
+        sum += tmp[Math.min(height - 1, y + r + 1) * width + x] - tmp[Math.max(0, y - r) * width + x];
       }
     }
     cur = out;
