@@ -13,6 +13,7 @@ import type {
 } from '../types.ts';
 import { clamp } from './colour.ts';
 import { colourTransfer, EDIT_RULES, posterize } from './edit-ops.ts';
+import { canPaintObject, paintObject, previewNote, readObjectPrompt, textureFill } from './inpaint-fill.ts';
 import { paint } from './painter.ts';
 import { previewSummary, readNegativeEffects, readPromptEffects } from './prompt-effects.ts';
 import { applyEffects } from './prompt-effects-apply.ts';
@@ -620,6 +621,7 @@ export class LocalImageEngine implements ImageEngine {
     const strength = clamp(request.styleStrength ?? 0.75, 0, 1);
     const operations: string[] = [];
     let replacement: RawImage = image;
+    let preview = previewNote([`${mode} inside the marked area`], []);
     if (box) {
       throwIfAborted(options);
       if (mode === 'replace') {
@@ -650,8 +652,14 @@ export class LocalImageEngine implements ImageEngine {
         mode === 'add-remove' &&
         /\b(remove|erase|delete|get rid of|without|clean up)\b/i.test(request.prompt)
       ) {
-        replacement = surroundingsFill(image, mask, box);
-        operations.push('remove-fill-from-surroundings');
+        replacement = textureFill(image, surroundingsFill(image, mask, box), mask, box, rngFor(request.prompt, seed));
+        operations.push('remove-fill-from-surroundings', 'texture-from-surroundings');
+        preview = previewNote(['remove: the marked area filled with colour and texture from its surroundings'], []);
+      } else if ((mode === 'add-remove' || mode === 'inpaint') && canPaintObject(request.prompt)) {
+        const painted = await paintObject(image, mask, box, request.prompt, rngFor(request.prompt, seed));
+        replacement = painted.image;
+        preview = painted.preview;
+        operations.push('paint-in-mask-shape');
       } else if (mode === 'photorealistic') {
         replacement = withChannels(
           await step(image, (s) =>
@@ -693,6 +701,8 @@ export class LocalImageEngine implements ImageEngine {
         }
         replacement = { ...image, data: canvas };
         operations.push('generated-texture', hasPhrase(request.prompt, 'add') ? 'add' : 'fill');
+        const { rest } = readObjectPrompt(request.prompt);
+        preview = previewNote(['a texture painted from the prompt inside the marked area'], rest);
       }
     }
     let finalMask = mask;
@@ -701,7 +711,9 @@ export class LocalImageEngine implements ImageEngine {
       // edge is feathered inwards so the change fades in (pixels outside the mask stay untouched).
       const radius = Math.max(3, Math.round(Math.min(box.width, box.height) * 0.12));
       replacement = await matchSurroundings(image, replacement, mask, radius * 2);
-      finalMask = await featherInward(mask, width, height, radius);
+      // A removal keeps a narrow feather: a wide one would let the removed object's edge show through.
+      const removing = operations.includes('texture-from-surroundings');
+      finalMask = await featherInward(mask, width, height, removing ? 2 : radius);
       operations.push('match-surroundings', 'feathered-edge');
     }
     const result = box ? maskBlend(image, replacement, finalMask) : image;
@@ -715,6 +727,7 @@ export class LocalImageEngine implements ImageEngine {
       quality: request.quality ?? 'standard',
       maskedPixels: changed,
       maskBox: box,
+      preview: box ? preview : previewNote([], ['an empty mask: nothing was marked']),
     });
   }
 }

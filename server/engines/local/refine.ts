@@ -168,6 +168,7 @@ export function suppressColours(image: RawImage, negative: string | undefined): 
 export async function featherInward(mask: Buffer, width: number, height: number, radius: number): Promise<Buffer> {
   const soft = await sharp(mask, { raw: { width, height, channels: 1 } })
     .blur(Math.max(0.5, radius / 2))
+    .extractChannel(0)
     .raw()
     .toBuffer();
   const out = Buffer.alloc(mask.length);
@@ -195,6 +196,7 @@ export async function matchSurroundings(
   const { width, height } = original;
   const grown = await sharp(mask, { raw: { width, height, channels: 1 } })
     .blur(Math.max(1, ring / 2))
+    .extractChannel(0)
     .raw()
     .toBuffer();
   const c = original.channels;

@@ -120,7 +120,7 @@ describe('local upscale engine', () => {
       denoise: 0.8,
       sharpen: 0.7,
       enhance: 0.9,
-      steps: ['hqdn3d', 'lanczos', 'unsharp', 'eq', 'framerate'],
+      steps: ['hqdn3d', 'lanczos', 'edge-sharpen', 'eq', 'framerate'],
     });
     expect(videoEnhanceSettings('medium')).toEqual({ denoise: 0.5, sharpen: 0.4, enhance: 0.6 });
   });

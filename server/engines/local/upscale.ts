@@ -13,7 +13,9 @@ import type {
 } from '../types.ts';
 import { clamp } from './colour.ts';
 import { filteredVideoArgs, runFinalFfmpeg, type ToolConfig, withTempDir, writeInputVideo } from './ffmpeg.ts';
+import { Rng } from './random.ts';
 import { encode, formatOf, fromRaw, type RawImage } from './raw.ts';
+import { videoCharacter } from './video-enhance.ts';
 
 // Local upscaling: Lanczos (lanczos3) resampling to the target, and per service a distinct operation
 // (docs/engines.md): realistic-skin edge-preserving smoothing, portrait-upscaler gentle denoise and
@@ -142,6 +144,24 @@ function centreWeighted(plain: RawImage, sharpened: RawImage, edge: number, fill
   return { ...plain, data: out };
 }
 
+/** Classic RGB skin-tone rule (Kovac et al.): warm, red over green over blue. */
+function isSkin(r: number, g: number, b: number): boolean {
+  return r > 95 && g > 40 && b > 20 && r > g && r > b && r - Math.min(g, b) > 15 && Math.abs(r - g) > 15;
+}
+
+/** Luminance grain of sd ≈ `amount` grey levels on skin-tone pixels (seeded: the same input gives the same output). */
+function skinGrain(image: RawImage, amount: number): RawImage {
+  const rng = new Rng(image.width * 31 + image.height);
+  const out = Buffer.from(image.data);
+  const c = image.channels;
+  for (let o = 0; o < out.length; o += c) {
+    if (!isSkin(out[o], out[o + 1], out[o + 2])) continue;
+    const g = rng.gauss() * amount * 1.7;
+    for (let k = 0; k < 3; k++) out[o + k] = clamp(Math.round(out[o + k] + g));
+  }
+  return { ...image, data: out };
+}
+
 /**
  * 4K by the long side: the image keeps its shape and its longer side becomes the target's longer side
  * (16:9 → 3840x2160, 9:16 → 2160x3840, 1:1 → 3840x3840, 4:3 → 3840x2880).
@@ -197,6 +217,10 @@ export class LocalUpscaleEngine implements UpscaleEngine {
         pipeline = pipeline.sharpen({ sigma: sharpenSigma(0.6), m1: 0, m2: 1 + 2 * level });
         touches.push(`edge-sharpen-${level.toFixed(2)}`);
       }
+      // The "realistic" part: a fine, seeded grain on skin tones at the output size, so smoothed skin
+      // keeps a pore-scale texture instead of looking plastic.
+      pipeline = fromRaw(skinGrain(await rawOf(pipeline), 2.5 + 3 * level));
+      touches.push('skin-grain');
     } else if (service === 'portrait-upscaler') {
       // Gentle denoise, then sharpening that is strongest on the centre of the frame (where a
       // portrait's face is) and fades to a fifth of it at the corners; both at the source size (cheap,
@@ -225,14 +249,18 @@ export class LocalUpscaleEngine implements UpscaleEngine {
     } else {
       // image-upscaler and every other name: a clean upscale (light denoise at the source size so
       // noise is not magnified) with moderate sharpening.
-      if (service === 'image-upscaler') {
-        pipeline = fromRaw(edgePreservingSmooth(await rawOf(pipeline), 1, 10, 0.6));
+      const upscaler = service === 'image-upscaler';
+      if (upscaler) {
+        pipeline = fromRaw(edgePreservingSmooth(await rawOf(pipeline), 1, 20, 1));
         touches.push('light-denoise');
       }
       pipeline = pipeline.resize(box.width, box.height, resize);
       touches.push(`lanczos3-${fit}`);
       if (level > 0) {
-        pipeline = pipeline.sharpen({ sigma: sharpenSigma(0.6 + 1.4 * level), m1: 0.5 + level, m2: 1.5 + 3 * level });
+        // image-upscaler sharpens edges (m2) harder than flat areas (m1), so the denoised grain stays down.
+        const m1 = upscaler ? 0.3 + 0.5 * level : 0.5 + level;
+        const m2 = upscaler ? 3 + 4 * level : 1.5 + 3 * level;
+        pipeline = pipeline.sharpen({ sigma: sharpenSigma(0.6 + 1.4 * level), m1, m2 });
         touches.push(`sharpen-${level.toFixed(2)}`);
       }
     }
@@ -279,8 +307,9 @@ export class LocalUpscaleEngine implements UpscaleEngine {
       const sharpen = clamp(request.sharpen ?? 0, 0, 1);
       const enhance = clamp(request.enhance ?? 0, 0, 1);
       const fps = request.fps ? clamp(request.fps, 1, 120) : srcFps;
-      const filters: string[] = [];
-      const steps: string[] = [];
+      const character = videoCharacter(request.model);
+      const filters: string[] = [...character.source];
+      const steps: string[] = [...character.steps.slice(0, character.source.length)];
       if (denoise > 0) {
         // Denoise at the source size: cheaper, and noise is not magnified.
         const s = (1 + 4 * denoise).toFixed(2);
@@ -291,19 +320,24 @@ export class LocalUpscaleEngine implements UpscaleEngine {
       filters.push(`scale=${w}:${h}:flags=lanczos`);
       steps.push('lanczos');
       if (sharpen > 0) {
-        filters.push(`unsharp=5:5:${(0.3 + 1.2 * sharpen).toFixed(2)}:5:5:0`);
-        steps.push('unsharp');
+        // Edge-only sharpening (smartblur with a negative strength and threshold): outlines gain
+        // contrast, flat areas are left alone so the grain the denoise removed is not sharpened back.
+        filters.push(`smartblur=lr=2.5:ls=${(-0.3 - 0.7 * sharpen).toFixed(2)}:lt=-20`);
+        steps.push('edge-sharpen');
       }
       if (enhance > 0) {
         filters.push(`eq=contrast=${(1 + 0.08 * enhance).toFixed(3)}:saturation=${(1 + 0.2 * enhance).toFixed(3)}`);
         steps.push('eq');
       }
+      filters.push(...character.output);
+      steps.push(...character.steps.slice(character.source.length));
+      const motion = character.motion === true || request.interpolation === 'motion';
       if (fps > srcFps + 0.01) {
         // Raising the rate: `framerate` blends neighbouring frames (fast). `minterpolate` (motion
         // compensation) costs ~38 s per second of 1080p on 2 cores, so only when asked for.
-        if (request.interpolation === 'motion') filters.push(`minterpolate=fps=${fps}:mi_mode=mci:mc_mode=aobmc`);
+        if (motion) filters.push(`minterpolate=fps=${fps}:mi_mode=mci:mc_mode=aobmc`);
         else filters.push(`framerate=fps=${fps}`);
-        steps.push(request.interpolation === 'motion' ? 'minterpolate' : 'framerate');
+        steps.push(motion ? 'minterpolate' : 'framerate');
       } else if (fps < srcFps - 0.01) {
         filters.push(`fps=${fps}`);
         steps.push('fps');

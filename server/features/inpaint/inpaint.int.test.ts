@@ -136,6 +136,77 @@ describe('POST /api/ai/generate/inpaint', () => {
     expect(String(asset.data.metadata.baseImageUrl)).toMatch(/^\/api\//);
   });
 
+  it("'add a red ball' draws red in the circle the user painted (its corners untouched) and says what it did", async () => {
+    const c = { x: 28, y: 24, r: 12 };
+    const round = (x: number, y: number) => (x - c.x) ** 2 + (y - c.y) ** 2 <= c.r ** 2;
+    const circle = Buffer.alloc(W * H);
+    for (let p = 0; p < W * H; p++) if (round(p % W, Math.floor(p / W))) circle[p] = 255;
+    const circleMask = await sharp(circle, { raw: { width: W, height: H, channels: 1 } })
+      .png()
+      .toBuffer();
+    const res = await post(
+      { baseImage: uri(base), maskImage: uri(circleMask), mode: 'add-remove', prompt: 'add a red ball' },
+      user.token,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const { url, id } = (res.json() as { data: { url: string; id: string } }).data;
+    const a = await rgb(base);
+    const b = await rgb(await fetchImage(url));
+    let changedOutside = 0;
+    let redInside = 0;
+    let inside = 0;
+    for (let p = 0; p < W * H; p++) {
+      const o = p * 3;
+      if (!round(p % W, Math.floor(p / W))) {
+        if (a[o] !== b[o] || a[o + 1] !== b[o + 1] || a[o + 2] !== b[o + 2]) changedOutside++;
+        continue;
+      }
+      inside++;
+      if (b[o] > b[o + 1] + 40 && b[o] > b[o + 2] + 40) redInside++;
+    }
+    expect(changedOutside).toBe(0);
+    expect(redInside / inside).toBeGreaterThan(0.9);
+    const asset = (
+      await t.app.inject({ method: 'GET', url: `/api/ai/assets/${id}`, headers: authHeader(user.token) })
+    ).json() as { data: Asset };
+    expect(asset.data.metadata.preview).toMatchObject({
+      applied: expect.arrayContaining(['colour: red', 'round shading: ball']),
+      notApplied: [],
+    });
+  });
+
+  it('remove fills the painted area with the texture around it, not a smooth smear', async () => {
+    const res = await post(
+      { baseImage: uri(base), maskImage: uri(mask), mode: 'add-remove', prompt: 'remove the sign' },
+      user.token,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const out = await rgb(await fetchImage((res.json() as { data: { url: string } }).data.url));
+    expect(
+      (
+        await diff(
+          await sharp(out, { raw: { width: W, height: H, channels: 3 } })
+            .png()
+            .toBuffer(),
+        )
+      ).outside,
+    ).toBe(0);
+    const spread = (where: (x: number, y: number) => boolean) => {
+      const values: number[] = [];
+      for (let p = 0; p < W * H; p++) if (where(p % W, Math.floor(p / W))) values.push(out[p * 3 + 1]);
+      const mean = values.reduce((s, v) => s + v, 0) / values.length;
+      return Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / values.length);
+    };
+    const ring = (x: number, y: number) =>
+      !inside(x, y) &&
+      x >= BOX.left - 8 &&
+      x < BOX.left + BOX.width + 8 &&
+      y >= BOX.top - 8 &&
+      y < BOX.top + BOX.height + 8;
+    expect(spread(inside)).toBeGreaterThan(spread(ring) * 0.5);
+    expect(spread(inside)).toBeLessThan(spread(ring) * 1.5);
+  });
+
   it('takes a stored image over 10 MB by its media URL, as the canvas sends its 4K images', {
     timeout: 120_000,
   }, async () => {

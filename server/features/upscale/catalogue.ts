@@ -12,8 +12,9 @@ import { badRequest } from '../../platform/errors.ts';
  * How one option of a catalogue model drives the video upscaler. The quality preset gives the base
  * denoise/sharpen/enhance (high 0.8/0.7/0.9, else 0.5/0.4/0.6); the option scales each (capped at
  * 1). The local engine turns them into real ffmpeg filters: Lanczos `scale`, `hqdn3d` (denoise),
- * `unsharp` (sharpen), `eq` contrast/saturation (enhance), and `framerate` (blend) or
- * `minterpolate` (motion) when the frame rate rises.
+ * edge-only `smartblur` sharpening (sharpen), `eq` contrast/saturation (enhance), and `framerate` (blend) or
+ * `minterpolate` (motion) when the frame rate rises; each model adds its own filters
+ * (server/engines/local/video-enhance.ts).
  */
 interface OptionTuning {
   id: string;

@@ -22,7 +22,12 @@ import { imageThumbnail, loadImage, shrinkDataUrl } from '../multi-composition/i
 import { readAsDataUrl } from './api.ts';
 import { BeforeAfter } from './BeforeAfter.tsx';
 import { MaskPainter } from './MaskPainter.ts';
-import { captureMagicSelectorSession, type MagicResult, parseMagicSelectorSession } from './session.ts';
+import {
+  captureMagicSelectorSession,
+  type MagicPreview,
+  type MagicResult,
+  parseMagicSelectorSession,
+} from './session.ts';
 import { createMagicStore, needsReference, useMagicHandoff } from './store.ts';
 
 // The Magic Selector (canvas spec 2, 5, 9): a base image, a brush painting white on a black mask
@@ -486,6 +491,7 @@ function ResultView({
         <div className="space-y-3">
           <BeforeAfter key={result.url} before={before ?? result.url} after={result.url} />
           <EngineBadge engine={result.engine} className="text-muted" />
+          <PreviewNote preview={result.preview} />
           {actions}
         </div>
       </ModalDialog>
@@ -509,7 +515,22 @@ function ResultView({
       </div>
       <p className="text-xs text-muted">{t('magicCompare.hint')}</p>
       <EngineBadge engine={result.engine} className="text-muted" />
+      <PreviewNote preview={result.preview} />
       {actions}
     </section>
+  );
+}
+
+/** What the local preview did with the prompt, and what it could not (metadata.preview). */
+function PreviewNote({ preview }: { preview?: MagicPreview | null }) {
+  const { t } = useTranslation();
+  if (!preview) return null;
+  return (
+    <div className="space-y-1 text-xs text-muted" data-testid="magic-result-preview">
+      {preview.applied.length > 0 && <p>{t('magicCompare.previewApplied', { list: preview.applied.join(', ') })}</p>}
+      {preview.notApplied.length > 0 && (
+        <p>{t('magicCompare.previewNotApplied', { list: preview.notApplied.map((w) => `"${w}"`).join(', ') })}</p>
+      )}
+    </div>
   );
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { captureMagicSelectorSession, type MagicSelectorSession, parseMagicSelectorSession } from './session.ts';
+import {
+  captureMagicSelectorSession,
+  type MagicSelectorSession,
+  parseMagicSelectorSession,
+  previewOf,
+} from './session.ts';
 
 const state: MagicSelectorSession = {
   baseImage: '/api/personas/image/base.png',
@@ -48,5 +53,15 @@ describe('Magic Selector session state', () => {
     );
     expect(() => parseMagicSelectorSession({ baseImage: null, mode: 'inpaint' })).toThrow('prompt must be a string');
     expect(() => parseMagicSelectorSession({ baseImage: null, prompt: '' })).toThrow('mode must be a string');
+  });
+});
+
+describe('previewOf', () => {
+  it('reads what the local preview applied and did not, and nothing when the engine did not say', () => {
+    expect(
+      previewOf({ engine: 'local', preview: { applied: ['colour: red', 3], notApplied: ['dog'], note: 'x' } }),
+    ).toEqual({ applied: ['colour: red'], notApplied: ['dog'] });
+    expect(previewOf({ engine: 'vendor' })).toBeNull();
+    expect(previewOf(null)).toBeNull();
   });
 });

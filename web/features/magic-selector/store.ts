@@ -8,7 +8,7 @@ import { ApiError } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { engineOf } from '../assets/EngineBadge.tsx';
 import { inpaint } from './api.ts';
-import type { MagicResult, MagicSelectorSession } from './session.ts';
+import { type MagicResult, type MagicSelectorSession, previewOf } from './session.ts';
 
 export const needsReference = (mode: MagicMode) => (MAGIC_SELECTOR.referenceModes as readonly string[]).includes(mode);
 
@@ -129,6 +129,7 @@ export function createMagicStore() {
             width: reply.data.width,
             height: reply.data.height,
             engine: engineOf(reply.data.metadata),
+            preview: previewOf(reply.data.metadata),
           },
         });
       } catch (err) {
