@@ -10,6 +10,7 @@ import {
   midSentence,
   possessive,
   properNouns,
+  restoreCase,
   secondPerson,
   sentence,
   verbPhrase,
@@ -718,7 +719,7 @@ class Writer {
     const found = source?.relationships?.find(
       (r) => r.characterId === l.id || r.characterId.toLowerCase() === l.name.toLowerCase(),
     );
-    return found ? midSentence(found.relationship, this.proper).toLowerCase() : '';
+    return found ? restoreCase(midSentence(found.relationship, this.proper).toLowerCase(), this.proper) : '';
   }
 
   write(): FilmScreenplayDraft {
@@ -790,7 +791,8 @@ class Writer {
     const l = this.lead;
     const mood = (MOODS[this.tone] ?? MOODS.dramatic ?? [])[facts.tension] ?? 'tense';
     const light = lightOfTime(facts.time);
-    const sub = facts.location.split(' - ')[1]?.toLowerCase();
+    const lowerSub = facts.location.split(' - ')[1]?.toLowerCase();
+    const sub = lowerSub ? restoreCase(lowerSub, this.proper) : undefined;
     const headingDescription = sentence(
       `${sub ? `${facts.side === 'INT.' ? 'inside' : 'out at'} ${/'/.test(sub) ? sub.replace(/^(\S+)/, (n) => titleCase(n)) : `the ${sub}`}, ${this.inPlace}` : `${facts.side === 'INT.' ? 'indoors' : 'outdoors'} ${this.inPlace}`}${light ? `, ${light.light}` : ''}`,
     );
@@ -843,10 +845,13 @@ class Writer {
 
   private shots(facts: SceneFacts, mood: string, action: string) {
     const light = lightOfTime(facts.time)?.light ?? 'natural light';
-    const where = facts.location
-      .replace(/^(INT\.|EXT\.)\s+/, '')
-      .toLowerCase()
-      .replace(' - ', ', ');
+    const where = restoreCase(
+      facts.location
+        .replace(/^(INT\.|EXT\.)\s+/, '')
+        .toLowerCase()
+        .replace(' - ', ', '),
+      this.proper,
+    );
     const look = `${where}, ${facts.side === 'INT.' ? 'interior' : 'exterior'}, ${light}, ${mood} mood, ${this.tone} ${this.genre} film`;
     const l = this.lead;
     const others = facts.cast.filter((p) => p !== l);
