@@ -218,7 +218,15 @@ const BEATS: Beat[][] = [
       tension: 0,
       cast: 'lead',
       intents: ['want', 'reflect'],
-      action: (w) => `goes about ${w.lead.pronoun.possessive} days ${w.inPlace}, still hoping to ${w.lead.goal}`,
+      action: (w) =>
+        w.vary(
+          `goes about ${w.lead.pronoun.possessive} days ${w.inPlace}, still hoping to ${w.lead.goal}`,
+          `wakes ${w.inPlace} with one thing on ${w.lead.pronoun.possessive} mind: to ${w.lead.goal}`,
+          `keeps to ${w.lead.pronoun.possessive} routine ${w.inPlace} and tells no one that ${w.lead.pronoun.subject} ${agree(w.lead, 'wants')} to ${w.lead.goal}`,
+          w.lead.occupation
+            ? `works ${w.inPlace} as ${withArticle(w.lead.occupation, w.proper)}, quietly planning to ${w.lead.goal}`
+            : `walks through ${w.placePhrase}, counting what it would take to ${w.lead.goal}`,
+        ),
       purpose: (w) =>
         `Establish ${lead(w)}, ${w.placePhrase} and what ${w.lead.pronoun.subject} ${agree(w.lead, 'wants')}`,
       time: ['DAWN', 'MORNING', 'DAY'],
@@ -243,7 +251,13 @@ const BEATS: Beat[][] = [
       tension: 1,
       cast: 'ally',
       intents: ['doubt', 'urge', 'plead'],
-      action: (w) => `hesitates, afraid of what ${inflect(w.lead.goal, gerund)} would cost`,
+      action: (w) =>
+        w.vary(
+          `hesitates, afraid of what ${inflect(w.lead.goal, gerund)} would cost`,
+          `weighs ${inflect(w.lead.goal, gerund)} against everything ${w.lead.pronoun.subject} could lose`,
+          `turns down the chance to ${w.lead.goal}, for now`,
+          `asks an old friend whether ${inflect(w.lead.goal, gerund)} is worth the risk`,
+        ),
       purpose: (w) => `Show what ${inflect(w.lead.goal, gerund)} would cost ${lead(w)}`,
       time: ['EVENING', 'NIGHT'],
       side: 'INT.',
@@ -253,7 +267,12 @@ const BEATS: Beat[][] = [
       tension: 2,
       cast: 'ally',
       intents: ['vow', 'urge'],
-      action: (w) => `commits to ${inflect(w.lead.goal, gerund)}, whatever it takes`,
+      action: (w) =>
+        w.vary(
+          `commits to ${inflect(w.lead.goal, gerund)}, whatever it takes`,
+          `makes the call: ${w.lead.pronoun.subject} will ${w.lead.goal}`,
+          `packs what ${w.lead.pronoun.subject} ${agree(w.lead, 'needs')} and sets out to ${w.lead.goal}`,
+        ),
       purpose: (w) => `Commit ${lead(w)} to the journey of the second act`,
       time: ['NIGHT', 'DAWN'],
       side: 'EXT.',
@@ -265,7 +284,12 @@ const BEATS: Beat[][] = [
       tension: 1,
       cast: 'ally',
       intents: ['ask', 'reveal', 'want'],
-      action: (w) => `tries a first way to ${w.lead.goal} and learns how things work ${w.inPlace}`,
+      action: (w) =>
+        w.vary(
+          `tries a first way to ${w.lead.goal} and learns how things work ${w.inPlace}`,
+          `tests a first plan ${w.inPlace}, and the ${w.placeNoun} pushes back`,
+          `takes a first small step toward ${inflect(w.lead.goal, gerund)} and finds an unexpected ally`,
+        ),
       purpose: (w) => `Deliver the promise of the premise, where ${w.premise}`,
       time: ['DAY', 'AFTERNOON'],
       side: 'any',
@@ -301,7 +325,12 @@ const BEATS: Beat[][] = [
       tension: 4,
       cast: 'ally',
       intents: ['grief', 'doubt'],
-      action: (w) => `fails to ${w.lead.goal} and loses what mattered most`,
+      action: (w) =>
+        w.vary(
+          `fails to ${w.lead.goal} and loses what mattered most`,
+          `watches the plan to ${w.lead.goal} fall apart`,
+          `loses the last hope of ${inflect(w.lead.goal, gerund)}`,
+        ),
       purpose: (w) => `Bring ${lead(w)} to the lowest point`,
       time: ['NIGHT'],
       side: 'any',
@@ -311,7 +340,12 @@ const BEATS: Beat[][] = [
       tension: 2,
       cast: 'lead',
       intents: ['reflect', 'doubt', 'realise'],
-      action: (w) => `sits alone with ${w.conflictNoun}`,
+      action: (w) =>
+        w.vary(
+          `sits alone with ${w.conflictNoun}`,
+          `cannot sleep for thinking of ${w.conflictNoun}`,
+          `goes back over every mistake, ${w.conflictNoun} heavy on ${w.lead.pronoun.object}`,
+        ),
       purpose: (w) => `Let ${lead(w)} face the flaw that the arc must change`,
       time: ['NIGHT', 'DAWN'],
       side: 'INT.',
@@ -321,7 +355,12 @@ const BEATS: Beat[][] = [
       tension: 2,
       cast: 'ally',
       intents: ['rally', 'realise'],
-      action: (w) => `finds a new reason to ${w.lead.goal}`,
+      action: (w) =>
+        w.vary(
+          `finds a new reason to ${w.lead.goal}`,
+          `hears the one thing that makes ${w.lead.pronoun.object} try again to ${w.lead.goal}`,
+          `gets up at first light, ready to ${w.lead.goal} after all`,
+        ),
       purpose: (w) => `Give ${lead(w)} what the final act needs`,
       time: ['MORNING', 'DAY'],
       side: 'any',
@@ -333,7 +372,12 @@ const BEATS: Beat[][] = [
       tension: 2,
       cast: 'ally',
       intents: ['realise', 'rally'],
-      action: (w) => `sees a way through, changed by ${w.arcNoun}`,
+      action: (w) =>
+        w.vary(
+          `sees a way through, changed by ${w.arcNoun}`,
+          `understands at last what ${w.arcNoun} has taught ${w.lead.pronoun.object}`,
+          `finds the answer in ${w.arcNoun}`,
+        ),
       purpose: (w) => `Join what ${w.lead.name} learnt in the second act to the goal of the first`,
       time: ['DAWN', 'DAY'],
       side: 'any',
@@ -356,7 +400,12 @@ const BEATS: Beat[][] = [
       tension: 0,
       cast: 'ally',
       intents: ['reflect', 'realise'],
-      action: (w) => `looks out over ${w.placePhrase}, no longer the person of the opening image`,
+      action: (w) =>
+        w.vary(
+          `looks out over ${w.placePhrase}, no longer the person of the opening image`,
+          `returns to ${w.placePhrase}, changed`,
+          `stands ${w.inPlace} once more, and this time ${w.lead.pronoun.subject} ${agree(w.lead, 'smiles')}`,
+        ),
       purpose: (w) => `Mirror the opening image and show how ${lead(w)} has changed`,
       time: ['DAWN', 'MORNING', 'DAY'],
       side: 'EXT.',
@@ -418,10 +467,13 @@ class Writer {
   readonly arcNoun: string;
   readonly themes: string[];
   private readonly used = new Set<string>();
+  /** Chooses among phrasings of the same beat, seeded by the input (its own seed: the story's choices stay). */
+  private readonly phrasing: Rng;
 
   constructor(private readonly input: FilmWriterInput) {
     const { concept, characters } = input;
     this.rng = new Rng(hashString(JSON.stringify(input)));
+    this.phrasing = new Rng(hashString(`phrasing:${JSON.stringify(input)}`));
     this.genre = clean(concept.genre).toLowerCase() || 'drama';
     this.tone = clean(concept.tone).toLowerCase() || 'dramatic';
     const names = characters.map((c) => clean(c.name));
@@ -501,6 +553,11 @@ class Writer {
           .map((t) => midSentence(t, this.proper))
           .filter(Boolean)
       : (GENRE_THEMES[this.genre] ?? ['change']);
+  }
+
+  /** One of the ways to say a beat, so unrelated concepts do not share one fill-in pattern. */
+  vary(...options: string[]): string {
+    return this.phrasing.pick(options);
   }
 
   private person(c: FilmWriterCharacter, i: number, premiseGoal: string): Person {
@@ -877,10 +934,11 @@ class Writer {
       characters: [l.name, ...(others[0] ? [others[0].name] : [])],
     });
     if (facts.tension >= 3) {
+      const detail = this.vary('eyes', 'hands', 'face', 'breath on the glass', 'clenched jaw');
       list.push({
         type: 'extreme close-up',
-        description: sentence(`extreme close-up of ${possessive(l.name)} eyes as the moment breaks`),
-        prompt: `extreme close-up of ${possessive(l.name)} eyes, ${light}, ${mood} mood, ${this.tone} ${this.genre} film`,
+        description: sentence(`extreme close-up of ${possessive(l.name)} ${detail}, ${mood}`),
+        prompt: `extreme close-up of ${possessive(l.name)} ${detail}, ${light}, ${mood} mood, ${this.tone} ${this.genre} film`,
         duration: 3,
         cameraMovement: 'static',
         characters: [l.name],
@@ -929,7 +987,11 @@ function prepositionFor(noun: string): string {
 
 /** The head noun of a place phrase: 'a storm-beaten island off Maine' → 'island'. */
 function headNoun(phrase: string): string {
-  const before = clean(phrase).split(/\s+(?:off|of|in|near|on|at|by|outside|beyond|under|above)\s+/i)[0] ?? '';
+  // The noun before a preposition, a participle or a relative clause: 'the Kepler Station orbiting Saturn' → station.
+  const before =
+    clean(phrase).split(
+      /\s+(?:off|of|in|near|on|at|by|outside|beyond|under|above|where|that|which|with|[a-z]+ing)\s+/,
+    )[0] ?? '';
   return (before.split(' ').at(-1) ?? '').toLowerCase().replace(/[^a-z-]/g, '');
 }
 
