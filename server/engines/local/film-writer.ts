@@ -909,15 +909,30 @@ class Writer {
         .replace(' - ', ', '),
       this.proper,
     );
-    const look = `${where}, ${facts.side === 'INT.' ? 'interior' : 'exterior'}, ${light}, ${mood} mood, ${this.tone} ${this.genre} film`;
+    const inside = facts.side === 'INT.' ? 'interior' : 'exterior';
+    const film = `${this.tone} ${this.genre} film`;
+    const look = this.vary(
+      `${where}, ${inside}, ${light}, ${mood} mood, ${film}`,
+      `${light} over ${where} (${inside}); the mood ${mood}; ${film}`,
+      `${film}: ${mood} mood, ${light}, ${inside} of ${where}`,
+    );
+    const doing = action.replace(/\.$/, '');
     const l = this.lead;
     const others = facts.cast.filter((p) => p !== l);
     const wideType = facts.side === 'EXT.' ? 'wide establishing shot' : 'wide shot';
     const list = [
       {
         type: wideType,
-        description: sentence(`${wideType} of ${where} as ${action.replace(/\.$/, '').replace(/^./, (c) => c)}`),
-        prompt: `${wideType} of ${where}: ${action} ${look}`,
+        description: sentence(
+          this.vary(
+            `${wideType} of ${where} as ${doing}`,
+            `${doing}, seen in a ${wideType} of ${where}`,
+            `we open wide on ${where}: ${doing}`,
+            `${where} fills the frame while ${doing}`,
+            `from far off, ${where}; ${doing}`,
+          ),
+        ),
+        prompt: this.vary(`${wideType} of ${where}: ${action} ${look}`, `${action} ${wideType}. ${look}`),
         duration: 6,
         cameraMovement: MOVE_FOR_TENSION[Math.max(0, facts.tension - 1)] ?? 'slow pan',
         characters: facts.cast.map((p) => p.name),
@@ -927,8 +942,19 @@ class Writer {
     const subject = others[0] ? `${l.name} facing ${others[0].name}` : l.name;
     list.push({
       type: closeType,
-      description: sentence(`${closeType} of ${subject}, ${mood}`),
-      prompt: `${closeType} of ${subject} in ${where}, ${light}, ${mood} mood, ${this.tone} ${this.genre} film`,
+      description: sentence(
+        this.vary(
+          `${closeType} of ${subject}, ${mood}`,
+          `${subject}, held in a ${mood} ${closeType}`,
+          `the camera finds ${subject} (${closeType})`,
+          `${closeType}: ${subject}, and ${l.pronoun.possessive} wish to ${l.goal} plain to see`,
+          `on ${subject}, ${closeType}, ${light}`,
+        ),
+      ),
+      prompt: this.vary(
+        `${closeType} of ${subject} in ${where}, ${light}, ${mood} mood, ${film}`,
+        `${subject}, ${closeType}, ${where}; ${mood} mood under ${light}; ${film}`,
+      ),
       duration: 4 + (facts.tension % 3),
       cameraMovement: MOVE_FOR_TENSION[facts.tension] ?? 'static',
       characters: [l.name, ...(others[0] ? [others[0].name] : [])],
@@ -937,8 +963,14 @@ class Writer {
       const detail = this.vary('eyes', 'hands', 'face', 'breath on the glass', 'clenched jaw');
       list.push({
         type: 'extreme close-up',
-        description: sentence(`extreme close-up of ${possessive(l.name)} ${detail}, ${mood}`),
-        prompt: `extreme close-up of ${possessive(l.name)} ${detail}, ${light}, ${mood} mood, ${this.tone} ${this.genre} film`,
+        description: sentence(
+          this.vary(
+            `extreme close-up of ${possessive(l.name)} ${detail}, ${mood}`,
+            `${possessive(l.name)} ${detail} fill the screen`,
+            `nothing but ${possessive(l.name)} ${detail} now`,
+          ),
+        ),
+        prompt: `extreme close-up of ${possessive(l.name)} ${detail}, ${light}, ${mood} mood, ${film}`,
         duration: 3,
         cameraMovement: 'static',
         characters: [l.name],

@@ -1,5 +1,5 @@
-import { type ScriptScene, settingOf } from './script-scenes.ts';
 import { sentencesOf } from './prose-scenes.ts';
+import { type ScriptScene, settingOf } from './script-scenes.ts';
 
 // The local movie-agent writer: one shot per sentence of a scene's action. Every word of a shot's prompt
 // comes from the script: the sentence itself, who it is about when it says only 'she' or 'they', the
@@ -92,7 +92,11 @@ export function subjectOf(sentence: string): string | null {
 const capitalise = (s: string) => (s ? s[0]?.toUpperCase() + s.slice(1) : s);
 
 /** The shots of one scene: one per sentence (neighbours share past `maxShots`), the subject carried on. */
-export function planShots(scene: ScriptScene, subjectBefore: string | null, maxShots = 6): {
+export function planShots(
+  scene: ScriptScene,
+  subjectBefore: string | null,
+  maxShots = 6,
+): {
   shots: PlannedShot[];
   subject: string | null;
 } {

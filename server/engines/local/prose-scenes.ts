@@ -13,7 +13,8 @@ export interface ProseScene {
 
 const TIME_WORDS =
   /\b(midnight|night|moonlit|moonlight|dawn|sunrise|daybreak|dusk|sunset|twilight|morning|evening|noon|midday|afternoon|daylight)\b/i;
-const PLACE_PREPOSITIONS = 'in|through|across|at|to|into|onto|on|over|from|near|outside|inside|around|along|under|beside';
+const PLACE_PREPOSITIONS =
+  'in|through|across|at|to|into|onto|on|over|from|near|outside|inside|around|along|under|beside';
 /** Common nouns that name where something happens. */
 const PLACE_NOUNS =
   'bridge|street|road|crossing|intersection|park|beach|kitchen|office|station|rooftop|roof|market|cafe|café|bar|apartment|flat|room|house|hospital|school|forest|woods|river|riverbank|harbour|harbor|pier|alley|subway|platform|train|desert|mountain|hill|city|village|square|garden|church|shop|store|studio|stage|warehouse|field|lake|shore|airport|hotel|lobby|corridor|hallway|bedroom|bathroom|classroom|library|restaurant|gym|track|stadium|highway|tunnel|bay|cliff|island|ship|deck|cabin|lab|laboratory|factory|farm|farmhouse|barn|temple|palace|castle|museum|gallery';

@@ -144,12 +144,20 @@ export function withoutOtherTimes(prompt: string, timeWord: string | null, scrip
   if (!timeWord) return prompt;
   const plain = lightOfTime(timeWord)?.word ?? timeWord;
   const allowed = COMPATIBLE[plain] ?? [plain];
+  const own = script.toLowerCase();
+  const isOwn = (part: string) =>
+    own !== '' &&
+    own.includes(
+      part
+        .replace(/[.!?]+$/, '')
+        .trim()
+        .toLowerCase(),
+    );
   return prompt
     .split(/,\s*/)
     .filter(
       (part) =>
-        (script && script.toLowerCase().includes(part.replace(/[.!?]+$/, '').trim().toLowerCase())) ||
-        !Object.entries(TIME_SAYS).some(([time, re]) => !allowed.includes(time) && re.test(part)),
+        isOwn(part) || !Object.entries(TIME_SAYS).some(([time, re]) => !allowed.includes(time) && re.test(part)),
     )
     .join(', ');
 }

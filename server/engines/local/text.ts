@@ -1,7 +1,7 @@
 import type { CompleteTextRequest, EngineCallOptions, TextEngine, TextResult } from '../types.ts';
 import { type FilmWriterCharacter, type FilmWriterInput, writeFilmScreenplay } from './film-writer.ts';
-import { hasPhrase, type PromptReading, readingSummary, readPrompt } from './prompt-words.ts';
 import { type PlannedShot, planShots } from './movie-shots.ts';
+import { hasPhrase, type PromptReading, readingSummary, readPrompt } from './prompt-words.ts';
 import { sentencesOf } from './prose-scenes.ts';
 import { type ScriptScene, scriptScenes } from './script-scenes.ts';
 import { type LocalAnswer, runOnTextPool, scenesOnTextPool } from './text-pool.ts';
@@ -205,7 +205,12 @@ function writeMovieAgentPlan(prompt: string, context: Record<string, unknown> = 
     0,
   );
   const styles = readPrompt(script).styles;
-  return { style: styles.join(', ') || 'as written', sceneCount: scenes.length, totalDurationSeconds: totalSeconds, scenes };
+  return {
+    style: styles.join(', ') || 'as written',
+    sceneCount: scenes.length,
+    totalDurationSeconds: totalSeconds,
+    scenes,
+  };
 }
 
 function audienceLabel(age: number): string {

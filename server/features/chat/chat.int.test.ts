@@ -151,7 +151,9 @@ describe('the local assistant (no LLM configured)', () => {
     const arPage = await t.app.inject({ method: 'GET', url: '/api/help/credits-billing?lang=ar' });
     expect(arPage.json().data.markdown).toContain('افتح نافذة شحن الرصيد');
     // A task without an Arabic page is quoted from the English page, under a line saying so.
-    const english = (await post(t, { message: 'كيف أجمع الفيديو النهائي (master video)؟' }, undefined, {}, from)).json();
+    const english = (
+      await post(t, { message: 'كيف أجمع الفيديو النهائي (master video)؟' }, undefined, {}, from)
+    ).json();
     expect(english.response.startsWith('هذا ما تقوله صفحة المساعدة')).toBe(true);
     expect(english.sources[0].url).toBe('/api/help/sequences');
 
@@ -167,7 +169,7 @@ describe('the local assistant (no LLM configured)', () => {
     expect(mine).toContain('رصيدك الحالي: 10 رصيد.');
   });
 
-  it('answers the main tasks from their own page, in the asker\'s language (issue 30 point 10)', async () => {
+  it("answers the main tasks from their own page, in the asker's language (issue 30 point 10)", async () => {
     const arabicShare = (text: string) => {
       const letters = text.match(/\p{L}/gu) ?? [];
       return letters.filter((c) => /\p{Script=Arabic}/u.test(c)).length / Math.max(1, letters.length);
@@ -199,7 +201,9 @@ describe('the local assistant (no LLM configured)', () => {
       } else expect(arabicShare(json.response), question).toBe(0);
     }
     // Approval is no longer answered with campaign text.
-    const approval = (await post(t, { message: 'How do I get my creator account approved?' }, undefined, {}, from)).json();
+    const approval = (
+      await post(t, { message: 'How do I get my creator account approved?' }, undefined, {}, from)
+    ).json();
     expect(approval.sources.map((s: { path: string }) => s.path)).not.toContain('docs/help/campaigns.md');
   });
 

@@ -134,7 +134,7 @@ const AR_STOP = new Set([...STOP_WORDS].filter((w) => /\p{Script=Arabic}/u.test(
 
 /** Lower case, Arabic words stemmed (arabicStem), stop words out, and a small English suffix stemmer (compile / compiling / compiled meet). */
 function processTerm(term: string): string | null {
-  let word = term.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const word = term.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
   if (/\p{Script=Arabic}/u.test(word)) {
     if (!word || AR_STOP.has(normaliseArabic(word))) return null;
     const stem = arabicStem(word);

@@ -91,7 +91,8 @@ export function chatRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['chat'],
-          summary: 'One help page of docs/help (?lang=ar: its Arabic page in docs/help/ar) as markdown, its prices from the live price list (public)',
+          summary:
+            'One help page of docs/help (?lang=ar: its Arabic page in docs/help/ar) as markdown, its prices from the live price list (public)',
           params: z.object({ slug: z.string().regex(/^[a-z0-9-]+$/) }),
           querystring: z.object({ lang: z.enum(['en', 'ar']).optional() }),
           response: { 200: helpPageReply, ...errorReplies(400, 404) },

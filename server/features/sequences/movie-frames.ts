@@ -143,7 +143,8 @@ export function composePrompt(
   const lower = base.toLowerCase();
   const missing =
     scene &&
-    ((scene.timeWord && !lower.includes(scene.timeWord)) || (scene.place && !lower.includes(scene.place.toLowerCase())));
+    ((scene.timeWord && !lower.includes(scene.timeWord)) ||
+      (scene.place && !lower.includes(scene.place.toLowerCase())));
   const setting = scene && missing ? settingOf(scene) : '';
   // The camera the shot's fields name, when the prompt does not already say it.
   const cameraText =

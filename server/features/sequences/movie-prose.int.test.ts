@@ -48,7 +48,8 @@ describe('POST /api/ai/movie-agent on prose', () => {
     expect(sceneOf(tokyo[0]?.id ?? '')).not.toBe(sceneOf(bridge[0]?.id ?? ''));
     // Every sentence's key nouns reach some prompt.
     const all = reply.videoPrompts.map((p) => p.prompt).join(' ');
-    for (const noun of ['courier', 'bicycle', 'taxis', 'crossing', 'package', 'bridge', 'river']) expect(all).toContain(noun);
+    for (const noun of ['courier', 'bicycle', 'taxis', 'crossing', 'package', 'bridge', 'river'])
+      expect(all).toContain(noun);
     // The bridge at dusk is never lit by noon daylight.
     expect(bridge[0]?.prompt).not.toMatch(/daylight/i);
   });
