@@ -273,7 +273,12 @@ const BEATS: Beat[][] = [
           `makes the call: ${w.lead.pronoun.subject} will ${w.lead.goal}`,
           `packs what ${w.lead.pronoun.subject} ${agree(w.lead, 'needs')} and sets out to ${w.lead.goal}`,
         ),
-      purpose: (w) => `Commit ${lead(w)} to the journey of the second act`,
+      purpose: (w) =>
+        w.vary(
+          `Commit ${lead(w)} to the journey of the second act`,
+          `Make ${inflect(w.lead.goal, gerund)} ${possessive(lead(w))} choice, not chance`,
+          `Send ${lead(w)} out of ${w.placePhrase}'s comfort and into the story`,
+        ),
       time: ['NIGHT', 'DAWN'],
       side: 'EXT.',
     },
@@ -303,7 +308,12 @@ const BEATS: Beat[][] = [
         w.antagonist
           ? `learns what ${w.antagonist.name} has planned and raises the stakes`
           : `learns the truth behind ${w.conflictNoun} and raises the stakes`,
-      purpose: (w) => `Turn the story: ${lead(w)} stops reacting and starts acting`,
+      purpose: (w) =>
+        w.vary(
+          `Turn the story: ${lead(w)} stops reacting and starts acting`,
+          `Reveal what ${inflect(w.lead.goal, gerund)} really means, halfway through`,
+          `Raise what ${lead(w)} stands to lose ${w.inPlace}`,
+        ),
       time: ['NIGHT', 'DUSK'],
       side: 'INT.',
     },
@@ -316,7 +326,12 @@ const BEATS: Beat[][] = [
         w.antagonist
           ? `is cornered as ${w.antagonist.name} moves to ${w.antagonist.goal}`
           : `feels ${w.conflictNoun} tighten around ${w.lead.pronoun.object}`,
-      purpose: (w) => `Tighten the pressure on ${lead(w)} from outside and within`,
+      purpose: (w) =>
+        w.vary(
+          `Tighten the pressure on ${lead(w)} from outside and within`,
+          `Close every easy road to ${inflect(w.lead.goal, gerund)}`,
+          `Let ${w.conflictNoun} catch up with ${lead(w)}`,
+        ),
       time: ['DAY', 'NIGHT'],
       side: 'EXT.',
     },
@@ -331,7 +346,12 @@ const BEATS: Beat[][] = [
           `watches the plan to ${w.lead.goal} fall apart`,
           `loses the last hope of ${inflect(w.lead.goal, gerund)}`,
         ),
-      purpose: (w) => `Bring ${lead(w)} to the lowest point`,
+      purpose: (w) =>
+        w.vary(
+          `Bring ${lead(w)} to the lowest point`,
+          `Take ${inflect(w.lead.goal, gerund)} out of reach`,
+          `Strip ${lead(w)} of the last advantage ${w.inPlace}`,
+        ),
       time: ['NIGHT'],
       side: 'any',
     },
@@ -346,7 +366,12 @@ const BEATS: Beat[][] = [
           `cannot sleep for thinking of ${w.conflictNoun}`,
           `goes back over every mistake, ${w.conflictNoun} heavy on ${w.lead.pronoun.object}`,
         ),
-      purpose: (w) => `Let ${lead(w)} face the flaw that the arc must change`,
+      purpose: (w) =>
+        w.vary(
+          `Let ${lead(w)} face the flaw that the arc must change`,
+          `Give ${lead(w)} a quiet hour with ${w.conflictNoun}`,
+          `Ask whether ${inflect(w.lead.goal, gerund)} was ever the right goal`,
+        ),
       time: ['NIGHT', 'DAWN'],
       side: 'INT.',
     },
@@ -361,7 +386,12 @@ const BEATS: Beat[][] = [
           `hears the one thing that makes ${w.lead.pronoun.object} try again to ${w.lead.goal}`,
           `gets up at first light, ready to ${w.lead.goal} after all`,
         ),
-      purpose: (w) => `Give ${lead(w)} what the final act needs`,
+      purpose: (w) =>
+        w.vary(
+          `Give ${lead(w)} what the final act needs`,
+          `Renew the reason for ${inflect(w.lead.goal, gerund)}`,
+          `Hand ${lead(w)} a second chance ${w.inPlace}`,
+        ),
       time: ['MORNING', 'DAY'],
       side: 'any',
     },
@@ -378,7 +408,12 @@ const BEATS: Beat[][] = [
           `understands at last what ${w.arcNoun} has taught ${w.lead.pronoun.object}`,
           `finds the answer in ${w.arcNoun}`,
         ),
-      purpose: (w) => `Join what ${w.lead.name} learnt in the second act to the goal of the first`,
+      purpose: (w) =>
+        w.vary(
+          `Join what ${w.lead.name} learnt in the second act to the goal of the first`,
+          `Turn ${w.arcNoun} into a plan for ${inflect(w.lead.goal, gerund)}`,
+          `Point ${lead(w)} back toward ${w.placePhrase} with a plan`,
+        ),
       time: ['DAWN', 'DAY'],
       side: 'any',
     },
@@ -406,7 +441,12 @@ const BEATS: Beat[][] = [
           `returns to ${w.placePhrase}, changed`,
           `stands ${w.inPlace} once more, and this time ${w.lead.pronoun.subject} ${agree(w.lead, 'smiles')}`,
         ),
-      purpose: (w) => `Mirror the opening image and show how ${lead(w)} has changed`,
+      purpose: (w) =>
+        w.vary(
+          `Mirror the opening image and show how ${lead(w)} has changed`,
+          `Leave ${w.placePhrase} different from how we found it`,
+          `Close on what ${inflect(w.lead.goal, gerund)} cost and gave`,
+        ),
       time: ['DAWN', 'MORNING', 'DAY'],
       side: 'EXT.',
     },
