@@ -61,6 +61,16 @@ export function properNouns(texts: readonly (string | undefined)[], names: reado
   return found;
 }
 
+/**
+ * A text that was lower-cased (or upper-cased, as in a slug line) with its proper nouns written as the
+ * user wrote them again: 'commander hollis' office' → 'Commander Hollis' office'.
+ */
+export function restoreCase(text: string, proper: ReadonlySet<string>): string {
+  if (proper.size === 0) return text;
+  const byLower = new Map([...proper].map((word) => [word.toLowerCase(), word]));
+  return text.replace(/[\p{L}-]+/gu, (word) => byLower.get(word.toLowerCase()) ?? word);
+}
+
 /** A user's phrase ready for the middle of a sentence: its first word lowercased unless it is a proper noun. */
 export function midSentence(phrase: string | undefined, proper: ReadonlySet<string> = new Set()): string {
   const text = clean(phrase);

@@ -10,6 +10,7 @@ import {
   midSentence,
   possessive,
   properNouns,
+  restoreCase,
   secondPerson,
   sentence,
   verbPhrase,
@@ -217,7 +218,15 @@ const BEATS: Beat[][] = [
       tension: 0,
       cast: 'lead',
       intents: ['want', 'reflect'],
-      action: (w) => `goes about ${w.lead.pronoun.possessive} days ${w.inPlace}, still hoping to ${w.lead.goal}`,
+      action: (w) =>
+        w.vary(
+          `goes about ${w.lead.pronoun.possessive} days ${w.inPlace}, still hoping to ${w.lead.goal}`,
+          `wakes ${w.inPlace} with one thing on ${w.lead.pronoun.possessive} mind: to ${w.lead.goal}`,
+          `keeps to ${w.lead.pronoun.possessive} routine ${w.inPlace} and tells no one that ${w.lead.pronoun.subject} ${agree(w.lead, 'wants')} to ${w.lead.goal}`,
+          w.lead.occupation
+            ? `works ${w.inPlace} as ${withArticle(w.lead.occupation, w.proper)}, quietly planning to ${w.lead.goal}`
+            : `walks through ${w.placePhrase}, counting what it would take to ${w.lead.goal}`,
+        ),
       purpose: (w) =>
         `Establish ${lead(w)}, ${w.placePhrase} and what ${w.lead.pronoun.subject} ${agree(w.lead, 'wants')}`,
       time: ['DAWN', 'MORNING', 'DAY'],
@@ -242,7 +251,13 @@ const BEATS: Beat[][] = [
       tension: 1,
       cast: 'ally',
       intents: ['doubt', 'urge', 'plead'],
-      action: (w) => `hesitates, afraid of what ${inflect(w.lead.goal, gerund)} would cost`,
+      action: (w) =>
+        w.vary(
+          `hesitates, afraid of what ${inflect(w.lead.goal, gerund)} would cost`,
+          `weighs ${inflect(w.lead.goal, gerund)} against everything ${w.lead.pronoun.subject} could lose`,
+          `turns down the chance to ${w.lead.goal}, for now`,
+          `asks an old friend whether ${inflect(w.lead.goal, gerund)} is worth the risk`,
+        ),
       purpose: (w) => `Show what ${inflect(w.lead.goal, gerund)} would cost ${lead(w)}`,
       time: ['EVENING', 'NIGHT'],
       side: 'INT.',
@@ -252,8 +267,18 @@ const BEATS: Beat[][] = [
       tension: 2,
       cast: 'ally',
       intents: ['vow', 'urge'],
-      action: (w) => `commits to ${inflect(w.lead.goal, gerund)}, whatever it takes`,
-      purpose: (w) => `Commit ${lead(w)} to the journey of the second act`,
+      action: (w) =>
+        w.vary(
+          `commits to ${inflect(w.lead.goal, gerund)}, whatever it takes`,
+          `makes the call: ${w.lead.pronoun.subject} will ${w.lead.goal}`,
+          `packs what ${w.lead.pronoun.subject} ${agree(w.lead, 'needs')} and sets out to ${w.lead.goal}`,
+        ),
+      purpose: (w) =>
+        w.vary(
+          `Commit ${lead(w)} to the journey of the second act`,
+          `Make ${inflect(w.lead.goal, gerund)} ${possessive(lead(w))} choice, not chance`,
+          `Send ${lead(w)} out of ${w.placePhrase}'s comfort and into the story`,
+        ),
       time: ['NIGHT', 'DAWN'],
       side: 'EXT.',
     },
@@ -264,7 +289,12 @@ const BEATS: Beat[][] = [
       tension: 1,
       cast: 'ally',
       intents: ['ask', 'reveal', 'want'],
-      action: (w) => `tries a first way to ${w.lead.goal} and learns how things work ${w.inPlace}`,
+      action: (w) =>
+        w.vary(
+          `tries a first way to ${w.lead.goal} and learns how things work ${w.inPlace}`,
+          `tests a first plan ${w.inPlace}, and the ${w.placeNoun} pushes back`,
+          `takes a first small step toward ${inflect(w.lead.goal, gerund)} and finds an unexpected ally`,
+        ),
       purpose: (w) => `Deliver the promise of the premise, where ${w.premise}`,
       time: ['DAY', 'AFTERNOON'],
       side: 'any',
@@ -278,7 +308,12 @@ const BEATS: Beat[][] = [
         w.antagonist
           ? `learns what ${w.antagonist.name} has planned and raises the stakes`
           : `learns the truth behind ${w.conflictNoun} and raises the stakes`,
-      purpose: (w) => `Turn the story: ${lead(w)} stops reacting and starts acting`,
+      purpose: (w) =>
+        w.vary(
+          `Turn the story: ${lead(w)} stops reacting and starts acting`,
+          `Reveal what ${inflect(w.lead.goal, gerund)} really means, halfway through`,
+          `Raise what ${lead(w)} stands to lose ${w.inPlace}`,
+        ),
       time: ['NIGHT', 'DUSK'],
       side: 'INT.',
     },
@@ -291,7 +326,12 @@ const BEATS: Beat[][] = [
         w.antagonist
           ? `is cornered as ${w.antagonist.name} moves to ${w.antagonist.goal}`
           : `feels ${w.conflictNoun} tighten around ${w.lead.pronoun.object}`,
-      purpose: (w) => `Tighten the pressure on ${lead(w)} from outside and within`,
+      purpose: (w) =>
+        w.vary(
+          `Tighten the pressure on ${lead(w)} from outside and within`,
+          `Close every easy road to ${inflect(w.lead.goal, gerund)}`,
+          `Let ${w.conflictNoun} catch up with ${lead(w)}`,
+        ),
       time: ['DAY', 'NIGHT'],
       side: 'EXT.',
     },
@@ -300,8 +340,18 @@ const BEATS: Beat[][] = [
       tension: 4,
       cast: 'ally',
       intents: ['grief', 'doubt'],
-      action: (w) => `fails to ${w.lead.goal} and loses what mattered most`,
-      purpose: (w) => `Bring ${lead(w)} to the lowest point`,
+      action: (w) =>
+        w.vary(
+          `fails to ${w.lead.goal} and loses what mattered most`,
+          `watches the plan to ${w.lead.goal} fall apart`,
+          `loses the last hope of ${inflect(w.lead.goal, gerund)}`,
+        ),
+      purpose: (w) =>
+        w.vary(
+          `Bring ${lead(w)} to the lowest point`,
+          `Take ${inflect(w.lead.goal, gerund)} out of reach`,
+          `Strip ${lead(w)} of the last advantage ${w.inPlace}`,
+        ),
       time: ['NIGHT'],
       side: 'any',
     },
@@ -310,8 +360,18 @@ const BEATS: Beat[][] = [
       tension: 2,
       cast: 'lead',
       intents: ['reflect', 'doubt', 'realise'],
-      action: (w) => `sits alone with ${w.conflictNoun}`,
-      purpose: (w) => `Let ${lead(w)} face the flaw that the arc must change`,
+      action: (w) =>
+        w.vary(
+          `sits alone with ${w.conflictNoun}`,
+          `cannot sleep for thinking of ${w.conflictNoun}`,
+          `goes back over every mistake, ${w.conflictNoun} heavy on ${w.lead.pronoun.object}`,
+        ),
+      purpose: (w) =>
+        w.vary(
+          `Let ${lead(w)} face the flaw that the arc must change`,
+          `Give ${lead(w)} a quiet hour with ${w.conflictNoun}`,
+          `Ask whether ${inflect(w.lead.goal, gerund)} was ever the right goal`,
+        ),
       time: ['NIGHT', 'DAWN'],
       side: 'INT.',
     },
@@ -320,8 +380,18 @@ const BEATS: Beat[][] = [
       tension: 2,
       cast: 'ally',
       intents: ['rally', 'realise'],
-      action: (w) => `finds a new reason to ${w.lead.goal}`,
-      purpose: (w) => `Give ${lead(w)} what the final act needs`,
+      action: (w) =>
+        w.vary(
+          `finds a new reason to ${w.lead.goal}`,
+          `hears the one thing that makes ${w.lead.pronoun.object} try again to ${w.lead.goal}`,
+          `gets up at first light, ready to ${w.lead.goal} after all`,
+        ),
+      purpose: (w) =>
+        w.vary(
+          `Give ${lead(w)} what the final act needs`,
+          `Renew the reason for ${inflect(w.lead.goal, gerund)}`,
+          `Hand ${lead(w)} a second chance ${w.inPlace}`,
+        ),
       time: ['MORNING', 'DAY'],
       side: 'any',
     },
@@ -332,8 +402,18 @@ const BEATS: Beat[][] = [
       tension: 2,
       cast: 'ally',
       intents: ['realise', 'rally'],
-      action: (w) => `sees a way through, changed by ${w.arcNoun}`,
-      purpose: (w) => `Join what ${w.lead.name} learnt in the second act to the goal of the first`,
+      action: (w) =>
+        w.vary(
+          `sees a way through, changed by ${w.arcNoun}`,
+          `understands at last what ${w.arcNoun} has taught ${w.lead.pronoun.object}`,
+          `finds the answer in ${w.arcNoun}`,
+        ),
+      purpose: (w) =>
+        w.vary(
+          `Join what ${w.lead.name} learnt in the second act to the goal of the first`,
+          `Turn ${w.arcNoun} into a plan for ${inflect(w.lead.goal, gerund)}`,
+          `Point ${lead(w)} back toward ${w.placePhrase} with a plan`,
+        ),
       time: ['DAWN', 'DAY'],
       side: 'any',
     },
@@ -355,8 +435,18 @@ const BEATS: Beat[][] = [
       tension: 0,
       cast: 'ally',
       intents: ['reflect', 'realise'],
-      action: (w) => `looks out over ${w.placePhrase}, no longer the person of the opening image`,
-      purpose: (w) => `Mirror the opening image and show how ${lead(w)} has changed`,
+      action: (w) =>
+        w.vary(
+          `looks out over ${w.placePhrase}, no longer the person of the opening image`,
+          `returns to ${w.placePhrase}, changed`,
+          `stands ${w.inPlace} once more, and this time ${w.lead.pronoun.subject} ${agree(w.lead, 'smiles')}`,
+        ),
+      purpose: (w) =>
+        w.vary(
+          `Mirror the opening image and show how ${lead(w)} has changed`,
+          `Leave ${w.placePhrase} different from how we found it`,
+          `Close on what ${inflect(w.lead.goal, gerund)} cost and gave`,
+        ),
       time: ['DAWN', 'MORNING', 'DAY'],
       side: 'EXT.',
     },
@@ -417,10 +507,13 @@ class Writer {
   readonly arcNoun: string;
   readonly themes: string[];
   private readonly used = new Set<string>();
+  /** Chooses among phrasings of the same beat, seeded by the input (its own seed: the story's choices stay). */
+  private readonly phrasing: Rng;
 
   constructor(private readonly input: FilmWriterInput) {
     const { concept, characters } = input;
     this.rng = new Rng(hashString(JSON.stringify(input)));
+    this.phrasing = new Rng(hashString(`phrasing:${JSON.stringify(input)}`));
     this.genre = clean(concept.genre).toLowerCase() || 'drama';
     this.tone = clean(concept.tone).toLowerCase() || 'dramatic';
     const names = characters.map((c) => clean(c.name));
@@ -500,6 +593,11 @@ class Writer {
           .map((t) => midSentence(t, this.proper))
           .filter(Boolean)
       : (GENRE_THEMES[this.genre] ?? ['change']);
+  }
+
+  /** One of the ways to say a beat, so unrelated concepts do not share one fill-in pattern. */
+  vary(...options: string[]): string {
+    return this.phrasing.pick(options);
   }
 
   private person(c: FilmWriterCharacter, i: number, premiseGoal: string): Person {
@@ -718,7 +816,7 @@ class Writer {
     const found = source?.relationships?.find(
       (r) => r.characterId === l.id || r.characterId.toLowerCase() === l.name.toLowerCase(),
     );
-    return found ? midSentence(found.relationship, this.proper).toLowerCase() : '';
+    return found ? restoreCase(midSentence(found.relationship, this.proper).toLowerCase(), this.proper) : '';
   }
 
   write(): FilmScreenplayDraft {
@@ -790,7 +888,8 @@ class Writer {
     const l = this.lead;
     const mood = (MOODS[this.tone] ?? MOODS.dramatic ?? [])[facts.tension] ?? 'tense';
     const light = lightOfTime(facts.time);
-    const sub = facts.location.split(' - ')[1]?.toLowerCase();
+    const lowerSub = facts.location.split(' - ')[1]?.toLowerCase();
+    const sub = lowerSub ? restoreCase(lowerSub, this.proper) : undefined;
     const headingDescription = sentence(
       `${sub ? `${facts.side === 'INT.' ? 'inside' : 'out at'} ${/'/.test(sub) ? sub.replace(/^(\S+)/, (n) => titleCase(n)) : `the ${sub}`}, ${this.inPlace}` : `${facts.side === 'INT.' ? 'indoors' : 'outdoors'} ${this.inPlace}`}${light ? `, ${light.light}` : ''}`,
     );
@@ -843,19 +942,37 @@ class Writer {
 
   private shots(facts: SceneFacts, mood: string, action: string) {
     const light = lightOfTime(facts.time)?.light ?? 'natural light';
-    const where = facts.location
-      .replace(/^(INT\.|EXT\.)\s+/, '')
-      .toLowerCase()
-      .replace(' - ', ', ');
-    const look = `${where}, ${facts.side === 'INT.' ? 'interior' : 'exterior'}, ${light}, ${mood} mood, ${this.tone} ${this.genre} film`;
+    const where = restoreCase(
+      facts.location
+        .replace(/^(INT\.|EXT\.)\s+/, '')
+        .toLowerCase()
+        .replace(' - ', ', '),
+      this.proper,
+    );
+    const inside = facts.side === 'INT.' ? 'interior' : 'exterior';
+    const film = `${this.tone} ${this.genre} film`;
+    const look = this.vary(
+      `${where}, ${inside}, ${light}, ${mood} mood, ${film}`,
+      `${light} over ${where} (${inside}); the mood ${mood}; ${film}`,
+      `${film}: ${mood} mood, ${light}, ${inside} of ${where}`,
+    );
+    const doing = action.replace(/\.$/, '');
     const l = this.lead;
     const others = facts.cast.filter((p) => p !== l);
     const wideType = facts.side === 'EXT.' ? 'wide establishing shot' : 'wide shot';
     const list = [
       {
         type: wideType,
-        description: sentence(`${wideType} of ${where} as ${action.replace(/\.$/, '').replace(/^./, (c) => c)}`),
-        prompt: `${wideType} of ${where}: ${action} ${look}`,
+        description: sentence(
+          this.vary(
+            `${wideType} of ${where} as ${doing}`,
+            `${doing}, seen in a ${wideType} of ${where}`,
+            `we open wide on ${where}: ${doing}`,
+            `${where} fills the frame while ${doing}`,
+            `from far off, ${where}; ${doing}`,
+          ),
+        ),
+        prompt: this.vary(`${wideType} of ${where}: ${action} ${look}`, `${action} ${wideType}. ${look}`),
         duration: 6,
         cameraMovement: MOVE_FOR_TENSION[Math.max(0, facts.tension - 1)] ?? 'slow pan',
         characters: facts.cast.map((p) => p.name),
@@ -865,17 +982,35 @@ class Writer {
     const subject = others[0] ? `${l.name} facing ${others[0].name}` : l.name;
     list.push({
       type: closeType,
-      description: sentence(`${closeType} of ${subject}, ${mood}`),
-      prompt: `${closeType} of ${subject} in ${where}, ${light}, ${mood} mood, ${this.tone} ${this.genre} film`,
+      description: sentence(
+        this.vary(
+          `${closeType} of ${subject}, ${mood}`,
+          `${subject}, held in a ${mood} ${closeType}`,
+          `the camera finds ${subject} (${closeType})`,
+          `${closeType}: ${subject}, and ${l.pronoun.possessive} wish to ${l.goal} plain to see`,
+          `on ${subject}, ${closeType}, ${light}`,
+        ),
+      ),
+      prompt: this.vary(
+        `${closeType} of ${subject} in ${where}, ${light}, ${mood} mood, ${film}`,
+        `${subject}, ${closeType}, ${where}; ${mood} mood under ${light}; ${film}`,
+      ),
       duration: 4 + (facts.tension % 3),
       cameraMovement: MOVE_FOR_TENSION[facts.tension] ?? 'static',
       characters: [l.name, ...(others[0] ? [others[0].name] : [])],
     });
     if (facts.tension >= 3) {
+      const detail = this.vary('eyes', 'hands', 'face', 'breath on the glass', 'clenched jaw');
       list.push({
         type: 'extreme close-up',
-        description: sentence(`extreme close-up of ${possessive(l.name)} eyes as the moment breaks`),
-        prompt: `extreme close-up of ${possessive(l.name)} eyes, ${light}, ${mood} mood, ${this.tone} ${this.genre} film`,
+        description: sentence(
+          this.vary(
+            `extreme close-up of ${possessive(l.name)} ${detail}, ${mood}`,
+            `${possessive(l.name)} ${detail} fill the screen`,
+            `nothing but ${possessive(l.name)} ${detail} now`,
+          ),
+        ),
+        prompt: `extreme close-up of ${possessive(l.name)} ${detail}, ${light}, ${mood} mood, ${film}`,
         duration: 3,
         cameraMovement: 'static',
         characters: [l.name],
@@ -924,7 +1059,11 @@ function prepositionFor(noun: string): string {
 
 /** The head noun of a place phrase: 'a storm-beaten island off Maine' → 'island'. */
 function headNoun(phrase: string): string {
-  const before = clean(phrase).split(/\s+(?:off|of|in|near|on|at|by|outside|beyond|under|above)\s+/i)[0] ?? '';
+  // The noun before a preposition, a participle or a relative clause: 'the Kepler Station orbiting Saturn' → station.
+  const before =
+    clean(phrase).split(
+      /\s+(?:off|of|in|near|on|at|by|outside|beyond|under|above|where|that|which|with|[a-z]+ing)\s+/,
+    )[0] ?? '';
   return (before.split(' ').at(-1) ?? '').toLowerCase().replace(/[^a-z-]/g, '');
 }
 

@@ -15,6 +15,18 @@ describe('scriptScenes', () => {
     expect(scenes[1]?.light).toContain('night');
   });
 
+  it('splits prose by its own places and times, keeping the words as written', () => {
+    const scenes = scriptScenes(
+      'A courier races through Tokyo at noon. She stops at a crowded crossing. In the evening she waits on a bridge.',
+    );
+    expect(scenes.map((s) => [s.place, s.timeWord])).toEqual([
+      ['Tokyo', 'noon'],
+      ['bridge', 'evening'],
+    ]);
+    expect(scenes[0]?.text).toBe('A courier races through Tokyo at noon. She stops at a crowded crossing.');
+    expect(scenes[0]?.light).toContain('daylight');
+  });
+
   it('reads a script without slug lines paragraph by paragraph', () => {
     expect(scriptScenes('A girl finds a dog.\n\nThey walk home in the rain.').map((s) => s.text)).toEqual([
       'A girl finds a dog.',

@@ -1,8 +1,10 @@
 import { lightOfTime, parseSlugline, type SceneSide } from '../../../common/api/film.ts';
 import { readPrompt } from './prompt-words.ts';
+import { proseScenes } from './prose-scenes.ts';
 
 // A movie script read into scenes: the slug lines (INT./EXT. LOCATION - TIME) start scenes, the text
-// under each is its action. A script without slug lines is read paragraph by paragraph. Used by the
+// under each is its action. A script without slug lines is read by its own cues (prose-scenes.ts:
+// sentences, places, times of day, paragraphs). Used by the
 // local movie-agent writer and by the movie agent itself (which maps images to these scenes).
 
 export interface ScriptScene {
@@ -12,9 +14,9 @@ export interface ScriptScene {
   heading: string;
   /** From the slug line; null for a paragraph. */
   side: SceneSide | null;
-  /** The place in lower case ('harbour kitchen'), '' when the scene names none. */
+  /** The place: a slug line's in lower case ('harbour kitchen'), prose's as written ('Tokyo'); '' when none. */
   place: string;
-  /** The time of day's plain word (night, dawn, dusk, day, morning, evening), from the slug line or the text. */
+  /** The time of day's word: the slug line's plain word (night, dawn, dusk, day, morning, evening), or prose's as written (noon). */
   timeWord: string | null;
   /** How that time looks on camera ('night darkness, low-key practical lamps and moonlight'). */
   light: string | null;
@@ -53,12 +55,8 @@ export function scriptScenes(script: string): ScriptScene[] {
     blocks.at(-1)?.text.push(raw);
   }
   const hasHeadings = blocks.some((b) => b.heading);
-  const pieces = hasHeadings
-    ? blocks.filter((b) => b.heading || b.text.join('').trim())
-    : script
-        .split(/\n\s*\n/)
-        .map((p) => ({ heading: null, text: [p] }))
-        .filter((p) => p.text.join('').trim());
+  if (!hasHeadings) return proseToScenes(script);
+  const pieces = blocks.filter((b) => b.heading || b.text.join('').trim());
   let previousTime: string | null = null;
   return pieces.slice(0, MAX_SCENES).map((piece, i) => {
     const text = piece.text.join('\n').replace(/\s+/g, ' ').trim();
@@ -80,6 +78,24 @@ export function scriptScenes(script: string): ScriptScene[] {
   });
 }
 
+function proseToScenes(script: string): ScriptScene[] {
+  return proseScenes(script)
+    .slice(0, MAX_SCENES)
+    .map((scene, i) => {
+      const text = scene.sentences.join(' ');
+      return {
+        sceneNumber: i + 1,
+        heading: `SCENE ${i + 1}`,
+        side: null,
+        place: scene.place,
+        timeWord: scene.time,
+        light: scene.time ? (lightOfTime(scene.time)?.light ?? null) : null,
+        mood: readPrompt(text).mood,
+        text,
+      };
+    });
+}
+
 /**
  * The scene (0-based) that covers the place of image `index` of `count` in a script of `scenes` scenes:
  * the images spread evenly over the script in order, so with at least as many images as scenes every
@@ -92,7 +108,7 @@ export function sceneIndexForImage(index: number, count: number, scenes: number)
 
 /** 'at night', 'by day', 'in the morning'. */
 function timePhrase(timeWord: string): string {
-  if (timeWord === 'day') return 'by day';
+  if (timeWord === 'day' || timeWord === 'daylight') return `by ${timeWord}`;
   if (timeWord === 'morning' || timeWord === 'evening' || timeWord === 'afternoon') return `in the ${timeWord}`;
   return `at ${timeWord}`;
 }
@@ -121,13 +137,27 @@ const COMPATIBLE: Record<string, string[]> = {
 
 /**
  * A prompt without the comma-separated phrases that name another time of day than the scene's
- * ('bright natural daylight' in a NIGHT scene).
+ * ('bright natural daylight' in a NIGHT scene). A phrase whose words stand in `script` is the script's
+ * own ('races through Tokyo at noon') and stays.
  */
-export function withoutOtherTimes(prompt: string, timeWord: string | null): string {
+export function withoutOtherTimes(prompt: string, timeWord: string | null, script = ''): string {
   if (!timeWord) return prompt;
-  const allowed = COMPATIBLE[timeWord] ?? [timeWord];
+  const plain = lightOfTime(timeWord)?.word ?? timeWord;
+  const allowed = COMPATIBLE[plain] ?? [plain];
+  const own = script.toLowerCase();
+  const isOwn = (part: string) =>
+    own !== '' &&
+    own.includes(
+      part
+        .replace(/[.!?]+$/, '')
+        .trim()
+        .toLowerCase(),
+    );
   return prompt
     .split(/,\s*/)
-    .filter((part) => !Object.entries(TIME_SAYS).some(([time, re]) => !allowed.includes(time) && re.test(part)))
+    .filter(
+      (part) =>
+        isOwn(part) || !Object.entries(TIME_SAYS).some(([time, re]) => !allowed.includes(time) && re.test(part)),
+    )
     .join(', ');
 }

@@ -1,7 +1,9 @@
 import type { CompleteTextRequest, EngineCallOptions, TextEngine, TextResult } from '../types.ts';
 import { type FilmWriterCharacter, type FilmWriterInput, writeFilmScreenplay } from './film-writer.ts';
+import { type PlannedShot, planShots } from './movie-shots.ts';
 import { hasPhrase, type PromptReading, readingSummary, readPrompt } from './prompt-words.ts';
-import { type ScriptScene, scriptScenes, settingOf, withoutOtherTimes } from './script-scenes.ts';
+import { sentencesOf } from './prose-scenes.ts';
+import { type ScriptScene, scriptScenes } from './script-scenes.ts';
 import { type LocalAnswer, runOnTextPool, scenesOnTextPool } from './text-pool.ts';
 
 // The local text engine: a deterministic writer. Same input → same output. Purposes:
@@ -156,26 +158,6 @@ export function enhancePrompt(prompt: string, context: Record<string, unknown> =
   };
 }
 
-const SHOT_TYPES = [
-  'wide shot',
-  'medium shot',
-  'close-up',
-  'over-the-shoulder',
-  'extreme close-up',
-  'tracking shot',
-  'aerial shot',
-];
-const CAMERA_MOVES = [
-  'static',
-  'slow push-in',
-  'pan left',
-  'pan right',
-  'dolly out',
-  'handheld follow',
-  'crane up',
-  'orbit',
-];
-
 /**
  * The film writer's input from a screenplay request: the film agent sends `concept` and `characters`
  * in the context; a bare request is read as a concept described by the prompt.
@@ -201,54 +183,34 @@ function filmInputOf(prompt: string, context: Record<string, unknown>): FilmWrit
 }
 
 /**
- * Reads a script into scenes (script-scenes.ts) and writes one cinematic prompt per shot (a sentence of
- * the scene's action): the action, where it happens and when (from the slug line: interior or exterior,
- * the place, the time of day and its light), then the enhancer's style, camera and motion phrases, read
- * with the heading so that a NIGHT scene is never lit by daylight.
+ * Reads a script into scenes (script-scenes.ts: slug lines, or prose by its own cues) and writes one shot
+ * per sentence (movie-shots.ts): every prompt is the sentence, its subject, the shot's own type and camera
+ * move, and the scene's place, time and light; nothing else.
  */
 function writeMovieAgentPlan(prompt: string, context: Record<string, unknown> = {}): Json {
   const script = str(context.script, prompt);
-  const style = str(context.style, 'cinematic');
-  const scenes = scriptScenes(script).map((scene, i) => {
-    const sentences = scene.text
-      .split(/(?<=[.!?])\s+/)
-      .filter(Boolean)
-      .slice(0, 4);
-    const where = settingOf(scene);
-    const shots = (sentences.length > 0 ? sentences : [scene.text || scene.heading]).map((sentence, k) => {
-      const action = sentence.replace(/[.!?]+$/, '');
-      const enh = enhancePrompt(action, {
-        style,
-        mediaType: 'video',
-        context: `${scene.heading} ${scene.timeWord ?? ''} ${scene.place}`,
-      });
-      // The scene's own light and mood replace the enhancer's reading of one sentence.
-      const replaced = new Set<string>([...Object.values(LIGHTING), ...Object.values(MOOD_PHRASES)]);
-      const added = enh.analysis.addedPhrases.filter((p) => !replaced.has(p));
-      const parts = [
-        action,
-        where,
-        scene.light ?? '',
-        MOOD_PHRASES[scene.mood as PromptReading['mood']] ?? '',
-        ...added,
-      ];
-      return {
-        shotIndex: k + 1,
-        shotType: SHOT_TYPES[(i + k) % SHOT_TYPES.length],
-        cameraMovement: CAMERA_MOVES[(i * 2 + k) % CAMERA_MOVES.length],
-        durationSeconds: Math.min(8, Math.max(4, Math.round(sentence.split(/\s+/).length / 3))),
-        prompt: withoutOtherTimes([...new Set(parts.filter(Boolean))].join(', '), scene.timeWord),
-      };
-    });
+  let subject: string | null = null;
+  const scenes = scriptScenes(script).map((scene) => {
+    const planned = planShots(scene, subject);
+    subject = planned.subject;
     return {
       sceneNumber: scene.sceneNumber,
       heading: scene.heading,
-      summary: sentences[0] ?? scene.text.slice(0, 120),
-      shots,
+      summary: sentencesOf(scene.text)[0] ?? scene.text.slice(0, 120),
+      shots: planned.shots as unknown as Json[],
     };
   });
-  const totalSeconds = scenes.reduce((s, sc) => s + sc.shots.reduce((a, b) => a + b.durationSeconds, 0), 0);
-  return { style, sceneCount: scenes.length, totalDurationSeconds: totalSeconds, scenes };
+  const totalSeconds = scenes.reduce(
+    (s, sc) => s + (sc.shots as unknown as PlannedShot[]).reduce((a, b) => a + b.durationSeconds, 0),
+    0,
+  );
+  const styles = readPrompt(script).styles;
+  return {
+    style: styles.join(', ') || 'as written',
+    sceneCount: scenes.length,
+    totalDurationSeconds: totalSeconds,
+    scenes,
+  };
 }
 
 function audienceLabel(age: number): string {

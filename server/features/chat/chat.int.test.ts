@@ -144,9 +144,18 @@ describe('the local assistant (no LLM configured)', () => {
     const res = await post(t, { message: 'كيف أشتري المزيد من الرصيد؟' }, undefined, {}, from);
     expect(res.statusCode).toBe(200);
     const json = res.json();
-    expect(json.response.startsWith('هذا ما تقوله صفحة المساعدة')).toBe(true);
-    expect(json.response).toContain('Open the credit top-up dialog');
-    expect(json.sources[0].url).toBe('/api/help/credits-billing');
+    // The Arabic help page answers it, in Arabic.
+    expect(json.response).toContain('افتح نافذة شحن الرصيد');
+    expect(json.response).not.toContain('Open the credit top-up dialog');
+    expect(json.sources[0].url).toBe('/api/help/credits-billing?lang=ar');
+    const arPage = await t.app.inject({ method: 'GET', url: '/api/help/credits-billing?lang=ar' });
+    expect(arPage.json().data.markdown).toContain('افتح نافذة شحن الرصيد');
+    // A task without an Arabic page is quoted from the English page, under a line saying so.
+    const english = (
+      await post(t, { message: 'كيف أجمع الفيديو النهائي (master video)؟' }, undefined, {}, from)
+    ).json();
+    expect(english.response.startsWith('هذا ما تقوله صفحة المساعدة')).toBe(true);
+    expect(english.sources[0].url).toBe('/api/help/sequences');
 
     const hello = (await post(t, { message: 'مرحبا' }, undefined, {}, from)).json().response as string;
     expect(hello.startsWith('مرحباً! أنا مساعد GenPro.')).toBe(true);
@@ -158,6 +167,44 @@ describe('the local assistant (no LLM configured)', () => {
 
     const mine = (await post(t, { message: 'كم رصيدي؟' }, user.token)).json().response as string;
     expect(mine).toContain('رصيدك الحالي: 10 رصيد.');
+  });
+
+  it("answers the main tasks from their own page, in the asker's language (issue 30 point 10)", async () => {
+    const arabicShare = (text: string) => {
+      const letters = text.match(/\p{L}/gu) ?? [];
+      return letters.filter((c) => /\p{Script=Arabic}/u.test(c)).length / Math.max(1, letters.length);
+    };
+    const cases: Array<[string, string, string]> = [
+      ['How do I get my creator account approved?', 'docs/help/creator-approval.md', 'pending review'],
+      ['How do I turn on two-factor authentication?', 'docs/help/account-security.md', 'authenticator app'],
+      ['How do I request a payout of my earnings?', 'docs/help/credits-billing.md', 'Request payout'],
+      ['How do I schedule a post for later?', 'docs/help/publishing.md', 'schedule a post'],
+      ['How do I create a persona?', 'docs/help/personas-ugc.md', 'face-only image'],
+      ['What tools does the canvas toolbar have?', 'docs/help/canvas.md', 'Select, Drag and Pan'],
+      ['كيف أنشئ persona جديدة؟', 'docs/help/ar/personas-ugc.md', 'صورة للوجه'],
+      ['كيف أحصل على الموافقة على حساب صانع المحتوى؟', 'docs/help/ar/creator-approval.md', 'قيد المراجعة'],
+      ['كيف أفعّل المصادقة الثنائية؟', 'docs/help/ar/account-security.md', 'تطبيق مصادقة'],
+      ['كيف أسحب أرباحي إلى البنك؟', 'docs/help/ar/credits-billing.md', 'طلب سحب'],
+      // Diacritics and tatweel, as people type them.
+      ['كيف أُجَدْوِل منشـوراً لوقت لاحق؟', 'docs/help/ar/publishing.md', 'لجدولة المنشور'],
+      ['ما هي أدوات اللوحة؟', 'docs/help/ar/canvas.md', 'أداة التحديد'],
+    ];
+    const from = newAddress();
+    const asker = await createTestUser(t.ctx.db, { credits: 1 });
+    for (const [question, page, words] of cases) {
+      const json = (await post(t, { message: question }, asker.token)).json();
+      expect(json.sources[0]?.path, question).toBe(page);
+      expect(json.response, question).toContain(words);
+      if (page.includes('/ar/')) {
+        expect(arabicShare(json.response), question).toBeGreaterThan(0.8);
+        expect(json.response).not.toContain('مكتوبة بالإنجليزية');
+      } else expect(arabicShare(json.response), question).toBe(0);
+    }
+    // Approval is no longer answered with campaign text.
+    const approval = (
+      await post(t, { message: 'How do I get my creator account approved?' }, undefined, {}, from)
+    ).json();
+    expect(approval.sources.map((s: { path: string }) => s.path)).not.toContain('docs/help/campaigns.md');
   });
 
   it('signed in (bearer or session cookie), tells the user their own balance and recent tasks', async () => {

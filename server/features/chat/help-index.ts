@@ -77,9 +77,17 @@ const SYNONYM_GROUPS: string[][] = [
   ['image', 'picture', 'photo', 'صورة', 'صور', 'الصور'],
   ['video', 'clip', 'فيديو', 'فيديوهات', 'مقطع'],
   ['music', 'song', 'audio', 'موسيقى', 'أغنية', 'صوت'],
-  ['persona', 'avatar', 'شخصية', 'شخصيات'],
+  ['persona', 'avatar', 'شخصية', 'شخصيات', 'بيرسونا'],
+  ['approval', 'approve', 'approved', 'review', 'موافقة', 'اعتماد', 'قبول', 'مراجعة', 'يوافق', 'معتمد'],
+  ['creator', 'صانع', 'صناع', 'منشئ'],
+  ['factor', 'authentication', '2fa', 'authenticator', 'totp', 'المصادقة', 'الثنائية', 'بخطوتين', 'التحقق'],
+  ['payout', 'withdraw', 'earnings', 'سحب', 'أرباح', 'أرباحي', 'تحويل'],
+  ['canvas', 'لوحة', 'كانفس'],
+  ['compile', 'export', 'merge', 'تجميع', 'أجمع', 'اجمع', 'دمج', 'تصدير'],
+  ['tool', 'toolbar', 'أدوات', 'أداة'],
   ['campaign', 'حملة', 'حملات'],
-  ['publish', 'post', 'schedule', 'نشر', 'انشر', 'أنشر', 'جدولة'],
+  ['publish', 'post', 'schedule', 'نشر', 'انشر', 'أنشر', 'منشور'],
+  ['schedule', 'later', 'calendar', 'جدولة', 'أجدول', 'اجدول', 'موعد', 'لاحقا'],
   ['password', 'كلمة', 'مرور', 'السر'],
   ['subscription', 'plan', 'cancel', 'اشتراك', 'الاشتراك'],
   ['refund', 'refunded', 'استرداد', 'استرجاع'],
@@ -87,18 +95,50 @@ const SYNONYM_GROUPS: string[][] = [
   ['generate', 'create', 'make', 'إنشاء', 'انشاء', 'أنشئ', 'انشئ', 'توليد', 'اصنع', 'أصنع'],
 ];
 
-/** Lower case, Arabic article and conjunction off, stop words out, and a small suffix stemmer (compile / compiling / compiled meet). */
+/**
+ * An Arabic word in one spelling: no diacritics or tatweel, every alef form as ا, taa marbuta as ه,
+ * alef maqsura as ي (users type these either way).
+ */
+export function normaliseArabic(word: string): string {
+  return word
+    .replace(/[\u064B-\u065F\u0670\u0640]/g, '')
+    .replace(/[أإآٱ]/g, 'ا')
+    .replace(/ة/g, 'ه')
+    .replace(/ى/g, 'ي');
+}
+
+// Clitics written onto Arabic words: the article with its prepositions and conjunctions, then single
+// letters (و ب ل ف ك) and pronoun / plural endings. A single letter comes off only from a long word, so
+// بريد (mail) keeps its ب.
+const AR_PREFIXES = ['وبال', 'وال', 'بال', 'فال', 'كال', 'لل', 'ال'];
+const AR_LETTER_PREFIXES = ['و', 'ب', 'ل', 'ف', 'ك'];
+const AR_SUFFIXES = ['هما', 'كما', 'ات', 'ون', 'ين', 'ان', 'ها', 'هم', 'كم', 'نا', 'ني', 'يه', 'ه', 'ي', 'ك'];
+
+/** An Arabic word's stem: normalised, clitics off (one prefix group, one ending), at least 3 letters left. */
+export function arabicStem(word: string): string {
+  let stem = normaliseArabic(word);
+  const article = AR_PREFIXES.find((p) => stem.startsWith(p) && stem.length - p.length >= 2);
+  if (article) stem = stem.slice(article.length);
+  else {
+    const letter = AR_LETTER_PREFIXES.find((p) => stem.startsWith(p) && stem.length - p.length >= 4);
+    if (letter) stem = stem.slice(1);
+    const again = AR_PREFIXES.find((p) => stem.startsWith(p) && stem.length - p.length >= 2);
+    if (again) stem = stem.slice(again.length);
+  }
+  const suffix = AR_SUFFIXES.find((x) => stem.endsWith(x) && stem.length - x.length >= 3);
+  if (suffix) stem = stem.slice(0, -suffix.length);
+  return stem;
+}
+
+const AR_STOP = new Set([...STOP_WORDS].filter((w) => /\p{Script=Arabic}/u.test(w)).map(normaliseArabic));
+
+/** Lower case, Arabic words stemmed (arabicStem), stop words out, and a small English suffix stemmer (compile / compiling / compiled meet). */
 function processTerm(term: string): string | null {
-  let word = term.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const word = term.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
   if (/\p{Script=Arabic}/u.test(word)) {
-    if (!word || STOP_WORDS.has(word)) return null;
-    for (const prefix of ['وال', 'بال', 'لل', 'ال', 'و']) {
-      if (word.startsWith(prefix) && word.length - prefix.length >= 3) {
-        word = word.slice(prefix.length);
-        break;
-      }
-    }
-    return STOP_WORDS.has(word) ? null : word;
+    if (!word || AR_STOP.has(normaliseArabic(word))) return null;
+    const stem = arabicStem(word);
+    return AR_STOP.has(stem) ? null : stem;
   }
   if (!word || STOP_WORDS.has(word)) return null;
   if (word.endsWith('ies') && word.length >= 5) return `${word.slice(0, -3)}y`;
@@ -133,7 +173,11 @@ export function queryTerms(query: string): Array<{ term: string; matches: string
 }
 
 /** Splits a page into its intro and `##` sections; list items and paragraphs keep their line breaks. */
-export function parseHelpPage(slug: string, markdown: string): { page: HelpPage; sections: HelpSection[] } {
+export function parseHelpPage(
+  slug: string,
+  markdown: string,
+  lang: HelpLanguage = 'en',
+): { page: HelpPage; sections: HelpSection[] } {
   const lines = markdown.replace(/\r\n/g, '\n').split('\n');
   const titleLine = lines.find((line) => line.startsWith('# '));
   const title = titleLine ? titleLine.slice(2).trim() : slug;
@@ -156,14 +200,15 @@ export function parseHelpPage(slug: string, markdown: string): { page: HelpPage;
     }
   }
   flush();
-  return { page: { slug, title, path: `docs/help/${slug}.md`, markdown }, sections };
+  const file = lang === 'ar' ? `docs/help/ar/${slug}.md` : `docs/help/${slug}.md`;
+  return { page: { slug, title, path: file, markdown }, sections };
 }
 
-export function buildHelpIndex(files: Array<{ slug: string; markdown: string }>): HelpIndex {
+export function buildHelpIndex(files: Array<{ slug: string; markdown: string }>, lang: HelpLanguage = 'en'): HelpIndex {
   const pages = new Map<string, HelpPage>();
   const all: HelpSection[] = [];
   for (const file of files) {
-    const { page, sections } = parseHelpPage(file.slug, file.markdown);
+    const { page, sections } = parseHelpPage(file.slug, file.markdown, lang);
     pages.set(page.slug, page);
     all.push(...sections);
   }
@@ -202,22 +247,32 @@ export function buildHelpIndex(files: Array<{ slug: string; markdown: string }>)
   };
 }
 
-let loaded: Promise<HelpIndex> | null = null;
+export type HelpLanguage = 'en' | 'ar';
 
-/** The index of docs/help, read once per process. */
-export function helpIndex(): Promise<HelpIndex> {
-  loaded ??= (async () => {
-    const names = (await readdir(HELP_DIR)).filter((name) => name.endsWith('.md')).sort();
-    const files = await Promise.all(
-      names.map(async (name) => ({
-        slug: name.slice(0, -3),
-        markdown: await readFile(path.join(HELP_DIR, name), 'utf8'),
-      })),
-    );
-    return buildHelpIndex(files);
-  })().catch((error: unknown) => {
-    loaded = null;
-    throw error;
-  });
-  return loaded;
+const loaded = new Map<HelpLanguage, Promise<HelpIndex>>();
+
+/**
+ * The index of docs/help (English) or docs/help/ar (Arabic: the main tasks' pages, same slugs as their
+ * English pages), read once per process.
+ */
+export function helpIndex(lang: HelpLanguage = 'en'): Promise<HelpIndex> {
+  const dir = lang === 'ar' ? path.join(HELP_DIR, 'ar') : HELP_DIR;
+  let index = loaded.get(lang);
+  if (!index) {
+    index = (async () => {
+      const names = (await readdir(dir)).filter((name) => name.endsWith('.md')).sort();
+      const files = await Promise.all(
+        names.map(async (name) => ({
+          slug: name.slice(0, -3),
+          markdown: await readFile(path.join(dir, name), 'utf8'),
+        })),
+      );
+      return buildHelpIndex(files, lang);
+    })().catch((error: unknown) => {
+      loaded.delete(lang);
+      throw error;
+    });
+    loaded.set(lang, index);
+  }
+  return index;
 }

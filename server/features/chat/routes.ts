@@ -91,13 +91,15 @@ export function chatRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['chat'],
-          summary: 'One help page of docs/help as markdown, its prices from the live price list (public)',
+          summary:
+            'One help page of docs/help (?lang=ar: its Arabic page in docs/help/ar) as markdown, its prices from the live price list (public)',
           params: z.object({ slug: z.string().regex(/^[a-z0-9-]+$/) }),
+          querystring: z.object({ lang: z.enum(['en', 'ar']).optional() }),
           response: { 200: helpPageReply, ...errorReplies(400, 404) },
         },
       },
       async (request) => {
-        const page = (await helpIndex()).pages.get(request.params.slug);
+        const page = (await helpIndex(request.query.lang ?? 'en')).pages.get(request.params.slug);
         if (!page) throw notFound('Help page not found');
         return { success: true as const, data: { ...page, markdown: livePrices(ctx).render(page.markdown) } };
       },

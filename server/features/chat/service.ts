@@ -4,7 +4,7 @@ import { CHAT_HISTORY_LIMIT } from '../../../common/api/chat.ts';
 import type { AppContext } from '../../context.ts';
 import { tasks, users } from '../../db/schema/index.ts';
 import type { CompleteTextRequest, TextEngine } from '../../engines/types.ts';
-import { type HelpHit, type HelpIndex, helpIndex, queryTerms } from './help-index.ts';
+import { type HelpHit, type HelpIndex, type HelpLanguage, helpIndex, queryTerms } from './help-index.ts';
 import { type LivePrices, livePrices, priceTokensOf } from './prices.ts';
 
 /** A section answers the question when it matched at least half of its meaningful words. */
@@ -12,13 +12,42 @@ const MIN_COVERAGE = 0.5;
 /** Quotes stay readable in a chat bubble. */
 const QUOTE_MAX_CHARS = 900;
 
-function helpUrl(slug: string): string {
-  return `/api/help/${slug}`;
+function helpUrl(slug: string, lang: HelpLanguage = 'en'): string {
+  return lang === 'ar' ? `/api/help/${slug}?lang=ar` : `/api/help/${slug}`;
 }
 
 function sourceOf(index: HelpIndex, slug: string): ChatSource {
   const page = index.pages.get(slug);
-  return { title: page?.title ?? slug, path: page?.path ?? `docs/help/${slug}.md`, url: helpUrl(slug) };
+  const lang = page?.path.startsWith('docs/help/ar/') ? 'ar' : 'en';
+  return { title: page?.title ?? slug, path: page?.path ?? `docs/help/${slug}.md`, url: helpUrl(slug, lang) };
+}
+
+/** Both languages' help: an Arabic question is answered from the Arabic pages when one answers it. */
+interface HelpIndexes {
+  en: HelpIndex;
+  ar: HelpIndex;
+}
+
+async function helpIndexes(): Promise<HelpIndexes> {
+  const [en, ar] = await Promise.all([helpIndex('en'), helpIndex('ar')]);
+  return { en, ar };
+}
+
+/** The index that answers: the asker's language when its pages cover the question, English (the full help) otherwise. */
+function searchHelp(
+  indexes: HelpIndexes,
+  lang: Lang,
+  text: string,
+  limit: number,
+): { index: HelpIndex; hits: HelpHit[]; translated: boolean } {
+  const en = indexes.en.search(text, limit);
+  if (lang === 'ar') {
+    // The Arabic pages cover the main tasks; they answer when they cover the question as well as the English ones.
+    const ar = indexes.ar.search(text, limit);
+    const best = (hits: HelpHit[]) => Math.max(0, ...hits.map((hit) => hit.coverage));
+    if (best(ar) >= MIN_COVERAGE && best(ar) >= best(en)) return { index: indexes.ar, hits: ar, translated: true };
+  }
+  return { index: indexes.en, hits: en, translated: lang === 'en' };
 }
 
 function uniqueSlugs(hits: HelpHit[], max: number): string[] {
@@ -192,7 +221,7 @@ function searchTextOf(message: string, history: readonly ChatTurn[]): string {
  * frames the answer in Arabic when asked in Arabic; says it does not know otherwise.
  */
 function localAnswer(
-  index: HelpIndex,
+  indexes: HelpIndexes,
   input: ChatInput,
   account: Account | null,
   prices: LivePrices,
@@ -215,7 +244,7 @@ function localAnswer(
     else personal.push(say.signIn);
   }
 
-  const hits = index.search(searchTextOf(message, input.conversationHistory), 8);
+  const { index, hits, translated } = searchHelp(indexes, lang, searchTextOf(message, input.conversationHistory), 8);
   const answering = hits.filter((hit) => hit.coverage >= MIN_COVERAGE);
   const best = answering[0];
   if (!best) {
@@ -238,7 +267,8 @@ function localAnswer(
   }
   // The pages are named once, by `sources` (shown as their titles with links), never in the text or as file paths.
   const parts = [...personal];
-  if (say.fromHelp) parts.push(say.fromHelp);
+  // An Arabic question answered from the English pages says so; from the Arabic pages it needs no note.
+  if (say.fromHelp && !translated) parts.push(say.fromHelp);
   for (const hit of merged) parts.push(`${hit.section.heading}:`, quoteOf(prices.render(hit.section.text)));
   const note = prices.engineNote(
     merged.flatMap((hit) => priceTokensOf(hit.section.text)),
@@ -295,9 +325,13 @@ export async function llmRequest(
   userId: string | null,
   input: ChatInput,
 ): Promise<{ request: CompleteTextRequest; sources: ChatSource[] }> {
-  const index = await helpIndex();
   const prices = livePrices(ctx);
-  const hits = index.search(searchTextOf(input.message, input.conversationHistory), 4);
+  const { index, hits } = searchHelp(
+    await helpIndexes(),
+    languageOf(input.message),
+    searchTextOf(input.message, input.conversationHistory),
+    4,
+  );
   const sources = uniqueSlugs(hits, 3).map((slug) => sourceOf(index, slug));
   const excerpts =
     hits.length === 0
@@ -330,7 +364,7 @@ export async function answerChat(ctx: AppContext, userId: string | null, input: 
   const { engine } = ctx.engines.text();
   if (isLocalText(engine)) {
     const account = userId ? await accountOf(ctx, userId) : null;
-    const local = localAnswer(await helpIndex(), input, account, livePrices(ctx));
+    const local = localAnswer(await helpIndexes(), input, account, livePrices(ctx));
     return { success: true, ...local };
   }
   const { request, sources } = await llmRequest(ctx, userId, input);

@@ -136,13 +136,23 @@ export function composePrompt(
   scene: ScriptScene | undefined,
   frame: Frame | null,
   extra: string,
+  camera?: { shotType: string; cameraMovement: string },
 ): string {
-  const base = scene ? withoutOtherTimes(shotPrompt, scene.timeWord) : shotPrompt;
+  // The script's own words are never filtered out, only added phrases that name another time.
+  const base = scene ? withoutOtherTimes(shotPrompt, scene.timeWord, scene.text) : shotPrompt;
   const lower = base.toLowerCase();
   const missing =
-    scene && ((scene.timeWord && !lower.includes(scene.timeWord)) || (scene.place && !lower.includes(scene.place)));
+    scene &&
+    ((scene.timeWord && !lower.includes(scene.timeWord)) ||
+      (scene.place && !lower.includes(scene.place.toLowerCase())));
   const setting = scene && missing ? settingOf(scene) : '';
+  // The camera the shot's fields name, when the prompt does not already say it.
+  const cameraText =
+    camera && !lower.includes(camera.cameraMovement.toLowerCase())
+      ? `${camera.shotType}, ${camera.cameraMovement}.`
+      : '';
   const tail = [
+    cameraText,
     setting ? `Setting: ${setting}${scene?.light ? `, ${scene.light}` : ''}.` : '',
     frame ? `The frame: ${frameText(frame)}.` : '',
     // The image's own prompt, as the user wrote it.

@@ -246,7 +246,7 @@ async function analyseScript(
           const extra = image.prompt?.trim() && !/^Manually pinned:/.test(image.prompt) ? image.prompt.trim() : '';
           return {
             id: image.id,
-            prompt: composePrompt(shot.prompt, scene, frames[i] ?? null, extra),
+            prompt: composePrompt(shot.prompt, scene, frames[i] ?? null, extra, shot),
             duration: clampDuration(shot.durationSeconds),
             shotType: shot.shotType,
             cameraMovement: shot.cameraMovement,
@@ -259,6 +259,7 @@ async function analyseScript(
             script.find((s) => s.sceneNumber === scene.sceneNumber),
             null,
             '',
+            shot,
           ),
           duration: clampDuration(shot.durationSeconds),
           shotType: shot.shotType,
