@@ -1,0 +1,279 @@
+import {
+  type Announcements,
+  type CollisionDetection,
+  closestCenter,
+  DndContext,
+  type DragEndEvent,
+  DragOverlay,
+  type KeyboardCoordinateGetter,
+  KeyboardSensor,
+  PointerSensor,
+  pointerWithin,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core';
+import { CalendarDays, CalendarRange, ChevronLeft, ChevronRight } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import type { ScheduledPost } from '../../../common/api/social.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import { Button } from '../../ui/Button.tsx';
+import { cn } from '../../ui/cn.ts';
+import { Segmented, useDir } from '../../ui/controls.tsx';
+import { useSearchChoice } from '../../ui/useSearchChoice.ts';
+import { useCalendar, useMovePost } from './api.ts';
+import { DraggedPost, useClock } from './CalendarPost.tsx';
+import { CALENDAR_VIEWS, type CalendarView, movedTime, parseSlotId, shiftAnchor, viewDays } from './calendarMath.ts';
+import { MonthView } from './MonthView.tsx';
+import { errorText, socialMessage } from './messages.ts';
+import { dayParts, hourLabel, WeekView } from './WeekView.tsx';
+import { formatInZone } from './zone.ts';
+
+const ARROWS: Record<string, [number, number]> = {
+  ArrowRight: [1, 0],
+  ArrowLeft: [-1, 0],
+  ArrowDown: [0, 1],
+  ArrowUp: [0, -1],
+};
+
+/** Keyboard moves jump to the nearest open slot in the arrow's direction (the next day, the next hour). */
+const toNextSlot: KeyboardCoordinateGetter = (event, { context }) => {
+  const step = ARROWS[event.code];
+  const from = context.collisionRect;
+  if (!step || !from) return undefined;
+  event.preventDefault();
+  const cx = from.left + from.width / 2;
+  const cy = from.top + from.height / 2;
+  let best: { score: number; x: number; y: number } | null = null;
+  for (const container of context.droppableContainers.getEnabled()) {
+    const rect = context.droppableRects.get(container.id);
+    if (!rect) continue;
+    const dx = rect.left + rect.width / 2 - cx;
+    const dy = rect.top + rect.height / 2 - cy;
+    const along = dx * step[0] + dy * step[1];
+    if (along < 4) continue;
+    const score = along + 4 * Math.abs(dx * step[1] + dy * step[0]);
+    if (!best || score < best.score) {
+      best = { score, x: rect.left + (rect.width - from.width) / 2, y: rect.top + (rect.height - from.height) / 2 };
+    }
+  }
+  return best ? { x: best.x, y: best.y } : undefined;
+};
+
+// The pointer drops where it is; the keyboard (no pointer) on the slot nearest the card.
+const collision: CollisionDetection = (args) => (args.pointerCoordinates ? pointerWithin(args) : closestCenter(args));
+
+function useSlotName(): (id: string | number | undefined) => string {
+  const { i18n } = useTranslation();
+  return (id) => {
+    const slot = parseSlotId(String(id ?? ''));
+    if (!slot) return '';
+    const day = dayParts(slot.date, i18n.language).full;
+    return slot.hour === null ? day : `${day}, ${hourLabel(slot.hour, i18n.language)}`;
+  };
+}
+
+function Toolbar({
+  view,
+  onView,
+  title,
+  onStep,
+  onToday,
+}: {
+  view: CalendarView;
+  onView: (view: CalendarView) => void;
+  title: string;
+  onStep: (delta: -1 | 1) => void;
+  onToday: () => void;
+}) {
+  const { t } = useTranslation();
+  const dir = useDir();
+  const PrevIcon = dir === 'rtl' ? ChevronRight : ChevronLeft;
+  const NextIcon = dir === 'rtl' ? ChevronLeft : ChevronRight;
+  const unit = view === 'week' ? 'Week' : 'Month';
+  const nav =
+    'grid size-9 place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-accent';
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <div className="flex items-center gap-1">
+        <Button variant="secondary" size="sm" onClick={onToday} data-testid="posts-calendar-today">
+          {t('publishing.calendar.today')}
+        </Button>
+        <button
+          type="button"
+          className={nav}
+          aria-label={t(`publishing.calendar.previous${unit}`)}
+          data-testid="posts-calendar-prev"
+          onClick={() => onStep(-1)}
+        >
+          <PrevIcon className="size-4" aria-hidden />
+        </button>
+        <button
+          type="button"
+          className={nav}
+          aria-label={t(`publishing.calendar.next${unit}`)}
+          data-testid="posts-calendar-next"
+          onClick={() => onStep(1)}
+        >
+          <NextIcon className="size-4" aria-hidden />
+        </button>
+      </div>
+      <h3 className="min-w-0 flex-1 text-base font-semibold" aria-live="polite" data-testid="posts-calendar-title">
+        {title}
+      </h3>
+      <Segmented<CalendarView>
+        label={t('publishing.calendar.view')}
+        value={view}
+        onChange={onView}
+        size="sm"
+        testIdPrefix="posts-view"
+        options={[
+          {
+            value: 'week',
+            label: t('publishing.calendar.week'),
+            icon: <CalendarRange className="size-4" aria-hidden />,
+          },
+          {
+            value: 'month',
+            label: t('publishing.calendar.month'),
+            icon: <CalendarDays className="size-4" aria-hidden />,
+          },
+        ]}
+      />
+    </div>
+  );
+}
+
+function rangeTitle(view: CalendarView, days: string[], language: string): string {
+  const utc = (date: string) => new Date(`${date}T00:00:00Z`);
+  if (view === 'month') {
+    const middle = days[15] as string;
+    return new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(utc(middle));
+  }
+  return new Intl.DateTimeFormat(language, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).formatRange(utc(days[0] as string), utc(days[6] as string));
+}
+
+/**
+ * The scheduling calendar (as in Postiz): a week of hours or a month of days in the chosen zone, each post as a card
+ * with its preview and network mark. Dragging a card (pointer, or Space and the arrow keys) reschedules it: it moves
+ * at once and goes back with an error when the server refuses.
+ */
+export function CalendarBoard({
+  zone,
+  today,
+  now,
+  onOpenDay,
+}: {
+  zone: string;
+  today: string;
+  now: Date;
+  onOpenDay: (date: string) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const [view, setView] = useSearchChoice<CalendarView>('calendar', CALENDAR_VIEWS, 'week');
+  const [anchor, setAnchor] = useState(today);
+  const days = viewDays(view, anchor);
+  const start = days[0] as string;
+  const end = days[days.length - 1] as string;
+  const calendar = useCalendar(start, end, zone);
+  const byDate = new Map((calendar.data ?? []).map((day) => [day.date, day]));
+  const move = useMovePost();
+  const [dragged, setDragged] = useState<ScheduledPost | null>(null);
+  const slotName = useSlotName();
+  const clock = useClock(zone);
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(KeyboardSensor, {
+      coordinateGetter: toNextSlot,
+      keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] },
+    }),
+  );
+
+  const postName = (post: ScheduledPost | undefined) =>
+    post ? `${t(`publishing.platforms.${post.platform}`)} ${clock(post.scheduled_time)}` : '';
+  const postOf = (data: { current?: { post?: ScheduledPost } } | undefined) => data?.current?.post;
+  const announcements: Announcements = {
+    onDragStart: ({ active }) => t('publishing.calendar.pickedUp', { post: postName(postOf(active.data)) }),
+    onDragOver: ({ over }) => (over ? t('publishing.calendar.over', { slot: slotName(over.id) }) : undefined),
+    onDragEnd: ({ over }) =>
+      over ? t('publishing.calendar.dropped', { slot: slotName(over.id) }) : t('publishing.calendar.moveCancelled'),
+    onDragCancel: () => t('publishing.calendar.moveCancelled'),
+  };
+
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    setDragged(null);
+    const post = postOf(active.data);
+    const slot = over ? parseSlotId(String(over.id)) : null;
+    if (!post || !slot) return;
+    const at = movedTime(post.scheduled_time, zone, slot);
+    if (!at) return;
+    move.mutate(
+      { post, at },
+      {
+        onSuccess: (moved) =>
+          toast.success(
+            t('publishing.calendar.movedToast', { when: formatInZone(moved.scheduled_time, zone, i18n.language) }),
+          ),
+        onError: (error) =>
+          toast.error(t('publishing.calendar.moveFailed'), {
+            description: errorText(error, MESSAGES.social.rescheduleInvalid),
+          }),
+      },
+    );
+  };
+
+  return (
+    <section
+      className="@container space-y-3 rounded-2xl border border-line bg-surface p-3 sm:p-4"
+      data-testid="posts-calendar"
+      data-view={view}
+      data-start={start}
+      aria-label={t('publishing.scheduled.calendarTitle')}
+    >
+      <Toolbar
+        view={view}
+        onView={setView}
+        title={rangeTitle(view, days, i18n.language)}
+        onStep={(delta) => setAnchor(shiftAnchor(view, anchor, delta))}
+        onToday={() => setAnchor(today)}
+      />
+      {calendar.isError && <p className="text-sm text-danger">{socialMessage(MESSAGES.social.loadPostsError)}</p>}
+      <DndContext
+        sensors={sensors}
+        collisionDetection={collision}
+        accessibility={{
+          announcements,
+          screenReaderInstructions: { draggable: t('publishing.calendar.dragInstructions') },
+        }}
+        onDragStart={({ active }) => setDragged(postOf(active.data) ?? null)}
+        onDragCancel={() => setDragged(null)}
+        onDragEnd={onDragEnd}
+      >
+        <div className={cn('transition-opacity', calendar.isFetching && !move.isPending && 'opacity-80')}>
+          {view === 'week' ? (
+            <WeekView days={days} byDate={byDate} zone={zone} today={today} now={now} onOpenDay={onOpenDay} />
+          ) : (
+            <MonthView
+              days={days}
+              byDate={byDate}
+              zone={zone}
+              today={today}
+              now={now}
+              onOpenDay={onOpenDay}
+              month={(days[15] as string).slice(0, 7)}
+            />
+          )}
+        </div>
+        <DragOverlay dropAnimation={null}>
+          {dragged && <DraggedPost post={dragged} zone={zone} compact={view === 'month'} />}
+        </DragOverlay>
+      </DndContext>
+    </section>
+  );
+}

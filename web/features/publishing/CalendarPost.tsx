@@ -1,0 +1,139 @@
+import { useDraggable } from '@dnd-kit/core';
+import { Film } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import type { ScheduledPost } from '../../../common/api/social.ts';
+import { cn } from '../../ui/cn.ts';
+import { PlatformMark } from './platforms.tsx';
+import { STATUS_DOT } from './postStatus.tsx';
+
+/** A post's time of day in the zone the calendar is shown in. */
+export function useClock(zone: string): (at: string) => string {
+  const { i18n } = useTranslation();
+  const format = new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short', timeZone: zone });
+  return (at) => format.format(new Date(at));
+}
+
+/** The post's first file at its own aspect (never cropped or stretched); a video shows its poster and a mark. */
+function PostPreview({ post, compact }: { post: ScheduledPost; compact: boolean }) {
+  const { t } = useTranslation();
+  const [first] = post.media;
+  if (!first) return null;
+  const src = first.thumbnail_url ?? (first.type === 'image' ? first.url : null);
+  return (
+    <span className={cn('relative flex shrink-0 justify-center rounded bg-black/25', compact ? 'size-7' : 'w-full')}>
+      {src ? (
+        <img
+          src={src}
+          alt=""
+          draggable={false}
+          loading="lazy"
+          data-testid="calendar-post-preview"
+          className={cn('block h-auto w-auto max-w-full rounded object-contain', compact ? 'max-h-7' : 'max-h-24')}
+        />
+      ) : (
+        <span className="grid h-10 w-full place-items-center text-subtle">
+          <Film className="size-4" aria-hidden />
+        </span>
+      )}
+      {first.type === 'video' && src && (
+        <span className="absolute bottom-0.5 start-0.5 grid size-4 place-items-center rounded-full bg-black/65 text-white">
+          <Film className="size-2.5" aria-hidden />
+          <span className="sr-only">{t('publishing.scheduled.video')}</span>
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** What a post's card shows: preview, network mark, time and the start of its caption. */
+export function PostFace({
+  post,
+  zone,
+  compact = false,
+}: {
+  post: ScheduledPost;
+  zone: string;
+  /** The month grid: a one-line chip. */
+  compact?: boolean;
+}) {
+  const { t } = useTranslation();
+  const clock = useClock(zone);
+  const network = t(`publishing.platforms.${post.platform}`);
+  return (
+    <>
+      {!compact && <PostPreview post={post} compact={false} />}
+      <span className="flex min-w-0 items-center gap-1">
+        {compact && <PostPreview post={post} compact />}
+        <PlatformMark platform={post.platform} size="xs" label={network} />
+        <span className="truncate text-xs font-semibold tabular-nums" data-testid="calendar-post-time">
+          {clock(post.scheduled_time)}
+        </span>
+        <span className={cn('ms-auto size-2 shrink-0 rounded-full', STATUS_DOT[post.status])} aria-hidden />
+        <span className="sr-only">{t(`publishing.postStatus.${post.status}`)}</span>
+      </span>
+      <span
+        className={cn(
+          'min-w-0 break-words text-xs text-fg/85',
+          compact ? 'hidden truncate @3xl:block' : 'line-clamp-2',
+        )}
+        dir="auto"
+      >
+        {post.message}
+      </span>
+    </>
+  );
+}
+
+const CARD =
+  'flex w-full min-w-0 flex-col gap-1 rounded-lg border border-line bg-surface-2 p-1.5 text-start transition-colors hover:border-line-strong focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent';
+
+/**
+ * A post in the calendar: opens its day (to edit, reschedule, duplicate or cancel), and while it can still change
+ * it can be dragged to another slot, with the pointer or the keyboard (Space picks up, arrows move, Space drops).
+ */
+export function CalendarPost({
+  post,
+  zone,
+  compact,
+  movable,
+  onOpen,
+}: {
+  post: ScheduledPost;
+  zone: string;
+  compact?: boolean;
+  movable: boolean;
+  onOpen: () => void;
+}) {
+  const { t } = useTranslation();
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({
+    id: post.id,
+    data: { post },
+    disabled: !movable,
+    attributes: { roleDescription: t('publishing.calendar.movablePost') },
+  });
+  return (
+    <button
+      type="button"
+      ref={setNodeRef}
+      {...attributes}
+      {...listeners}
+      onClick={onOpen}
+      data-testid="calendar-post"
+      data-id={post.id}
+      data-platform={post.platform}
+      data-time={post.scheduled_time}
+      className={cn(CARD, movable && 'cursor-grab touch-none', isDragging && 'opacity-40')}
+    >
+      <PostFace post={post} zone={zone} compact={compact} />
+    </button>
+  );
+}
+
+/** The card under the pointer while a post is dragged. */
+export function DraggedPost({ post, zone, compact }: { post: ScheduledPost; zone: string; compact?: boolean }) {
+  return (
+    <div className={cn(CARD, 'w-40 cursor-grabbing shadow-2xl ring-2 ring-accent')}>
+      <PostFace post={post} zone={zone} compact={compact} />
+    </div>
+  );
+}
