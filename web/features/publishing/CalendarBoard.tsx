@@ -119,10 +119,15 @@ function Toolbar({
           <NextIcon className="size-4" aria-hidden />
         </button>
       </div>
-      <h3 className="min-w-0 flex-1 text-base font-semibold" aria-live="polite" data-testid="posts-calendar-title">
+      <h3
+        className="flex-1 whitespace-nowrap text-base font-semibold"
+        aria-live="polite"
+        data-testid="posts-calendar-title"
+      >
         {title}
       </h3>
       <Segmented<CalendarView>
+        className="ms-auto"
         label={t('publishing.calendar.view')}
         value={view}
         onChange={onView}
@@ -230,7 +235,7 @@ export function CalendarBoard({
 
   return (
     <section
-      className="@container space-y-3 rounded-2xl border border-line bg-surface p-3 sm:p-4"
+      className="@container min-w-0 space-y-3 rounded-2xl border border-line bg-surface p-3 sm:p-4"
       data-testid="posts-calendar"
       data-view={view}
       data-start={start}

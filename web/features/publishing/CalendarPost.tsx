@@ -20,7 +20,7 @@ function PostPreview({ post, compact }: { post: ScheduledPost; compact: boolean 
   if (!first) return null;
   const src = first.thumbnail_url ?? (first.type === 'image' ? first.url : null);
   return (
-    <span className={cn('relative flex shrink-0 justify-center rounded bg-black/25', compact ? 'size-7' : 'w-full')}>
+    <span className={cn('relative flex shrink-0 justify-center rounded bg-black/25', compact ? 'size-6' : 'w-full')}>
       {src ? (
         <img
           src={src}
@@ -28,7 +28,7 @@ function PostPreview({ post, compact }: { post: ScheduledPost; compact: boolean 
           draggable={false}
           loading="lazy"
           data-testid="calendar-post-preview"
-          className={cn('block h-auto w-auto max-w-full rounded object-contain', compact ? 'max-h-7' : 'max-h-24')}
+          className={cn('block h-auto w-auto max-w-full rounded object-contain', compact ? 'max-h-6' : 'max-h-24')}
         />
       ) : (
         <span className="grid h-10 w-full place-items-center text-subtle">
@@ -62,13 +62,22 @@ export function PostFace({
   return (
     <>
       {!compact && <PostPreview post={post} compact={false} />}
-      <span className="flex min-w-0 items-center gap-1">
+      <span className={cn('flex min-w-0 items-center gap-1', compact && 'relative justify-center @3xl:justify-start')}>
         {compact && <PostPreview post={post} compact />}
-        <PlatformMark platform={post.platform} size="xs" label={network} />
-        <span className="truncate text-xs font-semibold tabular-nums" data-testid="calendar-post-time">
+        {/* In a narrow month cell the mark sits on the preview's corner and the time is left to the day. */}
+        <span className={cn('shrink-0', compact && 'absolute -bottom-1 end-0 @3xl:static')}>
+          <PlatformMark platform={post.platform} size="xs" label={network} />
+        </span>
+        <span
+          className={cn('min-w-0 truncate text-xs font-semibold tabular-nums', compact && 'hidden @3xl:inline')}
+          data-testid="calendar-post-time"
+        >
           {clock(post.scheduled_time)}
         </span>
-        <span className={cn('ms-auto size-2 shrink-0 rounded-full', STATUS_DOT[post.status])} aria-hidden />
+        <span
+          className={cn('ms-auto size-2 shrink-0 rounded-full', compact && 'hidden', STATUS_DOT[post.status])}
+          aria-hidden
+        />
         <span className="sr-only">{t(`publishing.postStatus.${post.status}`)}</span>
       </span>
       <span

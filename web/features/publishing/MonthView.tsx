@@ -40,7 +40,7 @@ function MonthCell({
       data-testid={`month-cell-${date}`}
       data-past={past || undefined}
       className={cn(
-        'h-24 border-b border-s border-line p-0.5 align-top @3xl:h-32 @3xl:p-1',
+        'h-24 border-b border-s border-line p-0.5 align-top first:border-s-0 @3xl:h-32 @3xl:p-1',
         (outside || past) && 'bg-surface-2/50',
         isOver && 'bg-accent-soft ring-2 ring-inset ring-accent',
       )}
@@ -99,7 +99,7 @@ function MonthCell({
 export function MonthView({ days, byDate, zone, today, now, onOpenDay, month }: ViewProps & { month: string }) {
   const { t, i18n } = useTranslation();
   return (
-    <div className="overflow-hidden rounded-xl border border-line" data-testid="month-view">
+    <div className="relative overflow-hidden rounded-xl border border-line" data-testid="month-view">
       <table
         className="w-full table-fixed border-separate border-spacing-0"
         aria-label={t('publishing.calendar.monthGrid')}
@@ -110,7 +110,7 @@ export function MonthView({ days, byDate, zone, today, now, onOpenDay, month }: 
               <th
                 key={date}
                 scope="col"
-                className="border-b border-s border-line py-1.5 text-xs font-medium text-muted"
+                className="border-b border-s border-line py-1.5 text-xs font-medium text-muted first:border-s-0"
               >
                 {dayParts(date, i18n.language).weekday}
               </th>

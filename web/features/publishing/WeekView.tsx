@@ -109,7 +109,7 @@ export function WeekView({ days, byDate, zone, today, now, onOpenDay }: ViewProp
   return (
     <section
       ref={scroller}
-      className="max-h-[70vh] overflow-auto rounded-xl border border-line focus-visible:outline-2 focus-visible:outline-accent"
+      className="relative max-h-[70vh] overflow-auto rounded-xl border border-line focus-visible:outline-2 focus-visible:outline-accent"
       data-testid="week-view"
       // A scroll region must be reachable by keyboard.
       // biome-ignore lint/a11y/noNoninteractiveTabindex: the week scrolls and keyboard users scroll it
