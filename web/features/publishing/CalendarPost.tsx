@@ -74,8 +74,13 @@ export function PostFace({
         >
           {clock(post.scheduled_time)}
         </span>
+        {/* The status as a dot in the card's corner, leaving the row to the time. */}
         <span
-          className={cn('ms-auto size-2 shrink-0 rounded-full', compact && 'hidden', STATUS_DOT[post.status])}
+          className={cn(
+            'absolute end-1 top-1 size-2.5 rounded-full ring-2 ring-surface-2',
+            compact && 'hidden',
+            STATUS_DOT[post.status],
+          )}
           aria-hidden
         />
         <span className="sr-only">{t(`publishing.postStatus.${post.status}`)}</span>
@@ -94,7 +99,7 @@ export function PostFace({
 }
 
 const CARD =
-  'flex w-full min-w-0 flex-col gap-1 rounded-lg border border-line bg-surface-2 p-1.5 text-start transition-colors hover:border-line-strong focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent';
+  'relative flex w-full min-w-0 flex-col gap-1 rounded-lg border border-line bg-surface-2 p-1.5 text-start transition-colors hover:border-line-strong focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent';
 
 /**
  * A post in the calendar: opens its day (to edit, reschedule, duplicate or cancel), and while it can still change

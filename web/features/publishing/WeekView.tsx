@@ -169,7 +169,7 @@ function DayHead({
   today: string;
   onOpenDay: (date: string) => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { i18n } = useTranslation();
   const parts = dayParts(date, i18n.language);
   return (
     <th scope="col" className="sticky top-0 z-10 border-b border-s border-line bg-surface p-0 font-normal">

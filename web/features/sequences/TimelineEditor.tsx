@@ -269,6 +269,7 @@ function TimelineClip({
       </div>
       <span
         data-testid="timeline-handle-start"
+        data-trim-room={trimRoom}
         role="slider"
         tabIndex={0}
         aria-label={t('sequences.handleStart')}
@@ -276,7 +277,6 @@ function TimelineClip({
         aria-valuemax={item.maxDuration}
         aria-valuenow={item.startTime}
         aria-orientation="horizontal"
-        data-trim-room={trimRoom}
         className={cn(handleClass, 'start-0')}
         style={{ width: hitWidth }}
         {...handleProps('start')}
@@ -289,6 +289,7 @@ function TimelineClip({
       </span>
       <span
         data-testid="timeline-handle-end"
+        data-trim-room={trimRoom}
         role="slider"
         tabIndex={0}
         aria-label={t('sequences.handleEnd')}
@@ -296,7 +297,6 @@ function TimelineClip({
         aria-valuemax={item.maxDuration}
         aria-valuenow={end}
         aria-orientation="horizontal"
-        data-trim-room={trimRoom}
         className={cn(handleClass, 'end-0')}
         style={{ width: hitWidth }}
         {...handleProps('end')}
