@@ -265,7 +265,6 @@ describe('scheduling calendar', () => {
             await page.getByTestId('posts-calendar-next').click();
             const card = page.getByTestId('posts-calendar').getByTestId('calendar-post');
             await expect.poll(() => card.count(), { timeout: 15_000 }).toBe(4);
-            await page.getByTestId('posts-calendar').evaluate((el) => el.scrollIntoView({ block: 'start' }));
             await card.first().scrollIntoViewIfNeeded();
             await expect
               .poll(() =>
@@ -275,6 +274,7 @@ describe('scheduling calendar', () => {
                   .evaluate((img) => (img as HTMLImageElement).naturalWidth),
               )
               .toBeGreaterThan(0);
+            await page.getByTestId('posts-calendar').evaluate((el) => el.scrollIntoView({ block: 'start' }));
             await page.screenshot({ path: `/tmp/calendar-${view}-${width}-${theme}-${language}.png` });
             // The page never scrolls sideways; at 375 px the week scrolls inside itself with the hours in view.
             expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);

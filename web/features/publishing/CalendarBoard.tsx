@@ -13,7 +13,7 @@ import {
   useSensors,
 } from '@dnd-kit/core';
 import { CalendarDays, CalendarRange, ChevronLeft, ChevronRight } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { ScheduledPost } from '../../../common/api/social.ts';
@@ -24,45 +24,55 @@ import { Segmented, useDir } from '../../ui/controls.tsx';
 import { useSearchChoice } from '../../ui/useSearchChoice.ts';
 import { useCalendar, useMovePost } from './api.ts';
 import { DraggedPost, useClock } from './CalendarPost.tsx';
-import { CALENDAR_VIEWS, type CalendarView, movedTime, parseSlotId, shiftAnchor, viewDays } from './calendarMath.ts';
+import {
+  CALENDAR_VIEWS,
+  type CalendarView,
+  movedTime,
+  neighbourSlot,
+  parseSlotId,
+  shiftAnchor,
+  slotId,
+  slotOf,
+  viewDays,
+} from './calendarMath.ts';
 import { MonthView } from './MonthView.tsx';
 import { errorText, socialMessage } from './messages.ts';
 import { dayParts, hourLabel, WeekView } from './WeekView.tsx';
 import { formatInZone } from './zone.ts';
 
-const ARROWS: Record<string, [number, number]> = {
-  ArrowRight: [1, 0],
-  ArrowLeft: [-1, 0],
-  ArrowDown: [0, 1],
-  ArrowUp: [0, -1],
-};
+// The pointer drops where it is; the keyboard on the slot its arrows chose (see useKeyboardMoves).
+function collisionWith(keyboardSlot: { current: string | null }): CollisionDetection {
+  return (args) =>
+    args.pointerCoordinates
+      ? pointerWithin(args)
+      : keyboardSlot.current
+        ? [{ id: keyboardSlot.current }]
+        : closestCenter(args);
+}
 
-/** Keyboard moves jump to the nearest open slot in the arrow's direction (the next day, the next hour). */
-const toNextSlot: KeyboardCoordinateGetter = (event, { context }) => {
-  const step = ARROWS[event.code];
-  const from = context.collisionRect;
-  if (!step || !from) return undefined;
-  event.preventDefault();
-  const cx = from.left + from.width / 2;
-  const cy = from.top + from.height / 2;
-  let best: { score: number; x: number; y: number } | null = null;
-  for (const container of context.droppableContainers.getEnabled()) {
-    const rect = context.droppableRects.get(container.id);
-    if (!rect) continue;
-    const dx = rect.left + rect.width / 2 - cx;
-    const dy = rect.top + rect.height / 2 - cy;
-    const along = dx * step[0] + dy * step[1];
-    if (along < 4) continue;
-    const score = along + 4 * Math.abs(dx * step[1] + dy * step[0]);
-    if (!best || score < best.score) {
-      best = { score, x: rect.left + (rect.width - from.width) / 2, y: rect.top + (rect.height - from.height) / 2 };
-    }
-  }
-  return best ? { x: best.x, y: best.y } : undefined;
-};
-
-// The pointer drops where it is; the keyboard (no pointer) on the slot nearest the card.
-const collision: CollisionDetection = (args) => (args.pointerCoordinates ? pointerWithin(args) : closestCenter(args));
+/**
+ * Keyboard moves by slot, not by pixels: Space picks a post up in its own slot, each arrow names the next open slot
+ * (the card is drawn over it) and Space drops it there.
+ */
+function useKeyboardMoves(view: CalendarView, rtl: boolean) {
+  const keyboardSlot = useRef<string | null>(null);
+  const coordinateGetter: KeyboardCoordinateGetter = (event, { context }) => {
+    const from = keyboardSlot.current;
+    const card = context.collisionRect;
+    if (!from || !card || !event.code.startsWith('Arrow')) return undefined;
+    event.preventDefault();
+    const open = (id: string) => {
+      const container = context.droppableContainers.get(id);
+      return Boolean(container && !container.disabled && context.droppableRects.get(id));
+    };
+    const next = neighbourSlot(from, event.code, view, rtl, open);
+    const rect = next ? context.droppableRects.get(next) : undefined;
+    if (!next || !rect) return undefined;
+    keyboardSlot.current = next;
+    return { x: rect.left + (rect.width - card.width) / 2, y: rect.top + 4 };
+  };
+  return { keyboardSlot, coordinateGetter, collision: collisionWith(keyboardSlot) };
+}
 
 function useSlotName(): (id: string | number | undefined) => string {
   const { i18n } = useTranslation();
@@ -192,10 +202,12 @@ export function CalendarBoard({
   const [dragged, setDragged] = useState<ScheduledPost | null>(null);
   const slotName = useSlotName();
   const clock = useClock(zone);
+  const rtl = useDir() === 'rtl';
+  const { keyboardSlot, coordinateGetter, collision } = useKeyboardMoves(view, rtl);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(KeyboardSensor, {
-      coordinateGetter: toNextSlot,
+      coordinateGetter,
       keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] },
     }),
   );
@@ -213,6 +225,7 @@ export function CalendarBoard({
 
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     setDragged(null);
+    keyboardSlot.current = null;
     const post = postOf(active.data);
     const slot = over ? parseSlotId(String(over.id)) : null;
     if (!post || !slot) return;
@@ -256,8 +269,19 @@ export function CalendarBoard({
           announcements,
           screenReaderInstructions: { draggable: t('publishing.calendar.dragInstructions') },
         }}
-        onDragStart={({ active }) => setDragged(postOf(active.data) ?? null)}
-        onDragCancel={() => setDragged(null)}
+        onDragStart={({ active, activatorEvent }) => {
+          const post = postOf(active.data);
+          setDragged(post ?? null);
+          const at = post && slotOf(post.scheduled_time, zone);
+          keyboardSlot.current =
+            at && activatorEvent instanceof KeyboardEvent
+              ? slotId({ date: at.date, hour: view === 'week' ? at.hour : null })
+              : null;
+        }}
+        onDragCancel={() => {
+          setDragged(null);
+          keyboardSlot.current = null;
+        }}
         onDragEnd={onDragEnd}
       >
         <div className={cn('transition-opacity', calendar.isFetching && !move.isPending && 'opacity-80')}>

@@ -66,7 +66,7 @@ export function PostFace({
         {compact && <PostPreview post={post} compact />}
         {/* In a narrow month cell the mark sits on the preview's corner and the time is left to the day. */}
         <span className={cn('shrink-0', compact && 'absolute -bottom-1 end-0 @3xl:static')}>
-          <PlatformMark platform={post.platform} size="xs" label={network} />
+          <PlatformMark platform={post.platform} size={compact ? 'chip' : 'xs'} label={network} />
         </span>
         <span
           className={cn('min-w-0 truncate text-xs font-semibold tabular-nums', compact && 'hidden @3xl:inline')}

@@ -5,6 +5,7 @@ import {
   monthDays,
   movedInCalendar,
   movedTime,
+  neighbourSlot,
   parseSlotId,
   shiftAnchor,
   slotId,
@@ -109,5 +110,25 @@ describe('moving a post', () => {
     expect(movedInCalendar(days, a, new Date('2026-03-12T08:00:00.000Z'), range).map((d) => d.date)).toEqual([
       '2026-03-05',
     ]);
+  });
+});
+
+describe('keyboard moves', () => {
+  const all = () => true;
+  it('steps a day sideways in the reading direction and an hour (week) or a week (month) up and down', () => {
+    expect(neighbourSlot('2026-03-04T14', 'ArrowRight', 'week', false, all)).toBe('2026-03-05T14');
+    expect(neighbourSlot('2026-03-04T14', 'ArrowRight', 'week', true, all)).toBe('2026-03-03T14');
+    expect(neighbourSlot('2026-03-04T14', 'ArrowDown', 'week', false, all)).toBe('2026-03-04T15');
+    expect(neighbourSlot('2026-03-04T00', 'ArrowUp', 'week', false, all)).toBeNull();
+    expect(neighbourSlot('2026-03-04', 'ArrowUp', 'month', false, all)).toBe('2026-02-25');
+    expect(neighbourSlot('2026-03-04', 'Enter', 'month', false, all)).toBeNull();
+  });
+
+  it('steps over slots that are past or not shown', () => {
+    const open = (id: string) => id >= '2026-03-03' && id <= '2026-03-07';
+    expect(neighbourSlot('2026-03-05', 'ArrowLeft', 'month', false, (id) => open(id) && id !== '2026-03-04')).toBe(
+      '2026-03-03',
+    );
+    expect(neighbourSlot('2026-03-03', 'ArrowLeft', 'month', false, open)).toBeNull();
   });
 });

@@ -123,3 +123,33 @@ export function movedInCalendar(
       return { date, stats: statsOf(sorted), posts: sorted };
     });
 }
+
+/**
+ * The slot an arrow key moves a picked-up post to: a day sideways (following the reading direction), an hour (week)
+ * or a week (month) up and down; slots that are past or out of view are stepped over.
+ */
+export function neighbourSlot(
+  from: string,
+  key: string,
+  view: CalendarView,
+  rtl: boolean,
+  open: (id: string) => boolean,
+): string | null {
+  const forward = rtl ? 'ArrowLeft' : 'ArrowRight';
+  const back = rtl ? 'ArrowRight' : 'ArrowLeft';
+  const step = (slot: Slot): Slot | null => {
+    if (key === forward) return { ...slot, date: addDays(slot.date, 1) };
+    if (key === back) return { ...slot, date: addDays(slot.date, -1) };
+    const delta = key === 'ArrowDown' ? 1 : key === 'ArrowUp' ? -1 : 0;
+    if (delta === 0) return null;
+    if (view === 'month' || slot.hour === null) return { ...slot, date: addDays(slot.date, 7 * delta) };
+    const hour = slot.hour + delta;
+    return hour < 0 || hour > 23 ? null : { ...slot, hour };
+  };
+  let slot = parseSlotId(from);
+  for (let i = 0; slot && i < 24 * 7; i++) {
+    slot = step(slot);
+    if (slot && open(slotId(slot))) return slotId(slot);
+  }
+  return null;
+}

@@ -54,7 +54,13 @@ const TONES: Record<SocialPlatform, string> = {
   facebook: 'bg-[#1466d6]',
 };
 
-const SIZES = { md: 'size-9 rounded-lg', sm: 'size-6 rounded-md', xs: 'size-5 rounded' } as const;
+const SIZES = {
+  md: 'size-9 rounded-lg',
+  sm: 'size-6 rounded-md',
+  xs: 'size-5 rounded',
+  /** A month chip: small on a narrow calendar (on the preview's corner), as xs on a wide one. */
+  chip: 'size-4 rounded-sm @3xl:size-5 @3xl:rounded',
+} as const;
 
 /**
  * A network's mark. With `label` it is an image with that name (where no text names the network beside it);
