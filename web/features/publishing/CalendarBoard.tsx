@@ -1,19 +1,15 @@
 import {
   type Announcements,
-  type CollisionDetection,
-  closestCenter,
   DndContext,
   type DragEndEvent,
   DragOverlay,
-  type KeyboardCoordinateGetter,
   KeyboardSensor,
   PointerSensor,
-  pointerWithin,
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
 import { CalendarDays, CalendarRange, ChevronLeft, ChevronRight } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { ScheduledPost } from '../../../common/api/social.ts';
@@ -24,11 +20,11 @@ import { Segmented, useDir } from '../../ui/controls.tsx';
 import { useSearchChoice } from '../../ui/useSearchChoice.ts';
 import { useCalendar, useMovePost } from './api.ts';
 import { DraggedPost, useClock } from './CalendarPost.tsx';
+import { useKeyboardMoves, useSlotName } from './calendarDnd.ts';
 import {
   CALENDAR_VIEWS,
   type CalendarView,
   movedTime,
-  neighbourSlot,
   parseSlotId,
   shiftAnchor,
   slotId,
@@ -37,52 +33,8 @@ import {
 } from './calendarMath.ts';
 import { MonthView } from './MonthView.tsx';
 import { errorText, socialMessage } from './messages.ts';
-import { dayParts, hourLabel, WeekView } from './WeekView.tsx';
+import { WeekView } from './WeekView.tsx';
 import { formatInZone } from './zone.ts';
-
-// The pointer drops where it is; the keyboard on the slot its arrows chose (see useKeyboardMoves).
-function collisionWith(keyboardSlot: { current: string | null }): CollisionDetection {
-  return (args) =>
-    args.pointerCoordinates
-      ? pointerWithin(args)
-      : keyboardSlot.current
-        ? [{ id: keyboardSlot.current }]
-        : closestCenter(args);
-}
-
-/**
- * Keyboard moves by slot, not by pixels: Space picks a post up in its own slot, each arrow names the next open slot
- * (the card is drawn over it) and Space drops it there.
- */
-function useKeyboardMoves(view: CalendarView, rtl: boolean) {
-  const keyboardSlot = useRef<string | null>(null);
-  const coordinateGetter: KeyboardCoordinateGetter = (event, { context }) => {
-    const from = keyboardSlot.current;
-    const card = context.collisionRect;
-    if (!from || !card || !event.code.startsWith('Arrow')) return undefined;
-    event.preventDefault();
-    const open = (id: string) => {
-      const container = context.droppableContainers.get(id);
-      return Boolean(container && !container.disabled && context.droppableRects.get(id));
-    };
-    const next = neighbourSlot(from, event.code, view, rtl, open);
-    const rect = next ? context.droppableRects.get(next) : undefined;
-    if (!next || !rect) return undefined;
-    keyboardSlot.current = next;
-    return { x: rect.left + (rect.width - card.width) / 2, y: rect.top + 4 };
-  };
-  return { keyboardSlot, coordinateGetter, collision: collisionWith(keyboardSlot) };
-}
-
-function useSlotName(): (id: string | number | undefined) => string {
-  const { i18n } = useTranslation();
-  return (id) => {
-    const slot = parseSlotId(String(id ?? ''));
-    if (!slot) return '';
-    const day = dayParts(slot.date, i18n.language).full;
-    return slot.hour === null ? day : `${day}, ${hourLabel(slot.hour, i18n.language)}`;
-  };
-}
 
 function Toolbar({
   view,
@@ -261,7 +213,11 @@ export function CalendarBoard({
         onStep={(delta) => setAnchor(shiftAnchor(view, anchor, delta))}
         onToday={() => setAnchor(today)}
       />
-      {calendar.isError && <p className="text-sm text-danger">{socialMessage(MESSAGES.social.loadPostsError)}</p>}
+      {calendar.isError && (
+        <p role="alert" className="text-sm text-danger">
+          {socialMessage(MESSAGES.social.loadPostsError)}
+        </p>
+      )}
       <DndContext
         sensors={sensors}
         collisionDetection={collision}
