@@ -271,6 +271,12 @@ describe('multi-image canvas and cinema sequences', () => {
       };
       await endToEnd();
 
+      // At the default zoom the trim handles are 24 px wide targets (WCAG 2.5.8), checked by axe.
+      const startHandle = page.getByTestId('timeline-handle-start').first();
+      expect((await startHandle.boundingBox())?.width).toBeGreaterThanOrEqual(24);
+      expect(await startHandle.getAttribute('data-trim-room')).toBe('full');
+      expect(await seriousViolations(page)).toEqual([]);
+
       // Thumbnails: each clip shows its video's poster frame or its image.
       for (let i = 0; i < 2; i++) {
         const thumb = clips.nth(i).getByTestId('timeline-clip-thumb');

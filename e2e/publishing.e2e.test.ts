@@ -226,6 +226,8 @@ describe('publishing and scheduling', () => {
 
       // Scheduled: the post is on tomorrow's calendar cell and in the Upcoming list.
       await page.getByTestId('scheduled-posts').waitFor();
+      // The month view (issue 29: the calendar opens on the week) has the spec's badges on each day.
+      await page.getByTestId('posts-view-month').click();
       const tomorrowCell = page.getByTestId(`posts-calendar-day-${tomorrow}`);
       await expect
         .poll(() => tomorrowCell.getByTestId('calendar-badge').getAttribute('data-primary'), { timeout: 15_000 })
@@ -353,7 +355,7 @@ describe('publishing and scheduling', () => {
       if (!(await calendar.getByTestId(`posts-calendar-day-${busyDay}`).count())) {
         await page.getByTestId('posts-calendar-next').click();
       }
-      const busyCell = page.getByTestId(`posts-calendar-day-${busyDay}`);
+      const busyCell = page.getByTestId(`month-cell-${busyDay}`);
       const count = busyCell.getByTestId('calendar-badge-count');
       await expect.poll(() => count.textContent(), { timeout: 15_000 }).toBe('5');
       for (const width of [1280, 375]) {

@@ -596,6 +596,27 @@ describe('scheduled posts', () => {
     });
     expect(moved.statusCode, moved.body).toBe(200);
     expect(moved.json().data.scheduled_time).toBe('2026-03-01T14:00:00.000Z');
+    // The calendar's drag sends an instant (ISO with Z) and keeps the post's zone: the past is refused the same way,
+    // and the stored time stays as it was.
+    const draggedBack = await api('PUT', '/api/social/scheduled-posts', user.token, {
+      id: post.id,
+      scheduled_time: new Date(clock.now().getTime() - 30 * 60_000).toISOString(),
+      timezone: 'Europe/Paris',
+    });
+    expect(draggedBack.statusCode).toBe(400);
+    expect(draggedBack.json().error).toBe('Please enter a valid future date and time');
+    const dragged = await api('PUT', '/api/social/scheduled-posts', user.token, {
+      id: post.id,
+      scheduled_time: '2026-03-02T09:45:00.000Z',
+      timezone: 'Europe/Paris',
+    });
+    expect(dragged.json().data).toMatchObject({ scheduled_time: '2026-03-02T09:45:00.000Z', timezone: 'Europe/Paris' });
+    const back = await api('PUT', '/api/social/scheduled-posts', user.token, {
+      id: post.id,
+      scheduled_time: '2026-03-01 15:00',
+      timezone: 'Europe/Paris',
+    });
+    expect(back.json().data.scheduled_time).toBe('2026-03-01T14:00:00.000Z');
     // Another user's post is not found.
     const stranger = await createTestUser(t.ctx.db);
     expect(

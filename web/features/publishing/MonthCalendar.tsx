@@ -1,43 +1,22 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { nextDay } from '../../../common/rules/scheduling.ts';
 import { cn } from '../../ui/cn.ts';
 import { useDir } from '../../ui/controls.tsx';
-
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
-}
+import { addDays, monthDays, shiftAnchor } from './calendarMath.ts';
 
 /** 'YYYY-MM' of a 'YYYY-MM-DD'. */
 export function monthOf(date: string): string {
   return date.slice(0, 7);
 }
 
-function shiftMonth(month: string, delta: number): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const d = new Date(Date.UTC(y, m - 1 + delta, 1));
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}`;
+function shiftMonth(month: string, delta: -1 | 1): string {
+  return monthOf(shiftAnchor('month', `${month}-01`, delta));
 }
 
 /** The 6×7 days shown for a month, from the Sunday on or before its first day. */
 export function monthGrid(month: string): string[] {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const first = new Date(Date.UTC(y, m - 1, 1));
-  const start = new Date(Date.UTC(y, m - 1, 1 - first.getUTCDay()));
-  const days: string[] = [];
-  let day = `${start.getUTCFullYear()}-${pad(start.getUTCMonth() + 1)}-${pad(start.getUTCDate())}`;
-  for (let i = 0; i < 42; i++) {
-    days.push(day);
-    day = nextDay(day);
-  }
-  return days;
-}
-
-function addDays(date: string, delta: number): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const next = new Date(Date.UTC(y, m - 1, d + delta));
-  return `${next.getUTCFullYear()}-${pad(next.getUTCMonth() + 1)}-${pad(next.getUTCDate())}`;
+  return monthDays(`${month}-01`);
 }
 
 /**

@@ -103,7 +103,7 @@ export function PublishTab() {
   const accountsOpen = showAccounts || noneConnected;
 
   return (
-    <div className="space-y-4" data-testid="publish-tab">
+    <div className="min-w-0 space-y-4" data-testid="publish-tab">
       <section className="rounded-2xl border border-line bg-surface">
         <button
           type="button"

@@ -3,100 +3,27 @@ import { Dialog } from 'radix-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import type { CalendarDay, ScheduledPost, ScheduledPostStatus } from '../../../common/api/social.ts';
+import type { ScheduledPost } from '../../../common/api/social.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { dayBadge, dayInZone, isChangeable } from '../../../common/rules/scheduling.ts';
+import { dayInZone, isChangeable } from '../../../common/rules/scheduling.ts';
 import { Button } from '../../ui/Button.tsx';
-import { cn } from '../../ui/cn.ts';
 import { Segmented, SelectField } from '../../ui/controls.tsx';
 import { DialogTitleBar } from '../../ui/DialogTitleBar.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useSearchChoice } from '../../ui/useSearchChoice.ts';
 import { AssetThumb } from '../assets/AssetThumb.tsx';
-import { useCalendar, useDayPosts, usePublishAgain, useScheduledPosts } from './api.ts';
-import { MonthCalendar, monthGrid, monthOf } from './MonthCalendar.tsx';
+import { useDayPosts, usePublishAgain, useScheduledPosts } from './api.ts';
+import { CalendarBoard } from './CalendarBoard.tsx';
 import { errorText, socialMessage } from './messages.ts';
 import { PostActions } from './PostActions.tsx';
 import { PlatformMark } from './platforms.tsx';
+import { StatusPill } from './postStatus.tsx';
 import { formatDay, formatInZone, useNow, zoneOptions } from './zone.ts';
 
 const POST_FILTERS = ['upcoming', 'all'] as const;
 
 const M = MESSAGES.social;
-
-const STATUS_DOT: Record<ScheduledPostStatus, string> = {
-  failed: 'bg-danger',
-  scheduled: 'bg-accent',
-  cancelled: 'bg-subtle',
-  published: 'bg-success',
-};
-const STATUS_PILL: Record<ScheduledPostStatus, string> = {
-  failed: 'bg-danger-soft text-danger',
-  scheduled: 'bg-accent-soft text-accent',
-  cancelled: 'bg-surface-3 text-muted',
-  published: 'bg-success-soft text-success',
-};
-
-/** Spec 2.3 badges of a day: the count from 5 posts ('99+' cap), dots for 3+ posts of mixed statuses, else one dot. */
-function DayBadges({ day }: { day: CalendarDay | undefined }) {
-  const { t } = useTranslation();
-  if (!day || day.stats.total === 0) return null;
-  const badge = dayBadge(day.stats);
-  const primary = badge.primary ?? 'scheduled';
-  return (
-    <span
-      className="flex flex-col items-center gap-1"
-      data-testid="calendar-badge"
-      data-primary={primary}
-      data-count={badge.count ?? undefined}
-      data-dots={badge.dots.join(',') || undefined}
-      title={t('publishing.calendar.posts', { count: day.stats.total })}
-    >
-      <span className="sr-only">{t('publishing.calendar.posts', { count: day.stats.total })}</span>
-      {badge.count && (
-        <span
-          className={cn(
-            'min-w-6 rounded-full px-1.5 text-center text-xs font-semibold leading-5 tabular-nums',
-            STATUS_PILL[primary],
-          )}
-          data-testid="calendar-badge-count"
-          aria-hidden
-        >
-          {badge.count}
-        </span>
-      )}
-      {badge.dots.length > 0 ? (
-        <span className="flex gap-1" aria-hidden>
-          {badge.dots.map((status) => (
-            <span
-              key={status}
-              className={cn('size-2 rounded-full ring-1 ring-surface', STATUS_DOT[status])}
-              data-testid="calendar-badge-dot"
-            />
-          ))}
-        </span>
-      ) : (
-        !badge.count && (
-          <span
-            className={cn('size-2 rounded-full', STATUS_DOT[primary])}
-            data-testid="calendar-badge-dot"
-            aria-hidden
-          />
-        )
-      )}
-    </span>
-  );
-}
-
-function StatusPill({ status }: { status: ScheduledPostStatus }) {
-  const { t } = useTranslation();
-  return (
-    <span className={cn('rounded-full px-2 py-0.5 text-xs font-semibold', STATUS_PILL[status])}>
-      {t(`publishing.postStatus.${status}`)}
-    </span>
-  );
-}
 
 /** A failed post is published again now: after reconnecting its account, or once the network is back. */
 function PublishAgain({ post }: { post: ScheduledPost }) {
@@ -299,52 +226,29 @@ export function ScheduledPosts({ zone, onZoneChange }: { zone: string; onZoneCha
   const { t } = useTranslation();
   const now = useNow();
   const today = dayInZone(now, zone);
-  const [month, setMonth] = useState(() => monthOf(today));
   const [openDay, setOpenDay] = useState<string | null>(null);
   const [filter, setFilter] = useSearchChoice('posts', POST_FILTERS, 'upcoming');
-  const grid = monthGrid(month);
-  const calendar = useCalendar(grid[0] as string, grid[grid.length - 1] as string, zone);
   const list = useScheduledPosts(filter);
-  const byDate = new Map((calendar.data ?? []).map((day) => [day.date, day]));
-
-  const failed = calendar.isError ? calendar.error : list.isError ? list.error : null;
-  const retry = () => {
-    void calendar.refetch();
-    void list.refetch();
-  };
 
   return (
-    <div className="@container space-y-5" data-testid="scheduled-posts">
-      {failed ? (
-        <LoadError error={failed} onRetry={retry} />
+    <div className="space-y-5" data-testid="scheduled-posts">
+      {list.isError ? (
+        <LoadError error={list.error} onRetry={() => void list.refetch()} />
       ) : (
-        <div className="grid grid-cols-1 gap-5 @4xl:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
-          <section className="space-y-4 rounded-2xl border border-line bg-surface p-4 sm:p-5 @4xl:self-start">
-            <div className="flex flex-wrap items-end justify-between gap-3">
-              <h2 className="text-base font-semibold">{t('publishing.scheduled.calendarTitle')}</h2>
-              <div className="w-full sm:w-56">
-                <SelectField
-                  label={t('publishing.schedule.timezone')}
-                  value={zone}
-                  onChange={onZoneChange}
-                  options={zoneOptions((z) => t('publishing.schedule.localZone', { zone: z }), zone)}
-                  testId="calendar-timezone"
-                />
-              </div>
-            </div>
-            <div className={cn('transition-opacity', calendar.isFetching && 'opacity-70')}>
-              <MonthCalendar
-                month={month}
-                onMonthChange={setMonth}
-                today={today}
-                selected={openDay}
-                onSelect={setOpenDay}
-                renderDay={(date) => <DayBadges day={byDate.get(date)} />}
-                label={t('publishing.scheduled.calendarTitle')}
-                testId="posts-calendar"
+        <>
+          <div className="flex flex-wrap items-end justify-between gap-3">
+            <h2 className="text-base font-semibold">{t('publishing.scheduled.calendarTitle')}</h2>
+            <div className="w-full sm:w-64">
+              <SelectField
+                label={t('publishing.schedule.timezone')}
+                value={zone}
+                onChange={onZoneChange}
+                options={zoneOptions((z) => t('publishing.schedule.localZone', { zone: z }), zone)}
+                testId="calendar-timezone"
               />
             </div>
-          </section>
+          </div>
+          <CalendarBoard zone={zone} today={today} now={now} onOpenDay={setOpenDay} />
           <section className="min-w-0 rounded-2xl border border-line bg-surface">
             <div className="flex flex-wrap items-center justify-between gap-3 border-b border-line px-4 py-3">
               <h2 className="text-base font-semibold">{t('publishing.scheduled.listTitle')}</h2>
@@ -379,7 +283,7 @@ export function ScheduledPosts({ zone, onZoneChange }: { zone: string; onZoneCha
               </ul>
             )}
           </section>
-        </div>
+        </>
       )}
       <DayDialog date={openDay} zone={zone} onClose={() => setOpenDay(null)} />
     </div>

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   accountsReply,
+  CalendarDay,
   CreateScheduledBody,
   calendarDayReply,
   calendarReply,
@@ -13,11 +14,13 @@ import type {
   listScheduledReply,
   PublishBody,
   publishReply,
+  ScheduledPost,
   SocialPlatform,
   UpdateScheduledBody,
   updateScheduledReply,
 } from '../../../common/api/social.ts';
 import { apiRequest } from '../../api/client.ts';
+import { movedInCalendar } from './calendarMath.ts';
 
 type Reply<T extends z.ZodType> = z.infer<T>;
 
@@ -133,6 +136,36 @@ export function useUpdateScheduled() {
         (r) => r.data,
       ),
     onSuccess: refresh,
+  });
+}
+
+/**
+ * A post dragged to another slot: shown there at once in every calendar range held (optimistic), put back when the
+ * server refuses (a time in the past, a post no longer changeable). The caller shows the error.
+ */
+export function useMovePost() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshPosts();
+  const calendars = { queryKey: [...keys.posts, 'calendar'] };
+  return useMutation({
+    mutationFn: ({ post, at }: { post: ScheduledPost; at: Date }) =>
+      apiRequest<Reply<typeof updateScheduledReply>>('/api/social/scheduled-posts', {
+        method: 'PUT',
+        body: { id: post.id, scheduled_time: at.toISOString(), timezone: post.timezone },
+      }).then((r) => r.data),
+    onMutate: async ({ post, at }) => {
+      await queryClient.cancelQueries(calendars);
+      const saved = queryClient.getQueriesData<CalendarDay[]>(calendars);
+      for (const [key, days] of saved) {
+        const [, , , start, end, zone] = key as ReturnType<typeof keys.calendar>;
+        if (days) queryClient.setQueryData(key, movedInCalendar(days, post, at, { start, end, zone }));
+      }
+      return { saved };
+    },
+    onError: (_error, _move, context) => {
+      for (const [key, days] of context?.saved ?? []) queryClient.setQueryData(key, days);
+    },
+    onSettled: refresh,
   });
 }
 

@@ -119,6 +119,8 @@ const usePlayhead = create<{ seconds: number; set: (seconds: number) => void }>(
 
 const HANDLE_MAX_PX = 10;
 const HANDLE_MIN_PX = 4;
+/** A handle's hit area (WCAG 2.5.8): 24 px where the clip has room for two of them and a 24 px body. */
+const HANDLE_HIT_PX = 24;
 /** Below these widths a clip shows only its number (always readable), then its duration, then its name. */
 const DURATION_MIN_PX = 56;
 const NAME_MIN_PX = 112;
@@ -184,6 +186,9 @@ function TimelineClip({
   const end = Math.round((item.startTime + item.duration) * 10) / 10;
   const width = item.duration * pps;
   const handleWidth = Math.max(HANDLE_MIN_PX, Math.min(HANDLE_MAX_PX, Math.round(width / 4)));
+  // The bar is drawn handleWidth wide at the edge; the control around it takes up to 24 px of the clip.
+  const hitWidth = Math.max(handleWidth, Math.min(HANDLE_HIT_PX, Math.floor(width / 3)));
+  const trimRoom = hitWidth >= HANDLE_HIT_PX ? 'full' : 'narrow';
   const name = itemName(item.prompt);
   const hasVideo = hasFinishedVideo(item);
   const title = t('sequences.clipTitle', {
@@ -194,7 +199,7 @@ function TimelineClip({
     end,
   });
   const handleClass =
-    'absolute inset-y-0 z-[1] cursor-ew-resize bg-accent focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-fg';
+    'absolute inset-y-0 z-[1] cursor-ew-resize focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-fg';
 
   return (
     <li
@@ -237,7 +242,7 @@ function TimelineClip({
         aria-label={t('sequences.clipLabel', { index: index + 1, start: item.startTime, duration: item.duration })}
         aria-roledescription={t('sequences.clipBody')}
         className="absolute inset-y-0 flex cursor-grab touch-none items-end justify-center pb-1.5 focus-visible:outline-2 focus-visible:outline-accent active:cursor-grabbing"
-        style={{ insetInlineStart: handleWidth, insetInlineEnd: handleWidth }}
+        style={{ insetInlineStart: hitWidth, insetInlineEnd: hitWidth }}
         {...handleProps('body')}
       >
         <span
@@ -264,6 +269,7 @@ function TimelineClip({
       </div>
       <span
         data-testid="timeline-handle-start"
+        data-trim-room={trimRoom}
         role="slider"
         tabIndex={0}
         aria-label={t('sequences.handleStart')}
@@ -271,12 +277,19 @@ function TimelineClip({
         aria-valuemax={item.maxDuration}
         aria-valuenow={item.startTime}
         aria-orientation="horizontal"
-        className={cn(handleClass, 'start-0 rounded-s-md')}
-        style={{ width: handleWidth }}
+        className={cn(handleClass, 'start-0')}
+        style={{ width: hitWidth }}
         {...handleProps('start')}
-      />
+      >
+        <span
+          aria-hidden
+          className="absolute inset-y-0 start-0 rounded-s-md bg-accent"
+          style={{ width: handleWidth }}
+        />
+      </span>
       <span
         data-testid="timeline-handle-end"
+        data-trim-room={trimRoom}
         role="slider"
         tabIndex={0}
         aria-label={t('sequences.handleEnd')}
@@ -284,10 +297,12 @@ function TimelineClip({
         aria-valuemax={item.maxDuration}
         aria-valuenow={end}
         aria-orientation="horizontal"
-        className={cn(handleClass, 'end-0 rounded-e-md')}
-        style={{ width: handleWidth }}
+        className={cn(handleClass, 'end-0')}
+        style={{ width: hitWidth }}
         {...handleProps('end')}
-      />
+      >
+        <span aria-hidden className="absolute inset-y-0 end-0 rounded-e-md bg-accent" style={{ width: handleWidth }} />
+      </span>
     </li>
   );
 }
