@@ -56,7 +56,7 @@ const SHOT_TYPES: Array<[RegExp, string]> = [
   [/\bmedium shot\b/i, 'medium shot'],
 ];
 
-export function cameraOf(sentence: string): string {
+function cameraOf(sentence: string): string {
   return (
     NAMED_MOVES.find(([re]) => re.test(sentence))?.[1] ??
     ACTION_MOVES.find(([re]) => re.test(sentence))?.[1] ??
@@ -65,7 +65,7 @@ export function cameraOf(sentence: string): string {
 }
 
 /** The scene's first shot establishes the place; a sentence about hands, a letter or a face is close. */
-export function shotTypeOf(sentence: string, first: boolean): string {
+function shotTypeOf(sentence: string, first: boolean): string {
   const named = SHOT_TYPES.find(([re]) => re.test(sentence))?.[1];
   if (named) return named;
   if (CLOSE_WORDS.test(sentence)) return 'close-up';
@@ -80,7 +80,7 @@ const NAME = /^((?:[A-Z][\p{L}'’-]+)(?:\s+[A-Z][\p{L}'’-]+)?)\s+[a-z]/u;
 const withoutOpening = (sentence: string) => sentence.replace(/^[^,]{0,30},\s*/, (m) => (PRONOUN.test(m) ? m : ''));
 
 /** Who a sentence is about when it names them: 'the courier on a red bicycle', 'Commander Hollis'. */
-export function subjectOf(sentence: string): string | null {
+function subjectOf(sentence: string): string | null {
   const start = withoutOpening(sentence);
   if (PRONOUN.test(start)) return null;
   const named = NAME.exec(start)?.[1];

@@ -6,7 +6,7 @@ import { COLOUR_WORDS, type Rgb } from './prompt-words.ts';
 // Pure: no pixels here; prompt-effects-apply.ts does the pixel work for each effect id.
 
 /** Effects with their trigger words (English, then Arabic). Earlier entries win a shared word. */
-export const EFFECT_WORDS = {
+const EFFECT_WORDS = {
   snow: ['snowy', 'snow', 'snowfall', 'snowing', 'blizzard', 'ثلج', 'ثلوج', 'ثلجي', 'ثلجية'],
   winter: ['winter', 'wintry', 'wintery', 'frosty', 'frost', 'شتاء', 'شتوي', 'شتوية'],
   rain: ['rain', 'rainy', 'raining', 'storm', 'stormy', 'downpour', 'مطر', 'ممطر', 'أمطار', 'عاصفة'],

@@ -39,7 +39,7 @@ export function sentencesOf(text: string): string[] {
 }
 
 /** The first time of day a text names, as written (lower case), by position. */
-export function timeIn(text: string): string | null {
+function timeIn(text: string): string | null {
   return TIME_WORDS.exec(text)?.[1]?.toLowerCase() ?? null;
 }
 
@@ -49,7 +49,7 @@ interface PlaceCue {
 }
 
 /** The place a sentence names: a capitalised place after a preposition first, else a common place noun. */
-export function placeIn(sentence: string): PlaceCue | null {
+function placeIn(sentence: string): PlaceCue | null {
   const named = NAMED_PLACE.exec(sentence)?.[1];
   if (named && !NOT_PLACES.has(named.split(' ')[0] ?? '') && !TIME_WORDS.test(named))
     return { place: named, named: true };

@@ -46,7 +46,7 @@ function PostPreview({ post, compact }: { post: ScheduledPost; compact: boolean 
 }
 
 /** What a post's card shows: preview, network mark, time and the start of its caption. */
-export function PostFace({
+function PostFace({
   post,
   zone,
   compact = false,

@@ -15,7 +15,7 @@ function shiftMonth(month: string, delta: -1 | 1): string {
 }
 
 /** The 6×7 days shown for a month, from the Sunday on or before its first day. */
-export function monthGrid(month: string): string[] {
+function monthGrid(month: string): string[] {
   return monthDays(`${month}-01`);
 }
 

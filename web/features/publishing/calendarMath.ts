@@ -29,7 +29,7 @@ export function addDays(date: string, delta: number): string {
 }
 
 /** The Sunday on or before a day (the month grid starts its weeks on Sunday too). */
-export function weekStart(date: string): string {
+function weekStart(date: string): string {
   return addDays(date, -utcDay(date).getUTCDay());
 }
 

@@ -30,7 +30,7 @@ export interface ViewerMedia {
 const num = (value: unknown): number | null =>
   typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null;
 
-export function mediaOfAsset(asset: Asset): ViewerMedia {
+function mediaOfAsset(asset: Asset): ViewerMedia {
   return {
     key: asset.id,
     id: asset.id,
