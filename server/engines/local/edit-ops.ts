@@ -56,6 +56,19 @@ function lightPosition(prompt: string): { x: number; y: number } {
 
 const GREY_WORDS = ['black and white', 'b&w', 'monochrome', 'grayscale', 'greyscale', 'noir', 'desaturated'];
 
+/** Words asking for a painted look: image edits, video filters and prompt effects read the same ones. */
+export const PAINTING_WORDS = [
+  'painting',
+  'oil painting',
+  'painterly',
+  'impressionist',
+  'watercolor',
+  'watercolour',
+  'stylise',
+  'stylize',
+  'artistic',
+];
+
 export const EDIT_RULES: readonly EditRule[] = [
   {
     id: 'black-and-white',
@@ -147,17 +160,7 @@ export const EDIT_RULES: readonly EditRule[] = [
   },
   {
     id: 'painting',
-    words: [
-      'painting',
-      'oil painting',
-      'painterly',
-      'impressionist',
-      'watercolor',
-      'watercolour',
-      'stylise',
-      'stylize',
-      'artistic',
-    ],
+    words: PAINTING_WORDS,
     apply: (img) => step(img, (s) => s.median(7).modulate({ saturation: 1.15 }).blur(0.6)),
   },
   {

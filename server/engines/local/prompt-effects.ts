@@ -1,3 +1,4 @@
+import { PAINTING_WORDS } from './edit-ops.ts';
 import { COLOUR_WORDS, type Rgb } from './prompt-words.ts';
 
 // Reads a prompt into the image operations the local preview can honestly do (time of day, weather,
@@ -61,19 +62,7 @@ const EFFECT_WORDS = {
   blur: ['blur', 'blurry', 'blurred', 'soft focus', 'dreamy', 'bokeh', 'defocus', 'haze', 'hazy', 'ضبابية', 'طمس'],
   sharpen: ['sharpen', 'sharper', 'crisp', 'sharp', 'detailed', 'details', 'clarity', 'enhance', 'حدة', 'أوضح'],
   cartoon: ['cartoon', 'comic', 'pop art', 'anime', 'cel shaded', 'posterize', 'poster', 'كرتون', 'أنمي'],
-  painting: [
-    'painting',
-    'oil painting',
-    'painterly',
-    'impressionist',
-    'watercolor',
-    'watercolour',
-    'stylise',
-    'stylize',
-    'artistic',
-    'لوحة',
-    'زيتية',
-  ],
+  painting: [...PAINTING_WORDS, 'لوحة', 'زيتية'],
   sketch: ['sketch', 'pencil', 'drawing', 'line art', 'charcoal', 'رسم', 'رصاص'],
   pixelate: ['pixel', 'pixelate', 'pixelated', '8-bit', '8bit', 'retro game'],
   emboss: ['emboss', 'embossed', 'relief', 'metallic'],

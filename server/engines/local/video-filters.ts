@@ -1,3 +1,4 @@
+import { PAINTING_WORDS } from './edit-ops.ts';
 import { COLOUR_WORDS, hasPhrase, readPrompt } from './prompt-words.ts';
 
 // ffmpeg 4.1 filter chains the local video engine builds from prompts: the video grade (the same words
@@ -62,17 +63,7 @@ const GRADE_RULES: readonly GradeRule[] = [
   },
   {
     id: 'painting',
-    words: [
-      'painting',
-      'oil painting',
-      'painterly',
-      'impressionist',
-      'watercolor',
-      'watercolour',
-      'stylise',
-      'stylize',
-      'artistic',
-    ],
+    words: PAINTING_WORDS,
     filters: ['boxblur=2:1', 'eq=saturation=1.2', 'unsharp=7:7:0.8'],
   },
   {
