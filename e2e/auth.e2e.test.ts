@@ -34,7 +34,9 @@ describe('account journey', () => {
         .poll(() => page.getByTestId('form-error').textContent())
         .toContain('Invalid verification code. Please try again.');
       expect(await page.getByTestId('code-input-0').inputValue()).toBe('');
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('code-input-0');
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+        .toBe('code-input-0');
 
       // Pasting more than six characters takes the first six, and the full code submits by itself.
       await page.evaluate((text) => {

@@ -66,7 +66,7 @@ describe('password reset journey', () => {
       // The shared code boxes, typed digit by digit; a full code moves on to the new password.
       await page.getByTestId('forgot-code').getByTestId('code-input-0').click();
       await page.keyboard.type(code);
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('forgot-new-password');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('forgot-new-password');
       await page.locator('#forgot-new-password').fill('Password1');
       await page.getByTestId('forgot-confirm-submit').click();
       await expect.poll(() => page.getByTestId('form-error').textContent()).toContain(TOO_COMMON);

@@ -601,7 +601,7 @@ describe('publishing and scheduling', () => {
       const inTwoDays = await dayInBrowser(page, 2);
       await page.getByTestId(`schedule-calendar-day-${tomorrow}`).focus();
       await page.keyboard.press('ArrowLeft');
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-date'))).toBe(inTwoDays);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-date'))).toBe(inTwoDays);
       await page.keyboard.press('Enter');
       expect(await page.getByTestId(`schedule-calendar-day-${inTwoDays}`).getAttribute('aria-pressed')).toBe('true');
     } finally {
