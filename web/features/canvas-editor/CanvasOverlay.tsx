@@ -78,6 +78,11 @@ import { MultiReferencePanel } from '../multi-reference/MultiReferencePanel.tsx'
 import { CinemaSequencesPanel } from '../sequences/CinemaSequencesPanel.tsx';
 import { pinToSequence } from '../sequences/store.ts';
 
+/** Pins images to the cinema sequence, in order (one already pinned is skipped with its own message). */
+function pinAll(images: readonly CanvasImage[]): void {
+  for (const image of images) pinToSequence(image);
+}
+
 installCanvasDebugHandle();
 
 const TOOLS: { tool: CanvasTool; Icon: typeof Hand }[] = [
@@ -275,7 +280,7 @@ function LeftPanel({ generate }: { generate: ReturnType<typeof useGenerate> }) {
             disabled={selectedCount === 0}
             data-testid="canvas-pin"
             onClick={() => {
-              for (const image of selectedImages(useCanvas.getState())) pinToSequence(image);
+              pinAll(selectedImages(useCanvas.getState()));
             }}
           >
             <Pin className="size-4" aria-hidden />
@@ -480,7 +485,7 @@ function StageArea({ onMagicSelector }: { onMagicSelector: (image: CanvasImage) 
     >
       <CanvasStage fit={fit} width={box.width} height={box.height} />
       {empty && <Welcome />}
-      <SelectionToolbar fit={fit} bounds={box} onMagicSelector={onMagicSelector} />
+      <SelectionToolbar fit={fit} bounds={box} onMagicSelector={onMagicSelector} onPin={pinAll} />
       <span className="pointer-events-none absolute bottom-2 end-2 rounded bg-surface/80 px-1.5 py-0.5 text-xs text-muted">
         {t('canvasEditor.zoom', { percent: Math.round(zoom * 100) })}
       </span>

@@ -9,7 +9,6 @@ import { useShallow } from 'zustand/react/shallow';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { useDir } from '../../ui/controls.tsx';
-import { pinToSequence } from '../sequences/store.ts';
 import { QuickEditPopover } from './dialogs/QuickEditPopover.tsx';
 import { boundingRect, floatingPlacement, intersects, screenRect } from './rules.ts';
 import { type CanvasImage, selectedImages, useCanvas, useStageView } from './store.ts';
@@ -88,10 +87,12 @@ function ToolbarButtons({
   selection,
   compact,
   onMagicSelector,
+  onPin,
 }: {
   selection: CanvasImage[];
   compact: boolean;
   onMagicSelector: (image: CanvasImage) => void;
+  onPin: (images: CanvasImage[]) => void;
 }) {
   const { t } = useTranslation();
   const openDialog = useCanvas((s) => s.openDialog);
@@ -142,9 +143,7 @@ function ToolbarButtons({
         icon={<Pin className={icon} aria-hidden />}
         compact={compact}
         testId="canvas-toolbar-pin"
-        onClick={() => {
-          for (const image of selection) pinToSequence(image);
-        }}
+        onClick={() => onPin(selection)}
       />
       <ToolButton
         label={t('canvasToolbar.remove')}
@@ -157,15 +156,20 @@ function ToolbarButtons({
   );
 }
 
-/** Drawn inside the stage box (`bounds`, CSS px); `fit` is the stage's scale of canvas units at zoom 1. */
+/**
+ * Drawn inside the stage box (`bounds`, CSS px); `fit` is the stage's scale of canvas units at zoom 1. What lies
+ * outside the canvas (the Magic Selector tab, the cinema sequence) comes in as callbacks from the editor.
+ */
 export function SelectionToolbar({
   fit,
   bounds,
   onMagicSelector,
+  onPin,
 }: {
   fit: number;
   bounds: { width: number; height: number };
   onMagicSelector: (image: CanvasImage) => void;
+  onPin: (images: CanvasImage[]) => void;
 }) {
   const dir = useDir();
   const selection = useCanvas(useShallow((s) => selectedImages(s)));
@@ -208,6 +212,7 @@ export function SelectionToolbar({
         selection={selection}
         compact={bounds.width < LABELS_FROM_WIDTH}
         onMagicSelector={onMagicSelector}
+        onPin={onPin}
       />
       {quickEdit && <QuickEditPopover onClose={close} />}
     </div>

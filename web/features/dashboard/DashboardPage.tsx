@@ -40,7 +40,7 @@ const AdminPayoutsView = lazy(() => import('../payouts/AdminPayoutsView.tsx'));
 const CampaignsPoolView = lazy(() => import('../campaigns/CampaignsPoolView.tsx'));
 const MyCampaignsView = lazy(() => import('../campaigns/MyCampaignsView.tsx'));
 // The media library (library view) is its own chunk too.
-const LibraryView = lazy(() => import('../assets/LibraryView.tsx'));
+const LibraryView = lazy(() => import('../library/LibraryView.tsx'));
 // The chat assistant (chatWithGenPro view) is its own chunk too.
 const ChatView = lazy(() => import('../chat/ChatView.tsx'));
 // The workspace home (creators view, where everyone lands) is its own chunk too.
