@@ -312,6 +312,18 @@ describe('multi-image canvas and cinema sequences', () => {
       expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && el.clientWidth >= 8)).toBe(true);
       expect(await clips.first().getAttribute('title')).toMatch(/lighthouse on a rocky coast at dusk.*1 s/i);
 
+      // Its handles are too small to be 24 px here: the 'Cut of a clip' fields make the same trim with full-size
+      // targets. Moving the end moves the clip's cut; an end before the start settles 1 s after it.
+      const cutEnd = page.getByTestId('timeline-cut-end');
+      expect((await cutEnd.boundingBox())?.height).toBeGreaterThanOrEqual(24);
+      const start = Number(await clips.first().getAttribute('data-start'));
+      await cutEnd.fill(String(start + 2.5));
+      await expect.poll(async () => Number(await clips.first().getAttribute('data-duration'))).toBe(2.5);
+      await cutEnd.fill(String(start));
+      await cutEnd.press('Enter');
+      await expect.poll(async () => Number(await clips.first().getAttribute('data-duration'))).toBe(1);
+      expect(Number(await cutEnd.inputValue())).toBe(start + 1);
+
       // WCAG 2.1 A/AA on the canvas with its timeline open: no nested controls, names, contrast.
       expect(await seriousViolations(page)).toEqual([]);
 

@@ -9,6 +9,7 @@ import {
   priceTableFor,
   videoFamily,
   videoWantsAudio,
+  withSpecImageCount,
 } from './pricing.ts';
 
 describe('imageDimensions', () => {
@@ -30,6 +31,10 @@ describe('imageDimensions', () => {
 describe('imageCount', () => {
   it('is the larger of variations and numberOfImages, default 1, at most 4', () => {
     expect(imageCount({})).toBe(1);
+    // The spec's image call defaults to 2 variations when it names no count; a count it names stays.
+    expect(imageCount(withSpecImageCount({}))).toBe(2);
+    expect(imageCount(withSpecImageCount({ variations: 1 }))).toBe(1);
+    expect(imageCount(withSpecImageCount({ numberOfImages: 3 }))).toBe(3);
     expect(imageCount({ variations: 2, numberOfImages: 1 })).toBe(2);
     expect(imageCount({ numberOfImages: 3 })).toBe(3);
     expect(imageCount({ variations: 9 })).toBe(4);

@@ -84,6 +84,16 @@ export interface ImagePriceParams extends ImageSizeParams {
   autoUpscale?: boolean;
 }
 
+/**
+ * The spec's image request (POST /api/ai/generate/image): `variations` defaults to 2. Applied to that call only, when
+ * it names neither count; the studio's own callers (canvas, personas, characters) ask for their count themselves,
+ * so imageCount's own fallback stays one image.
+ */
+export function withSpecImageCount<T extends Pick<ImagePriceParams, 'variations' | 'numberOfImages'>>(body: T): T {
+  if (body.variations !== undefined || body.numberOfImages !== undefined) return body;
+  return { ...body, variations: IMAGE_DEFAULTS.variations };
+}
+
 /** How many images a request makes: the larger of `variations` and `numberOfImages` (default 1, at most 4). */
 export function imageCount(params: Pick<ImagePriceParams, 'variations' | 'numberOfImages'>): number {
   const asked = Math.max(params.variations ?? 0, params.numberOfImages ?? 0) || IMAGE_DEFAULTS.numberOfImages;

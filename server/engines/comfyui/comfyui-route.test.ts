@@ -25,7 +25,13 @@ it('stores the image ComfyUI made as an asset that names the engine', async () =
     method: 'POST',
     url: '/api/ai/generate/image',
     headers: authHeader(user.token),
-    payload: { prompt: 'a lighthouse on a cliff at sunset', model: 'stability', size: '1024x1024', seed: 9 },
+    payload: {
+      prompt: 'a lighthouse on a cliff at sunset',
+      model: 'stability',
+      size: '1024x1024',
+      seed: 9,
+      variations: 1,
+    },
   });
   expect(res.statusCode, res.body).toBe(200);
   const [item] = (res.json() as { data: GeneratedMedia[] }).data;

@@ -59,6 +59,7 @@ describe('generation through the Gemini fake', () => {
       prompt: 'a fox in the snow',
       model: 'nanobana',
       size: '512x288',
+      variations: 1,
     });
     expect(res.statusCode, res.body).toBe(200);
     const [item] = (res.json() as { data: GeneratedMedia[] }).data;

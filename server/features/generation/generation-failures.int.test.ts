@@ -62,7 +62,7 @@ describe('generation tasks that fail in the engine', () => {
       method: 'POST',
       url: '/api/ai/generate/image',
       headers: authHeader(user.token),
-      payload: { prompt: `a ${OUTPUT_FILTERED}`, size: '256x256' },
+      payload: { prompt: `a ${OUTPUT_FILTERED}`, size: '256x256', variations: 1 },
     });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({
@@ -93,7 +93,7 @@ describe('generation tasks that fail in the engine', () => {
       method: 'POST',
       url: '/api/ai/generate/image',
       headers: authHeader(user.token),
-      payload: { prompt: `a ${CRASH}`, size: '256x256' },
+      payload: { prompt: `a ${CRASH}`, size: '256x256', variations: 1 },
     });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toMatchObject({ code: 'generation_failed', error: MESSAGES.generation.imageFailed });

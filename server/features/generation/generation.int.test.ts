@@ -129,6 +129,26 @@ describe('POST /api/ai/generate/image', () => {
     expect(deduction?.taskId).toBe(asset.data.metadata.taskId);
   });
 
+  it("makes the spec's default of 2 variations when the request names no count, and one when it asks for one", async () => {
+    const before = await creditsOf(t.ctx.db, user.id);
+    const unnamed = await post(
+      '/api/ai/generate/image',
+      { prompt: 'a red kite over dunes', size: '256x256' },
+      user.token,
+    );
+    expect(unnamed.statusCode, unnamed.body).toBe(200);
+    const two = unnamed.json() as { data: GeneratedMedia[]; creditsUsed: number };
+    expect(two.data).toHaveLength(2);
+    expect(two.creditsUsed).toBe(2 * LOCAL_PREVIEW_PRICES.image);
+    const one = await post(
+      '/api/ai/generate/image',
+      { prompt: 'a red kite over dunes', size: '256x256', numberOfImages: 1 },
+      user.token,
+    );
+    expect((one.json() as { data: GeneratedMedia[] }).data).toHaveLength(1);
+    expect(await creditsOf(t.ctx.db, user.id)).toBe(before - 3 * LOCAL_PREVIEW_PRICES.image);
+  });
+
   it('autoUpscale brings each image to 4K by its long side and charges the upscale too', async () => {
     const before = await creditsOf(t.ctx.db, user.id);
     const res = await post(
@@ -156,6 +176,7 @@ describe('POST /api/ai/generate/image', () => {
         prompt: 'a portrait in the colours of the reference',
         size: '256x256',
         model: 'seedream4',
+        variations: 1,
         referenceImages: [`data:image/png;base64,${png.toString('base64')}`],
         characterImages: [mine.url],
       },

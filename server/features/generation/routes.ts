@@ -17,6 +17,7 @@ import {
   taskIdBody,
 } from '../../../common/api/generation.ts';
 import { aiStatusOf, generationStatusOf } from '../../../common/rules/generation-status.ts';
+import { withSpecImageCount } from '../../../common/rules/pricing.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
@@ -51,6 +52,9 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['generation'],
           summary: 'Generates images (answers the finished images, or a task when it takes longer than ~20 s)',
+          description:
+            'How many: the larger of `variations` and `numberOfImages` (at most 4); a request naming neither makes ' +
+            '`variations` = 2, the spec’s default, and is charged for both.',
           body: generateImageBody,
           response: { 200: generateImageReply, ...errors },
         },
@@ -58,7 +62,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const userId = currentUser(request).id;
         if (request.body.persona_id) await visiblePersona(ctx, userId, request.body.persona_id);
-        const started = await startImageGeneration(ctx, userId, request.body);
+        const started = await startImageGeneration(ctx, userId, withSpecImageCount(request.body));
         const task = await waitForTask(ctx, userId, started.task.id, QUICK_WAIT_MS);
         if (task.status === 'failed') throw taskFailedError(task);
         const media = task.status === 'completed' ? generatedMediaOf(task) : [];

@@ -122,7 +122,7 @@ describe('request ids', () => {
       method: 'POST',
       url: '/api/ai/generate/image',
       headers: { ...authHeader(user.token), 'x-request-id': requestId },
-      payload: { prompt: 'a lighthouse on a cliff at dusk', size: '256x256' },
+      payload: { prompt: 'a lighthouse on a cliff at dusk', size: '256x256', variations: 1 },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['x-request-id']).toBe(requestId);

@@ -210,6 +210,7 @@ describe.sequential('two API processes and two workers on PostgreSQL and S3, beh
       const res = await who.on(a.url).post('/api/ai/generate/image', {
         prompt: 'a red lighthouse on a cliff at dusk',
         size: '512x512',
+        variations: 1,
       });
       expect(res.status, fail('generate image', res)).toBe(200);
       const media = Array.isArray(res.json().data) ? res.json().data : null;

@@ -158,6 +158,7 @@ describe.each(targets)('backup and restore on $name', ({ make }) => {
     const generated = await rita.call<{ data: Array<{ url: string }> }>('POST', '/api/ai/generate/image', {
       prompt: 'a lighthouse on a cliff at sunset, kept safe in a backup',
       size: '256x256',
+      variations: 1,
     });
     expect(generated.status, JSON.stringify(generated.json)).toBe(200);
     const saved = await rita.call<{ data: EditorSession }>('POST', '/api/editor-sessions', {
@@ -175,6 +176,7 @@ describe.each(targets)('backup and restore on $name', ({ make }) => {
       {
         prompt: 'a running shoe on a mountain trail',
         size: '256x256',
+        variations: 1,
       },
     );
     expect(brandImage.status, JSON.stringify(brandImage.json)).toBe(200);

@@ -154,7 +154,7 @@ for (const backend of [localBackend(), s3Backend()]) {
         method: 'POST',
         url: '/api/ai/generate/image',
         headers: authHeader(user.token),
-        payload: { prompt, size: '256x256' },
+        payload: { prompt, size: '256x256', variations: 1 },
       });
     }
 

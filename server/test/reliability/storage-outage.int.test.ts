@@ -115,7 +115,7 @@ function generate(prompt: string, extra: Record<string, unknown> = {}) {
     method: 'POST',
     url: '/api/ai/generate/image',
     headers: authHeader(user.token),
-    payload: { prompt, size: '256x256', ...extra },
+    payload: { prompt, size: '256x256', variations: 1, ...extra },
   });
 }
 

@@ -43,6 +43,8 @@ export async function generateOnCanvas(prompt: string, signal?: AbortSignal): Pr
         aspectRatio: format.aspectRatio,
         sampleImageSize: format.size,
         size: `${format.width}x${format.height}`,
+        // One image per Generate (the canvas spec's numberOfImages); the call's own default is 2 variations.
+        numberOfImages: 1,
       },
       signal,
     );

@@ -37,6 +37,7 @@ import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { useDir } from '../../ui/controls.tsx';
 import type { MovieAgentReply } from './api.ts';
+import { ClipCutFields } from './ClipCutFields.tsx';
 import { ItemStateBadge, MasterSection, MovieScriptField } from './sections.tsx';
 import { type SequenceItem, useSequences } from './store.ts';
 import { sequenceText } from './text.ts';
@@ -711,6 +712,7 @@ export default function TimelineEditor({ onClose }: { onClose: () => void }) {
                   </div>
                   <p className="text-xs text-subtle">{t('sequences.timelineHint')}</p>
                   <TimelineTrack items={items} pps={pps} onSeek={playback.seek} />
+                  <ClipCutFields items={items} />
                   <TimelineVideo playback={playback} />
                 </section>
               </div>
