@@ -233,7 +233,8 @@ describe('POST /api/ai/generate/image', () => {
       success: false,
       error: MESSAGES.credits.insufficient,
       code: 'insufficient_credits',
-      details: { required: LOCAL_PREVIEW_PRICES.image, balance: 0 },
+      // No count named: the spec's two variations are what it would cost.
+      details: { required: 2 * LOCAL_PREVIEW_PRICES.image, balance: 0 },
     });
     expect(await creditsOf(t.ctx.db, broke.id)).toBe(0);
     expect(await ledgerOf(broke.id)).toHaveLength(0);
