@@ -174,7 +174,8 @@ describe('creator payouts through Stripe Connect', () => {
       const row = payouts.getByTestId('payout-row');
       await row.waitFor({ timeout: 15_000 });
       await expect.poll(() => row.getByTestId('payout-status').getAttribute('data-status')).toBe('processing');
-      expect(await row.getByTestId('payout-transferred').isVisible()).toBe(true);
+      // The transfer's time comes with the account's next refresh (it may follow the status by a moment).
+      await row.getByTestId('payout-transferred').waitFor({ timeout: 20_000 });
       const [transfer] = [...stripe.transfers.values()];
       expect(transfer).toMatchObject({ amount: 3_000, destination: account });
 
