@@ -144,22 +144,11 @@ const toAvatarWebp = (image: Buffer) =>
  */
 export async function setAvatar(deps: Deps, user: UserRow, image: Buffer): Promise<User> {
   try {
-    const webp = await toAvatarWebp(image);
-    const store = new MediaStore(deps);
-    const stored = await store.put({
-      body: webp,
-      contentType: 'image/webp',
-      storageClass: 'upload',
-      ext: 'webp',
-      userId: user.id,
-      isPublic: true,
-      source: AVATAR_SOURCE,
-      quotaBytes: storageLimitBytes(deps.config),
-    });
+    const stored = await storePublicImage(deps, user.id, await toAvatarWebp(image), AVATAR_SOURCE);
     const now = deps.clock.now();
     const [before] = await deps.db.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, user.id));
     await deps.db.update(users).set({ avatarUrl: stored.url, updatedAt: now }).where(eq(users.id, user.id));
-    await deleteStoredAvatar(deps, user.id, before?.avatarUrl ?? null);
+    await deleteReplacedImage(deps, user.id, before?.avatarUrl ?? null, AVATAR_SOURCE);
     return await loadUserDto(deps.db, user.id, now);
   } catch (error) {
     if (error instanceof AppError) throw error;
@@ -168,16 +157,42 @@ export async function setAvatar(deps: Deps, user: UserRow, image: Buffer): Promi
   }
 }
 
-async function deleteStoredAvatar(deps: Deps, userId: string, url: string | null): Promise<void> {
+/**
+ * Stores a re-encoded profile picture (avatar, brand logo) as a public WebP object of the user, tagged with its
+ * source so that only pictures of that kind are ever deleted when replaced.
+ */
+export function storePublicImage(deps: Deps, userId: string, webp: Buffer, source: string) {
+  return new MediaStore(deps).put({
+    body: webp,
+    contentType: 'image/webp',
+    storageClass: 'upload',
+    ext: 'webp',
+    userId,
+    isPublic: true,
+    source,
+    quotaBytes: storageLimitBytes(deps.config),
+  });
+}
+
+/**
+ * Deletes the stored picture a new one replaced: only the user's own object stored with that source (a URL
+ * typed by hand or another kind of file is left alone). A failed delete is logged, never fatal.
+ */
+export async function deleteReplacedImage(
+  deps: Deps,
+  userId: string,
+  url: string | null,
+  source: string,
+): Promise<void> {
   if (!url) return;
   const key = storedKeyOf(deps.config, url);
   if (!key) return;
   const store = new MediaStore(deps);
   const object = await store.get(key);
-  if (object?.userId !== userId || object.tags.Source !== AVATAR_SOURCE) return;
+  if (object?.userId !== userId || object.tags.Source !== source) return;
   try {
     await store.delete(key);
   } catch (error) {
-    deps.log.warn({ err: error, userId, key }, 'old avatar could not be deleted');
+    deps.log.warn({ err: error, userId, key, source }, 'replaced picture could not be deleted');
   }
 }

@@ -7,10 +7,8 @@ import { brandProfiles } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { storedKeyOf } from '../../platform/media/inputs.ts';
-import { storageLimitBytes } from '../../platform/media/quota.ts';
-import { MediaStore } from '../../platform/media/store.ts';
 import { isValidKey } from '../../platform/storage/keys.ts';
-import { readOwnImage, reencodeAsWebp } from './avatar.ts';
+import { deleteReplacedImage, readOwnImage, reencodeAsWebp, storePublicImage } from './avatar.ts';
 
 // The brand logo (issue 27 finding 7). Every creator's and admin's browser loads it, so it is never a URL the
 // brand typed: it is one of the brand's own images (a multipart upload, or its media library's URL of a file
@@ -61,17 +59,7 @@ const toLogoWebp = (image: Buffer) =>
  */
 export async function setBrandLogo(deps: Deps, user: UserRow, image: Buffer): Promise<string> {
   try {
-    const webp = await toLogoWebp(image);
-    const stored = await new MediaStore(deps).put({
-      body: webp,
-      contentType: 'image/webp',
-      storageClass: 'upload',
-      ext: 'webp',
-      userId: user.id,
-      isPublic: true,
-      source: LOGO_SOURCE,
-      quotaBytes: storageLimitBytes(deps.config),
-    });
+    const stored = await storePublicImage(deps, user.id, await toLogoWebp(image), LOGO_SOURCE);
     await replaceLogo(deps, user.id, stored.url);
     return stored.url;
   } catch (error) {
@@ -92,18 +80,5 @@ export async function replaceLogo(deps: Deps, userId: string, url: string | null
     .insert(brandProfiles)
     .values({ userId, logoUrl: url, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({ target: brandProfiles.userId, set: { logoUrl: url, updatedAt: now } });
-  if (before?.logoUrl && before.logoUrl !== url) await deleteStoredLogo(deps, userId, before.logoUrl);
-}
-
-async function deleteStoredLogo(deps: Deps, userId: string, url: string): Promise<void> {
-  const key = storedKeyOf(deps.config, url);
-  if (!key) return;
-  const store = new MediaStore(deps);
-  const object = await store.get(key);
-  if (object?.userId !== userId || object.tags.Source !== LOGO_SOURCE) return;
-  try {
-    await store.delete(key);
-  } catch (error) {
-    deps.log.warn({ err: error, userId, key }, 'old brand logo could not be deleted');
-  }
+  if (before?.logoUrl && before.logoUrl !== url) await deleteReplacedImage(deps, userId, before.logoUrl, LOGO_SOURCE);
 }
