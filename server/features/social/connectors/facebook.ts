@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { journaledPublish, type PublishJournal } from './journal.ts';
+import { metaRetryAfterSeconds } from './meta.ts';
 import {
   type Connector,
   ConnectorError,
@@ -65,29 +66,6 @@ function facebookFailure(status: number, error: Record<string, unknown> | undefi
 }
 
 /**
- * Seconds until Meta lets the app call again: Retry-After when sent, else the largest
- * `estimated_time_to_regain_access` (minutes) of X-Business-Use-Case-Usage.
- */
-function retryAfterOf(headers: Headers): number | undefined {
-  const after = Number(headers.get('retry-after'));
-  if (Number.isFinite(after) && after > 0) return after;
-  const usage = headers.get('x-business-use-case-usage');
-  if (!usage) return undefined;
-  try {
-    const parsed = JSON.parse(usage) as Record<string, Array<{ estimated_time_to_regain_access?: number }>>;
-    const minutes = Math.max(
-      0,
-      ...Object.values(parsed)
-        .flat()
-        .map((u) => Number(u.estimated_time_to_regain_access) || 0),
-    );
-    return minutes > 0 ? minutes * 60 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
  * The Graph API's shared origin/version/token handling and Meta's error body. `base` is the API origin (videos are
  * uploaded to graph-video.facebook.com); a FormData body is sent as multipart (a video chunk).
  */
@@ -122,7 +100,7 @@ function graphClient(base: string) {
             error.error_subcode ? `, subcode ${String(error.error_subcode)}` : ''
           })`
         : res.statusText;
-      throw new ConnectorError(failure, `${res.status} ${detail}`, retryAfterOf(res.headers), res.status);
+      throw new ConnectorError(failure, `${res.status} ${detail}`, metaRetryAfterSeconds(res.headers), res.status);
     }
     return parsed;
   };

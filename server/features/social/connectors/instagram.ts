@@ -1,5 +1,6 @@
 import { MESSAGES } from '../../../../common/messages.ts';
 import { journaledPublish, type PublishJournal } from './journal.ts';
+import { metaRetryAfterSeconds } from './meta.ts';
 import {
   type Connector,
   ConnectorError,
@@ -94,24 +95,6 @@ function failureOf(status: number, code: number | null, subcode: number | null, 
   return 'bad-body';
 }
 
-/** Minutes Meta says the app or account must wait (X-Business-Use-Case-Usage), in seconds. */
-function retryAfterOf(headers: Headers): number | undefined {
-  const buc = headers.get('x-business-use-case-usage');
-  if (!buc) return undefined;
-  try {
-    const usage = JSON.parse(buc) as Record<string, Array<{ estimated_time_to_regain_access?: number }>>;
-    const minutes = Math.max(
-      0,
-      ...Object.values(usage)
-        .flat()
-        .map((u) => Number(u.estimated_time_to_regain_access) || 0),
-    );
-    return minutes > 0 ? minutes * 60 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 type Body = Record<string, unknown>;
 
 /** A request to Instagram; a non-2xx reply (or an `error` body) becomes a MetaError of the right class. */
@@ -146,7 +129,7 @@ async function request(
   );
   const failure: ConnectorFailure = failureOf(res.status, code, subcode, error?.is_transient === true);
   const detail = `${res.status} ${message}${code !== null ? ` (code ${code}${subcode ? `/${subcode}` : ''})` : ''}`;
-  throw new MetaError(failure, detail, code, subcode, retryAfterOf(res.headers), res.status);
+  throw new MetaError(failure, detail, code, subcode, metaRetryAfterSeconds(res.headers), res.status);
 }
 
 const sleep = (ms: number, signal?: AbortSignal) => sleepUnlessStopped(ms, signal, 'publishing was stopped');
