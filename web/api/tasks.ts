@@ -11,6 +11,7 @@ import {
   TASK_RECONNECT_EVENT,
   type TaskStatusReply,
   type TaskView,
+  taskReconnectData,
   taskView,
 } from '../../common/api/tasks.ts';
 import { ApiError, apiRequest } from './client.ts';
@@ -24,6 +25,8 @@ const POLL_MIN_MS = 1_000;
 const POLL_MAX_MS = 15_000;
 /** After the server refused the stream (signed out, …), try it again this much later. */
 const REOPEN_MS = 30_000;
+/** After the server said it is stopping without saying how long to wait. */
+const DRAIN_REOPEN_MS = 1_000;
 
 interface Watcher {
   deliver(task: TaskView): void;
@@ -70,14 +73,28 @@ function connect(): void {
     for (const watcher of watchers.get(parsed.data.id) ?? []) watcher.deliver(parsed.data);
     for (const watcher of watchers.get(EVERY_TASK) ?? []) watcher.deliver(parsed.data);
   });
-  // The serving process is stopping (a deploy): the stream ends right after this and the browser reconnects by
-  // itself after the `retry` the server set, through the load balancer to another process. Watched tasks are read
-  // meanwhile, and once more when the stream is back, so no change is missed.
-  stream.addEventListener(TASK_RECONNECT_EVENT, () => {
-    if (source !== stream || !streamOpen) return;
+  // The serving process is stopping (a deploy): the stream ends right after this. The page opens a new one itself
+  // after the wait the server asked for (through the load balancer, to another process), rather than trusting the
+  // browser's reconnection: a proxy may keep the ended stream open. Watched tasks are read meanwhile, and once more
+  // when the new stream opens, so no change is missed.
+  stream.addEventListener(TASK_RECONNECT_EVENT, (event) => {
+    if (source !== stream) return;
+    let retryMs = DRAIN_REOPEN_MS;
+    try {
+      const data = taskReconnectData.safeParse(JSON.parse((event as MessageEvent<string>).data));
+      if (data.success) retryMs = Math.min(data.data.retryMs, REOPEN_MS);
+    } catch {
+      // An unreadable hint still means the stream is ending.
+    }
+    stream.close();
+    source = null;
     streamOpen = false;
     connectingSince = Date.now();
     for (const watcher of everyWatcher()) watcher.streamChanged(false, connectingSince);
+    reopenTimer = setTimeout(() => {
+      reopenTimer = undefined;
+      if (watchers.size > 0) connect();
+    }, retryMs);
   });
   stream.addEventListener('error', () => {
     if (streamOpen) connectingSince = Date.now();

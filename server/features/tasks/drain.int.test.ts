@@ -32,7 +32,7 @@ async function openStream(token: string) {
   return { res, text: () => text, ended: () => ended };
 }
 
-const HINT = /retry: (\d+)\nevent: reconnect\ndata: \{"reason":"draining"\}\n\n$/;
+const HINT = /retry: (\d+)\nevent: reconnect\ndata: \{"reason":"draining","retryMs":\d+\}\n\n$/;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -47,7 +47,7 @@ afterAll(async () => {
 
 describe('event streams when the process drains', () => {
   it('the hint asks for a reconnection within about a second, spread over browsers', () => {
-    expect(drainingEvent(() => 0)).toBe('retry: 500\nevent: reconnect\ndata: {"reason":"draining"}\n\n');
+    expect(drainingEvent(() => 0)).toBe('retry: 500\nevent: reconnect\ndata: {"reason":"draining","retryMs":500}\n\n');
     expect(drainingEvent(() => 0.999)).toMatch(/^retry: 1499\n/);
   });
 
@@ -72,7 +72,7 @@ describe('event streams when the process drains', () => {
     const late = await openStream(user.token);
     expect(late.res.status).toBe(200);
     await eventually(async () => late.ended(), { what: 'the late stream to end' });
-    expect(late.text()).toMatch(/^retry: \d+\nevent: reconnect\ndata: \{"reason":"draining"\}\n\n$/);
+    expect(late.text()).toMatch(/^retry: \d+\nevent: reconnect\ndata: \{"reason":"draining","retryMs":\d+\}\n\n$/);
     expect(hub.subscribers).toBe(0);
     expect(hub.isListening).toBe(false);
 

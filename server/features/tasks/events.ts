@@ -42,7 +42,7 @@ export interface TaskSubscriber {
  */
 export function drainingEvent(random = Math.random): string {
   const retryMs = 500 + Math.floor(random() * 1_000);
-  return `retry: ${retryMs}\nevent: ${TASK_RECONNECT_EVENT}\ndata: {"reason":"draining"}\n\n`;
+  return `retry: ${retryMs}\nevent: ${TASK_RECONNECT_EVENT}\ndata: {"reason":"draining","retryMs":${retryMs}}\n\n`;
 }
 
 /**

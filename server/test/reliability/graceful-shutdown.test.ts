@@ -135,7 +135,7 @@ describe.each(targets)('graceful shutdown of an API process on $name', ({ make }
 
     // The stream is told to reconnect (elsewhere) and ends.
     await until('the event stream to end', () => (stream.ended() ? true : undefined));
-    expect(stream.text()).toMatch(/retry: \d+\nevent: reconnect\ndata: \{"reason":"draining"\}\n\n$/);
+    expect(stream.text()).toMatch(/retry: \d+\nevent: reconnect\ndata: \{"reason":"draining","retryMs":\d+\}\n\n$/);
 
     // No new connection is accepted.
     const refused = await until('new connections to be refused', async () => {
