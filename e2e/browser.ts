@@ -10,6 +10,12 @@ import { CHROMIUM_ARGS } from '../scripts/chromium.ts';
 export const baseUrl = () => inject('baseUrl');
 const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
 
+/** A screenshot of the page as it is now, kept for a person to look at: test-results/screenshots/<name>.png. */
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
 export interface BrowserSession {
   context: BrowserContext;
   page: Page;

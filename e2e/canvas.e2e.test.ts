@@ -69,9 +69,17 @@ describe('multi-image canvas and cinema sequences', () => {
       await selectOnly(page, 0);
       await page.getByTestId('canvas-edit-ai').click();
       await page.getByTestId('quick-edit-popover').waitFor();
-      await page.getByTestId('quick-edit-prompt').fill('make it black and white');
+      await page.getByTestId('quick-edit-prompt').fill('make it black and white, add a dog');
       await page.getByTestId('quick-edit-apply').click();
       await expect.poll(() => canvasCount(page), { timeout: 45_000 }).toBe(3);
+      // Issue 30: the message says what the preview did with the prompt, and what it could not.
+      await page
+        .locator('[data-sonner-toast]')
+        .filter({
+          hasText:
+            'Local preview applied: black-and-white. Not applied: “add a dog” — needs an AI engine or a marked region.',
+        })
+        .waitFor({ timeout: 15_000 });
       // The selected image says which engine made it: the local preview, not Seedream or Nano Banana.
       await selectOnly(page, 0);
       expect(await page.getByTestId('canvas-overlay').getByTestId('engine-badge').textContent()).toContain(

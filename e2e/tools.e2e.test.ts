@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, it } from 'vitest';
-import { baseUrl, expect, freshCreator, openBrowser } from './browser.ts';
+import { baseUrl, expect, freshCreator, openBrowser, shot } from './browser.ts';
 
 const SIZE = 256;
 
@@ -88,6 +88,11 @@ describe('side tools', () => {
       // Issue 19: the tool names the engine that serves it, and the result the engine that made it.
       expect(await page.getByTestId('engine-note').first().innerText()).toContain('(local preview)');
       expect(await result.getByTestId('engine-badge').getAttribute('data-engine')).toBe('local');
+      // Issue 30: the result says what the preview did with the prompt, and what it could not.
+      expect(await result.getByTestId('preview-note').innerText()).toBe(
+        'Local preview applied: shape of the marked area, colour: green, material: moss, shading. Not applied: “patch” — needs an AI engine.',
+      );
+      await shot(page, 'magic-selector-preview-note');
       const img = result.getByTestId('magic-compare-after');
       await expect
         .poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0), { timeout: 15_000 })
@@ -225,12 +230,22 @@ describe('side tools', () => {
 
       await page.getByTestId('mr-variations').fill('2');
       expect(await page.getByTestId('mr-variations').inputValue()).toBe('2');
-      await page.getByTestId('mr-prompt').fill('an abstract colour field study');
+      await page.getByTestId('mr-prompt').fill('an abstract colour field study, soft focus');
       await page.getByTestId('mr-generate').click();
 
       const results = page.getByTestId('mr-result');
       await expect.poll(() => results.count(), { timeout: 90_000, interval: 500 }).toBe(2);
       expect(await results.first().getByTestId('engine-badge').getAttribute('data-engine')).toBe('local');
+      // Issue 30: what the preview did with the prompt, under the results.
+      expect(await panel.getByTestId('preview-note').first().innerText()).toBe(
+        'Local preview applied: soft focus. Not applied: “an abstract colour field study” — needs an AI engine.',
+      );
+      // The two new images join the studio's media list without a reload.
+      await expect
+        .poll(() => page.getByTestId('assets-grid').getByTestId('asset-card').count(), { timeout: 15_000 })
+        .toBe(2);
+      await panel.getByTestId('preview-note').first().scrollIntoViewIfNeeded();
+      await shot(page, 'multi-reference-preview-note');
       const src = await results.first().locator('img').getAttribute('src');
       expect(src).toBeTruthy();
       const out = await fetchImage(src as string, token);

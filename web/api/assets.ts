@@ -73,6 +73,12 @@ export function updateCachedAsset(
   });
 }
 
+/** Reads the media lists again (after a tool made new assets outside a mutation of this file). */
+export function useRefreshAssets(): () => void {
+  const queryClient = useQueryClient();
+  return () => void queryClient.invalidateQueries({ queryKey: assetsQueryKey });
+}
+
 export function useDeleteAsset() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -188,6 +188,9 @@ describe('the local assistant (no LLM configured)', () => {
       // Diacritics and tatweel, as people type them.
       ['كيف أُجَدْوِل منشـوراً لوقت لاحق؟', 'docs/help/ar/publishing.md', 'لجدولة المنشور'],
       ['ما هي أدوات اللوحة؟', 'docs/help/ar/canvas.md', 'أداة التحديد'],
+      ['كيف أغيّر جزءاً من الصورة بأداة التحديد السحري؟', 'docs/help/ar/magic-selector.md', 'ترسم فوق جزء من الصورة'],
+      ['كيف أمزج عدة صور مرجعية؟', 'docs/help/ar/multi-reference.md', 'حتى 8 صور مرجعية'],
+      ['كيف أنشئ حملة لعلامتي التجارية؟', 'docs/help/ar/campaigns.md', 'تحتاج الحملة إلى عنوان'],
     ];
     const from = newAddress();
     const asker = await createTestUser(t.ctx.db, { credits: 1 });

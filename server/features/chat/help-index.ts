@@ -112,6 +112,7 @@ export function normaliseArabic(word: string): string {
 // بريد (mail) keeps its ب.
 const AR_PREFIXES = ['وبال', 'وال', 'بال', 'فال', 'كال', 'لل', 'ال'];
 const AR_LETTER_PREFIXES = ['و', 'ب', 'ل', 'ف', 'ك'];
+const AR_VERB_PREFIXES = ['ا', 'ت', 'ي', 'ن'];
 const AR_SUFFIXES = ['هما', 'كما', 'ات', 'ون', 'ين', 'ان', 'ها', 'هم', 'كم', 'نا', 'ني', 'يه', 'ه', 'ي', 'ك'];
 
 /** An Arabic word's stem: normalised, clitics off (one prefix group, one ending), at least 3 letters left. */
@@ -124,6 +125,8 @@ export function arabicStem(word: string): string {
     if (letter) stem = stem.slice(1);
     const again = AR_PREFIXES.find((p) => stem.startsWith(p) && stem.length - p.length >= 2);
     if (again) stem = stem.slice(again.length);
+    // A present-tense verb of a three-letter root (أمزج, تمزج, يمزج: blend) meets its root (مزج).
+    else if (stem.length === 4 && AR_VERB_PREFIXES.includes(stem[0] ?? '')) stem = stem.slice(1);
   }
   const suffix = AR_SUFFIXES.find((x) => stem.endsWith(x) && stem.length - x.length >= 3);
   if (suffix) stem = stem.slice(0, -suffix.length);

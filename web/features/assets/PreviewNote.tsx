@@ -11,25 +11,31 @@ export interface PreviewSummary {
 }
 
 const strings = (value: unknown): string[] | null =>
-  Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : null;
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : null;
 
 /** The preview summary in a result's metadata, or null when the engine reports none. */
-export function previewOf(metadata: Record<string, unknown> | null | undefined): PreviewSummary | null {
-  const preview = metadata?.preview as Record<string, unknown> | undefined;
-  const applied = strings(preview?.applied);
-  const notApplied = strings(preview?.notApplied);
-  return applied && notApplied ? { applied, notApplied } : null;
+export function previewOf(metadata: unknown): PreviewSummary | null {
+  if (typeof metadata !== 'object' || metadata === null) return null;
+  const preview = (metadata as { preview?: unknown }).preview;
+  if (typeof preview !== 'object' || preview === null) return null;
+  const { applied, notApplied } = preview as { applied?: unknown; notApplied?: unknown };
+  const appliedWords = strings(applied);
+  const notAppliedParts = strings(notApplied);
+  return appliedWords || notAppliedParts ? { applied: appliedWords ?? [], notApplied: notAppliedParts ?? [] } : null;
 }
 
-/** 'Local preview applied: winter, evening. Not applied: "add a dog" — needs an AI engine or a marked region.' */
-export function previewText(t: TFunction, preview: PreviewSummary): string {
+/**
+ * 'Local preview applied: winter, evening. Not applied: "add a dog" — needs an AI engine.' With `suggestRegion`
+ * (a whole-image edit, where a removal could be done on a marked region), '… or a marked region.'
+ */
+export function previewText(t: TFunction, preview: PreviewSummary, suggestRegion = false): string {
   const applied =
     preview.applied.length > 0
       ? t('previewNote.applied', { words: preview.applied.join(', ') })
       : t('previewNote.nothing');
   if (preview.notApplied.length === 0) return applied;
   const parts = preview.notApplied.map((p) => `“${p}”`).join(', ');
-  return `${applied} ${t('previewNote.notApplied', { parts })}`;
+  return `${applied} ${t(suggestRegion ? 'previewNote.notAppliedOrRegion' : 'previewNote.notApplied', { parts })}`;
 }
 
 export function PreviewNote({

@@ -7,6 +7,7 @@ import { useStore } from 'zustand';
 import { CANVAS } from '../../../common/api/canvas-images.constants.ts';
 import { MAGIC_SELECTOR } from '../../../common/api/inpaint.constants.ts';
 import type { MagicQuality } from '../../../common/api/inpaint.ts';
+import { useRefreshAssets } from '../../api/assets.ts';
 import { usePrice } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
@@ -15,6 +16,7 @@ import { inputClass } from '../../ui/Field.tsx';
 import { ModalDialog } from '../../ui/ModalDialog.tsx';
 import { ToolPanelLayout } from '../../ui/ToolPanelLayout.tsx';
 import { EngineBadge, EngineNote } from '../assets/EngineBadge.tsx';
+import { PreviewNote } from '../assets/PreviewNote.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { placeBesideSource } from '../canvas/actions.ts';
 import { useSessionParticipant } from '../editor-sessions/registry.ts';
@@ -22,12 +24,7 @@ import { imageThumbnail, loadImage, shrinkDataUrl } from '../multi-composition/i
 import { readAsDataUrl } from './api.ts';
 import { BeforeAfter } from './BeforeAfter.tsx';
 import { MaskPainter } from './MaskPainter.ts';
-import {
-  captureMagicSelectorSession,
-  type MagicPreview,
-  type MagicResult,
-  parseMagicSelectorSession,
-} from './session.ts';
+import { captureMagicSelectorSession, type MagicResult, parseMagicSelectorSession } from './session.ts';
 import { createMagicStore, needsReference, useMagicHandoff } from './store.ts';
 
 // The Magic Selector (canvas spec 2, 5, 9): a base image, a brush painting white on a black mask
@@ -209,6 +206,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
 
   const onError = (key: string) => setError(t(key));
 
+  const refreshAssets = useRefreshAssets();
   const apply = () => store.getState().apply(() => painter.current?.toDataUrl() ?? null, t);
 
   const toCanvas = () => {
@@ -383,7 +381,7 @@ export function MagicSelectorPanel({ onClose, layout = 'panel' }: { onClose?: ()
         loading={busy}
         onClick={(event) => {
           applyButton.current = event.currentTarget;
-          void apply();
+          void apply().then(refreshAssets);
         }}
         data-testid="magic-apply"
       >
@@ -518,19 +516,5 @@ function ResultView({
       <PreviewNote preview={result.preview} />
       {actions}
     </section>
-  );
-}
-
-/** What the local preview did with the prompt, and what it could not (metadata.preview). */
-function PreviewNote({ preview }: { preview?: MagicPreview | null }) {
-  const { t } = useTranslation();
-  if (!preview) return null;
-  return (
-    <div className="space-y-1 text-xs text-muted" data-testid="magic-result-preview">
-      {preview.applied.length > 0 && <p>{t('magicCompare.previewApplied', { list: preview.applied.join(', ') })}</p>}
-      {preview.notApplied.length > 0 && (
-        <p>{t('magicCompare.previewNotApplied', { list: preview.notApplied.map((w) => `"${w}"`).join(', ') })}</p>
-      )}
-    </div>
   );
 }

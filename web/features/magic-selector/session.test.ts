@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  captureMagicSelectorSession,
-  type MagicSelectorSession,
-  parseMagicSelectorSession,
-  previewOf,
-} from './session.ts';
+import { previewOf } from '../assets/PreviewNote.tsx';
+import { captureMagicSelectorSession, type MagicSelectorSession, parseMagicSelectorSession } from './session.ts';
 
 const state: MagicSelectorSession = {
   baseImage: '/api/personas/image/base.png',
@@ -56,7 +52,7 @@ describe('Magic Selector session state', () => {
   });
 });
 
-describe('previewOf', () => {
+describe('previewOf (shared with the quick edit and Multi-Reference)', () => {
   it('reads what the local preview applied and did not, and nothing when the engine did not say', () => {
     expect(
       previewOf({ engine: 'local', preview: { applied: ['colour: red', 3], notApplied: ['dog'], note: 'x' } }),

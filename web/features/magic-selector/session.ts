@@ -3,6 +3,7 @@
 
 import { MAGIC_SELECTOR } from '../../../common/api/inpaint.constants.ts';
 import type { MagicMode, MagicQuality } from '../../../common/api/inpaint.ts';
+import type { PreviewSummary } from '../assets/PreviewNote.tsx';
 
 export interface MagicResult {
   url: string;
@@ -12,24 +13,7 @@ export interface MagicResult {
   /** The engine that made it (metadata.engine): 'local' or a vendor. */
   engine?: string | null;
   /** What the local preview did with the prompt (metadata.preview), when it says. */
-  preview?: MagicPreview | null;
-}
-
-export interface MagicPreview {
-  applied: string[];
-  notApplied: string[];
-}
-
-const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-
-/** metadata.preview of an inpaint reply, or null when the engine did not report one. */
-export function previewOf(metadata: unknown): MagicPreview | null {
-  if (typeof metadata !== 'object' || metadata === null) return null;
-  const preview = (metadata as { preview?: unknown }).preview;
-  if (typeof preview !== 'object' || preview === null) return null;
-  const { applied, notApplied } = preview as { applied?: unknown; notApplied?: unknown };
-  return { applied: strings(applied), notApplied: strings(notApplied) };
+  preview?: PreviewSummary | null;
 }
 
 export interface MagicSelectorSession {

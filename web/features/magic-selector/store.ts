@@ -7,8 +7,9 @@ import { type MagicMode, type MagicQuality, magicSelectorPrompt } from '../../..
 import { ApiError } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { engineOf } from '../assets/EngineBadge.tsx';
+import { previewOf } from '../assets/PreviewNote.tsx';
 import { inpaint } from './api.ts';
-import { type MagicResult, type MagicSelectorSession, previewOf } from './session.ts';
+import type { MagicResult, MagicSelectorSession } from './session.ts';
 
 export const needsReference = (mode: MagicMode) => (MAGIC_SELECTOR.referenceModes as readonly string[]).includes(mode);
 

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useStore } from 'zustand';
 import { MULTI_REFERENCE } from '../../../common/api/multi-reference.constants.ts';
+import { useRefreshAssets } from '../../api/assets.ts';
 import { usePrice } from '../../api/engines.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { disabledButtonClass } from '../../ui/Button.tsx';
@@ -36,6 +37,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
   const [, setParams] = useSearchParams();
   const addImage = useCanvas((s) => s.addImage);
   const [store] = useState(createMultiReferenceStore);
+  const refreshAssets = useRefreshAssets();
   const {
     mode,
     refs,
@@ -357,7 +359,7 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
           type="button"
           data-testid="mr-generate"
           disabled={busy || uploading || shortfall > 0}
-          onClick={() => void generate()}
+          onClick={() => void generate().then(refreshAssets)}
           className={cn(
             'flex-1 rounded-lg bg-accent px-3 py-2 text-xs font-semibold text-accent-fg hover:bg-accent-strong',
             disabledButtonClass,
@@ -400,26 +402,30 @@ export function MultiReferencePanel({ onClose, layout = 'panel' }: { onClose?: (
               className="w-full rounded-md"
             />
           )}
-          <figcaption className="flex items-center gap-2 text-xs">
-            <span className="flex-1">{t('multiReference.variation', { n: result.variation })}</span>
-            <EngineBadge engine={result.engine} className="text-muted" />
-            {result.mediaType === 'image' && (
-              <button
-                type="button"
-                className="rounded-md border border-line px-2 py-1"
-                onClick={() => openInCanvas(result)}
+          <figcaption className="space-y-2 text-xs">
+            <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+              <span className="font-medium">{t('multiReference.variation', { n: result.variation })}</span>
+              <EngineBadge engine={result.engine} className="text-muted" />
+            </div>
+            <div className="flex flex-wrap gap-2">
+              {result.mediaType === 'image' && (
+                <button
+                  type="button"
+                  className="min-h-8 rounded-md border border-line px-2 py-1 hover:bg-surface-2"
+                  onClick={() => openInCanvas(result)}
+                >
+                  {t('multiReference.openInCanvas')}
+                </button>
+              )}
+              <a
+                href={result.url}
+                download={`multi-reference-${result.variation}.${result.mediaType === 'video' ? 'mp4' : 'png'}`}
+                className="inline-flex min-h-8 items-center gap-1 rounded-md border border-line px-2 py-1 hover:bg-surface-2"
               >
-                {t('multiReference.openInCanvas')}
-              </button>
-            )}
-            <a
-              href={result.url}
-              download={`multi-reference-${result.variation}.${result.mediaType === 'video' ? 'mp4' : 'png'}`}
-              className="inline-flex items-center gap-1 rounded-md border border-line px-2 py-1"
-            >
-              <Download className="size-3" aria-hidden />
-              {t('multiReference.download')}
-            </a>
+                <Download className="size-3" aria-hidden />
+                {t('multiReference.download')}
+              </a>
+            </div>
           </figcaption>
           <PreviewNote preview={result.preview} />
         </figure>

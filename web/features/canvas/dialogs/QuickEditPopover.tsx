@@ -117,7 +117,7 @@ async function runQuickEdit(image: CanvasImage, prompt: string): Promise<boolean
     // With the local preview engine, what it did with the prompt (and what it could not) as the message's detail.
     if (placed)
       toast.success(i18next.t('canvasOverlay.quickEditDone'), {
-        description: preview ? previewText(i18next.t, preview) : undefined,
+        description: preview ? previewText(i18next.t, preview, true) : undefined,
         duration: preview ? 10_000 : undefined,
       });
     return placed;
