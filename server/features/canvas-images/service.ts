@@ -21,7 +21,7 @@ import type { TaskRow } from '../../platform/jobs/types.ts';
 import { inlineOrMediaRef, prepareMediaRef, resolveMediaInput, storedKeyOf } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { finishedTask, generatedMediaOf, startImageGeneration } from '../generation/service.ts';
-import { visiblePersona } from '../personas/service.ts';
+import { visiblePersona } from '../personas/access.ts';
 import { CANVAS_IMAGE_KIND, type CanvasImageTaskInput } from './tasks.ts';
 
 type EditBody = z.infer<typeof editImageBody>;

@@ -22,7 +22,7 @@ import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
 import { textAgentAccess, textAgentRateLimit } from '../../platform/metering/text-agents.ts';
-import { visiblePersona } from '../personas/service.ts';
+import { visiblePersona } from '../personas/access.ts';
 import {
   enhanceImagePrompt,
   generatedMediaOf,

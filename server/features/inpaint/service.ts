@@ -8,7 +8,7 @@ import { inlineOrMediaRef, type MediaFormats, prepareMediaRef } from '../../plat
 import { MediaStore } from '../../platform/media/store.ts';
 import { imageReply } from '../canvas-images/service.ts';
 import { finishedTask, generatedMediaOf } from '../generation/service.ts';
-import { visiblePersona } from '../personas/service.ts';
+import { visiblePersona } from '../personas/access.ts';
 import { INPAINT_KIND, MAGIC_SELECTOR_FORMATS } from './tasks.ts';
 
 const MB = 1024 * 1024;

@@ -9,7 +9,7 @@ import { AppError } from '../../platform/errors.ts';
 import { inlineOrMediaRef, prepareMediaRef } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
 import { finishedTask, generatedMediaOf } from '../generation/service.ts';
-import { visiblePersona } from '../personas/service.ts';
+import { visiblePersona } from '../personas/access.ts';
 import { MULTI_REFERENCE_KIND, type MultiReferenceTaskInput } from './tasks.ts';
 import { MULTI_REFERENCE_VIDEO_KIND, type MultiReferenceVideoInput } from './video-task.ts';
 

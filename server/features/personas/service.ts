@@ -35,21 +35,20 @@ import {
   personas,
   type users,
 } from '../../db/schema/index.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
+import { badRequest, conflict, forbidden } from '../../platform/errors.ts';
 import { ownedMediaObject, storedKeyOf } from '../../platform/media/inputs.ts';
 import { mediaUrl } from '../../platform/media/store.ts';
 import { deleteAsset } from '../assets/service.ts';
 import { finishedTask, generatedMediaOf, startImageGeneration, startVideoGeneration } from '../generation/service.ts';
 import { taskAcceptedOf } from '../generation/status.ts';
 import { engagementTotals, postsWithPersonas } from '../social/published.ts';
+import { ownPersona, type PersonaRow, UUID, visiblePersona } from './access.ts';
 import { PERSONA_IMAGES_KIND, type PersonaImagesInput, pendingImage } from './pipeline.ts';
 
-export type PersonaRow = typeof personas.$inferSelect;
 type UserRow = typeof users.$inferSelect;
 type CreateInput = z.infer<typeof createPersonaBody>;
 
 const M = MESSAGES.personas;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const taskStatusUrl = (taskId: string) => `/api/tasks/${taskId}`;
 
 function imageDto(type: PersonaImageType, record: PersonaImageRecord): PersonaImage {
@@ -139,30 +138,6 @@ async function personaStats(ctx: AppContext, ids: readonly string[]): Promise<Ma
 async function dtoOf(ctx: AppContext, row: PersonaRow, viewerId: string): Promise<Persona> {
   const stats = await personaStats(ctx, [row.id]);
   return toPersonaDto(row, viewerId, stats.get(row.id));
-}
-
-/** A persona the user may see and use: their own, or a public one. Anything else is 404. */
-export async function visiblePersona(ctx: AppContext, userId: string, id: string): Promise<PersonaRow> {
-  if (!UUID.test(id)) throw notFound(M.notFound);
-  const [row] = await ctx.db
-    .select()
-    .from(personas)
-    .where(and(eq(personas.id, id), or(eq(personas.userId, userId), eq(personas.isPublic, true))))
-    .limit(1);
-  if (!row) throw notFound(M.notFound);
-  return row;
-}
-
-/** A persona of the user (to change or delete); another user's, even public, is 404. */
-async function ownPersona(ctx: AppContext, userId: string, id: string): Promise<PersonaRow> {
-  if (!UUID.test(id)) throw notFound(M.notFound);
-  const [row] = await ctx.db
-    .select()
-    .from(personas)
-    .where(and(eq(personas.id, id), eq(personas.userId, userId)))
-    .limit(1);
-  if (!row) throw notFound(M.notFound);
-  return row;
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

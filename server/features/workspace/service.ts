@@ -6,7 +6,8 @@ import type { AppContext } from '../../context.ts';
 import { campaignWorkspaceItems } from '../../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { type AssetRow, getAsset, toAssetDto } from '../assets/service.ts';
-import { personaSummaries, visiblePersona } from '../personas/service.ts';
+import { visiblePersona } from '../personas/access.ts';
+import { personaSummaries } from '../personas/service.ts';
 
 // The campaign workspace: personas (own or public) and the user's own videos, kept for their campaigns.
 
