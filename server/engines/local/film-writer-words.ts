@@ -69,7 +69,7 @@ export const PLACE_WORDS: Record<string, Side> = {
 };
 
 /** Places that hold other places (an island holds a lighthouse): the main place of the headings. */
-export const WIDE_PLACES = new Set([
+const WIDE_PLACES = new Set([
   'city',
   'town',
   'village',
@@ -175,7 +175,7 @@ export function titleCase(word: string): string {
   return word.replace(/^\p{L}/u, (c) => c.toUpperCase());
 }
 
-export const ON_PLACES =
+const ON_PLACES =
   /^(island|coast|beach|shore|farm|ship|spaceship|street|pier|bridge|rooftop|mountain|field|frontier|planet|moon|boat|train|plain|road|highway|estate|ranch|border)$/;
 
 /** 'on' for places one stands on (an island, a ship), 'in' for the rest. */
