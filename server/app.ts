@@ -38,6 +38,7 @@ import { healthRoutes } from './features/health/routes.ts';
 import { inpaintRoutes } from './features/inpaint/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
 import { multiReferenceRoutes } from './features/multi-reference/routes.ts';
+import { createPayments } from './features/payments/create-payments.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { payoutRoutes } from './features/payouts/routes.ts';
 import { personaRoutes } from './features/personas/routes.ts';
@@ -48,6 +49,7 @@ import { taskRoutes } from './features/tasks/routes.ts';
 import { remoteUploadRoutes } from './features/uploads/remote-routes.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
 import { upscaleRoutes } from './features/upscale/routes.ts';
+import { walletRoutes } from './features/wallet/routes.ts';
 import { workspaceRoutes } from './features/workspace/routes.ts';
 import { authenticateRequest, startSessionCache } from './platform/auth/session.ts';
 import { AppError } from './platform/errors.ts';
@@ -154,7 +156,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(inpaintRoutes(ctx));
   await app.register(filmRoutes(ctx));
   await app.register(chatRoutes(ctx));
-  await app.register(paymentRoutes(ctx));
+  // One payment provider for the credit, subscription and wallet top-ups.
+  const payments = createPayments(ctx.config);
+  await app.register(paymentRoutes(ctx, payments));
+  await app.register(walletRoutes(ctx, payments));
   await app.register(personaRoutes(ctx));
   await app.register(workspaceRoutes(ctx));
   await app.register(campaignRoutes(ctx));

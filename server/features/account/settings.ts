@@ -6,21 +6,13 @@ import {
 } from '../../../common/api/account.constants.ts';
 import type { UpdateUserSettingsBody, UserSettings } from '../../../common/api/account.ts';
 import type { AppContext } from '../../context.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { userSettings, users } from '../../db/schema/index.ts';
 import { notFound } from '../../platform/errors.ts';
+import { storedSettings } from '../../platform/user-settings.ts';
 import { isTwoFactorEnabled } from '../security/two-factor.ts';
 
-type SettingsRow = typeof userSettings.$inferSelect;
-type StoredSettings = Omit<SettingsRow, 'userId' | 'createdAt' | 'updatedAt'>;
-
-/** The stored preferences, or the spec defaults when the user never saved any (no row is written). */
-export async function storedSettings(db: DbOrTx, userId: string): Promise<StoredSettings> {
-  const [row] = await db.select().from(userSettings).where(eq(userSettings.userId, userId)).limit(1);
-  if (!row) return { ...SETTINGS_DEFAULTS };
-  const { userId: _u, createdAt: _c, updatedAt: _m, ...rest } = row;
-  return rest;
-}
+// Publishing reads it from here until it moves to the platform module too.
+export { storedSettings } from '../../platform/user-settings.ts';
 
 function toFrequency(value: string): UserSettings['notificationFrequency'] {
   return (NOTIFICATION_FREQUENCIES as readonly string[]).includes(value)

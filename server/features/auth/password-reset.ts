@@ -14,8 +14,8 @@ import {
   clearAccountGuard,
   recordResetCheckFailure,
   takeResetMailAllowance,
-} from './attempts.ts';
-import { type RequestMeta, revokeAllSessions } from './sessions.ts';
+} from '../../platform/auth/attempts.ts';
+import { type RequestMeta, revokeAllSessions } from '../../platform/auth/sessions.ts';
 import { findUserByEmail } from './users.ts';
 
 // Password reset by a code mailed to the account's address: POST /api/auth/password-reset/request, then

@@ -11,9 +11,9 @@ import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError } from '../../platform/errors.ts';
 import { registrationAttemptMail, verificationCodeMail } from '../../platform/mail/templates.ts';
 import { mailFailureForLog } from '../../platform/mail/types.ts';
-import { assertCodeChecksAllowed, recordCodeFailure, recordResend, resendWaitSeconds } from './attempts.ts';
+import { assertCodeChecksAllowed, recordCodeFailure, recordResend, resendWaitSeconds } from '../../platform/auth/attempts.ts';
 import { insertAccount, type SignedIn } from './service.ts';
-import { createSession, type RequestMeta } from './sessions.ts';
+import { createSession, type RequestMeta } from '../../platform/auth/sessions.ts';
 import { findUserByEmail, loadUserDto } from './users.ts';
 import { grantWelcomeCreditsOncePerEmail } from './welcome.ts';
 

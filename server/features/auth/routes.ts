@@ -26,7 +26,7 @@ import { notFound, unauthorized } from '../../platform/errors.ts';
 import { confirmPasswordReset, requestPasswordReset } from './password-reset.ts';
 import { registerUser, verifyRegistration } from './registration.ts';
 import { getMe, loginUser, loginWithSecondFactor, subscriptionCache } from './service.ts';
-import { listSessions, type RequestMeta, revokeAllSessions, revokeSession } from './sessions.ts';
+import { listSessions, type RequestMeta, revokeAllSessions, revokeSession } from '../../platform/auth/sessions.ts';
 import { loadUserDto } from './users.ts';
 import { resendVerification, verifyCode } from './verification.ts';
 

@@ -22,8 +22,8 @@ import { loginCodeMail } from '../../platform/mail/templates.ts';
 import { mailFailureForLog } from '../../platform/mail/types.ts';
 import { sendLoginAlerts } from '../security/alerts.ts';
 import { completeLoginChallenge, createLoginChallenge, isTwoFactorEnabled } from '../security/two-factor.ts';
-import { assertLoginAllowed, clearLoginFailures, countLoginFailures, recordLoginFailure } from './attempts.ts';
-import { createSession, isKnownDevice, type RequestMeta, revokeAllSessions } from './sessions.ts';
+import { assertLoginAllowed, clearLoginFailures, countLoginFailures, recordLoginFailure } from '../../platform/auth/attempts.ts';
+import { createSession, isKnownDevice, type RequestMeta, revokeAllSessions } from '../../platform/auth/sessions.ts';
 import { findUserByEmail, loadUserDto, type SubscriptionRow, toUserDto } from './users.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log' | 'config'>;

@@ -3,7 +3,7 @@ import type { App } from '../../app.ts';
 import { hashPassword } from '../../platform/auth/crypto.ts';
 import type { TestApp } from '../../test/harness.ts';
 import { insertAccount } from './service.ts';
-import { createSession } from './sessions.ts';
+import { createSession } from '../../platform/auth/sessions.ts';
 
 export interface Registered {
   token: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { userSchema } from '../../../common/api/auth.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
-import { deviceTypeFromUserAgent, locationLabelFromIp } from './sessions.ts';
+import { deviceTypeFromUserAgent, locationLabelFromIp } from '../../platform/auth/sessions.ts';
 import { type SubscriptionRow, summarizeSubscription, toUserDto } from './users.ts';
 
 const now = new Date('2030-01-10T00:00:00Z');

@@ -9,9 +9,9 @@ import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, tooManyRequests } from '../../platform/errors.ts';
 import { verificationCodeMail } from '../../platform/mail/templates.ts';
 import { mailFailureForLog } from '../../platform/mail/types.ts';
-import { assertCodeChecksAllowed, recordCodeFailure, recordResend, resendWaitSeconds } from './attempts.ts';
+import { assertCodeChecksAllowed, recordCodeFailure, recordResend, resendWaitSeconds } from '../../platform/auth/attempts.ts';
 import { reissuePendingCode } from './registration.ts';
-import { createSession, type RequestMeta, revokeSession } from './sessions.ts';
+import { createSession, type RequestMeta, revokeSession } from '../../platform/auth/sessions.ts';
 import { grantWelcomeCreditsOncePerEmail } from './welcome.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log' | 'config'>;

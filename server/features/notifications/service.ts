@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { notificationSchedule, notifications, users } from '../../db/schema/index.ts';
 import { mailFailureForLog } from '../../platform/mail/types.ts';
-import { storedSettings } from '../account/settings.ts';
+import { storedSettings } from '../../platform/user-settings.ts';
 import { digestMail, notificationMail } from './mails.ts';
 
 // Account and campaign notifications (docs/notifications.md). An event is recorded in the transaction that

@@ -12,7 +12,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { mailFailureForLog } from '../../platform/mail/types.ts';
-import { storedSettings } from '../account/settings.ts';
+import { storedSettings } from '../../platform/user-settings.ts';
 import { digestDueAt, type NotificationDeps } from './service.ts';
 
 // The "Weekly reports" setting (on by default): on Monday at the digest hour in the user's time zone, a

@@ -19,8 +19,6 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { AppError } from '../../platform/errors.ts';
-import { walletRoutes } from '../wallet/routes.ts';
-import { createPayments } from './create-payments.ts';
 import { fulfilOrder } from './fulfil.ts';
 import { checkoutPage, checkoutToken, checkToken, messagePage, PAGE_HEADERS } from './local-checkout.ts';
 import { listPackages } from './packages.ts';
@@ -41,10 +39,12 @@ const errors = errorReplies(400, 401, 403, 404, 409, 502);
 const M = MESSAGES.payments;
 const HOME = { href: '/dashboard', label: 'Back to GenPro Studio' };
 
-/** Top-ups, subscription, credit history, the local checkout and the Stripe webhook. */
-export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+/**
+ * Top-ups, subscription, credit history, the local checkout and the Stripe webhook. `payments` (createPayments)
+ * is the one the wallet's top-ups use too.
+ */
+export function paymentRoutes(ctx: AppContext, payments: Payments): FastifyPluginAsyncZod {
   const signedIn = requireUser();
-  const payments = createPayments(ctx.config);
   return async (app) => {
     app.get(
       '/api/payment/packages',
@@ -140,7 +140,6 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       }),
     );
 
-    await app.register(walletRoutes(ctx, payments));
     if (payments.provider?.name === 'local') await app.register(localCheckoutRoutes(ctx));
     await app.register(webhookRoutes(ctx, payments));
   };

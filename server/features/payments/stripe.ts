@@ -1,18 +1,11 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { PAYMENT_CURRENCY } from '../../../common/api/payments.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../platform/errors.ts';
+import { createStripeClient } from '../../platform/money/stripe-client.ts';
 import type { CheckoutRequest, PaymentProvider, StripeSubscriptions, SubscriptionState } from './provider.ts';
 import { absoluteUrl } from './urls.ts';
-
-/** The SDK's host/port/protocol from STRIPE_API_BASE (a local fake in tests); api.stripe.com otherwise. */
-function endpoint(base: string | undefined): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
-  if (!base) return {};
-  const url = new URL(base);
-  const protocol = url.protocol === 'http:' ? 'http' : 'https';
-  return { host: url.hostname, port: url.port || (protocol === 'http' ? 80 : 443), protocol };
-}
 
 function providerError(error: unknown): AppError {
   const detail = error instanceof Error ? error.message : String(error);
@@ -38,16 +31,6 @@ export function subscriptionState(object: Record<string, unknown>): Subscription
     currentPeriodEnd: periodEnd,
     userId: typeof metadata.user_id === 'string' ? metadata.user_id : null,
   };
-}
-
-/** The official SDK, pointed at STRIPE_API_BASE when set (the local fake in tests). */
-export function createStripeClient(config: Pick<Config, 'STRIPE_API_BASE'>, secretKey: string): Stripe {
-  return new Stripe(secretKey, {
-    ...endpoint(config.STRIPE_API_BASE),
-    maxNetworkRetries: 2,
-    timeout: 20_000,
-    appInfo: { name: 'GenPro Studio' },
-  });
 }
 
 /** Stripe Checkout Sessions (form-encoded by the SDK, with an Idempotency-Key per order). */

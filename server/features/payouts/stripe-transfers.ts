@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { PAYMENT_CURRENCY } from '../../../common/api/payments.constants.ts';
 import type { Config } from '../../config.ts';
-import { createStripeClient } from '../payments/stripe.ts';
+import { createStripeClient } from '../../platform/money/stripe-client.ts';
 
 type TransferOutcome =
   | { kind: 'sent'; transferId: string }

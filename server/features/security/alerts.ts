@@ -1,9 +1,9 @@
 import { SUSPICIOUS_LOGIN_FAILURES } from '../../../common/api/account.constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
+import { deviceTypeFromUserAgent, locationLabelFromIp, type RequestMeta } from '../../platform/auth/sessions.ts';
 import { type MailMessage, mailFailureForLog } from '../../platform/mail/types.ts';
-import { storedSettings } from '../account/settings.ts';
-import { deviceTypeFromUserAgent, locationLabelFromIp, type RequestMeta } from '../auth/sessions.ts';
+import { storedSettings } from '../../platform/user-settings.ts';
 import { newDeviceLoginMail, passwordChangedMail, passwordResetMail, suspiciousLoginMail } from './mails.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log'>;

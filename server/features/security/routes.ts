@@ -13,8 +13,8 @@ import { errorReply, messageReply } from '../../../common/api/envelope.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../platform/auth/session.ts';
+import type { RequestMeta } from '../../platform/auth/sessions.ts';
 import { AppError, unauthorized } from '../../platform/errors.ts';
-import type { RequestMeta } from '../auth/sessions.ts';
 import { changePassword, confirmPassword, getSecurityState, updateAlerts } from './service.ts';
 import {
   disableTwoFactor,

@@ -3,13 +3,13 @@ import type { SecurityState } from '../../../common/api/account.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { userSettings, users } from '../../db/schema/index.ts';
+import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from '../../platform/auth/attempts.ts';
 import { hashPassword, verifyPassword } from '../../platform/auth/crypto.ts';
 import { assertStrongPassword } from '../../platform/auth/password-strength.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
+import { listSessions, type RequestMeta, revokeOtherSessions } from '../../platform/auth/sessions.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
-import { storedSettings } from '../account/settings.ts';
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from '../auth/attempts.ts';
-import { listSessions, type RequestMeta, revokeOtherSessions } from '../auth/sessions.ts';
+import { storedSettings } from '../../platform/user-settings.ts';
 import { sendPasswordChangedMail } from './alerts.ts';
 import { twoFactorRow } from './two-factor.ts';
 

@@ -7,11 +7,15 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { twoFactorChallenges, userTwoFactor } from '../../db/schema/index.ts';
+import {
+  assertSecondFactorAllowed,
+  clearSecondFactorFailures,
+  recordSecondFactorFailure,
+} from '../../platform/auth/attempts.ts';
 import { generateToken, safeEqualHex, sha256 } from '../../platform/auth/crypto.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
+import { revokeOtherSessions } from '../../platform/auth/sessions.ts';
 import { AppError, badRequest, conflict } from '../../platform/errors.ts';
-import { assertSecondFactorAllowed, clearSecondFactorFailures, recordSecondFactorFailure } from '../auth/attempts.ts';
-import { revokeOtherSessions } from '../auth/sessions.ts';
 import { type SecretConfig, seal, unseal } from './secret-box.ts';
 
 // TOTP two-factor authentication (RFC 6238: HMAC-SHA-1, 6 digits, 30 s steps, ±1 step accepted).

@@ -8,7 +8,7 @@ import { ACCOUNT_GUARD } from '../../../common/api/auth.constants.ts';
 import type { SessionReply } from '../../../common/api/auth.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { authAttempts, pendingRegistrations, users } from '../../db/schema/index.ts';
-import { guardDelaySeconds } from '../../features/auth/attempts.ts';
+import { guardDelaySeconds } from '../../platform/auth/attempts.ts';
 import { bearer, latestCode, type Registered, register, registrationBody } from '../../features/auth/testing.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { listOutbox } from '../../platform/mail/index.ts';

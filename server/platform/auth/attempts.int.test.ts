@@ -3,10 +3,17 @@ import type { EmailCodeRequiredReply } from '../../../common/api/account.ts';
 import { AUTH_LOCKOUT } from '../../../common/api/auth.constants.ts';
 import type { SessionReply } from '../../../common/api/auth.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { ManualClock } from '../../platform/clock.ts';
+import {
+  bearer,
+  latestCode,
+  type Registered,
+  register,
+  registerUnverified,
+  wrongCode,
+} from '../../features/auth/testing.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { ManualClock } from '../clock.ts';
 import { addressKey, guardDelaySeconds } from './attempts.ts';
-import { bearer, latestCode, type Registered, register, registerUnverified, wrongCode } from './testing.ts';
 
 let t: TestApp;
 const clock = new ManualClock(new Date('2030-04-01T09:00:00Z'));

@@ -4,7 +4,7 @@ import { ACCOUNT_GUARD, AUTH_LOCKOUT, PASSWORD_RESET } from '../../../common/api
 import { MESSAGES } from '../../../common/messages.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { authAttempts } from '../../db/schema/index.ts';
-import { tooManyRequests } from '../../platform/errors.ts';
+import { tooManyRequests } from '../errors.ts';
 
 type AttemptKind = (typeof authAttempts.$inferInsert)['kind'];
 

@@ -4,7 +4,7 @@ import { type DeviceType, SESSION_TTL_DAYS } from '../../../common/api/auth.cons
 import type { SessionInfo } from '../../../common/api/auth.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { sessions } from '../../db/schema/index.ts';
-import { generateToken, sha256 } from '../../platform/auth/crypto.ts';
+import { generateToken, sha256 } from './crypto.ts';
 
 /** Where a request came from, as recorded on its session. */
 export interface RequestMeta {
