@@ -477,13 +477,10 @@ export async function publish(ctx: AppContext, user: UserRow, body: PublishInput
       input: { postId: row.id },
     });
   }
+  // A post's task writes the outcome into the post before it completes, or fails it with the task in one transaction.
+  await Promise.all(rows.map((row) => ctx.jobs.waitFor(user.id, row.taskId as string, PUBLISH_WAIT_MS)));
   const ids = rows.map((r) => r.id);
-  const deadline = Date.now() + PUBLISH_WAIT_MS;
-  let current = rows;
-  while (current.some((r) => r.status === 'scheduled') && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    current = await ctx.db.select().from(socialPosts).where(inArray(socialPosts.id, ids));
-  }
+  const current = await ctx.db.select().from(socialPosts).where(inArray(socialPosts.id, ids));
   return current.map((r) => ({
     platform: r.platform as SocialPlatform,
     status: r.status === 'scheduled' ? 'pending' : r.status === 'published' ? 'published' : 'failed',
