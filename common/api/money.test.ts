@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { euroAmount } from './money.ts';
+import { centsToEuros, euroAmount, eurosToCents, formatEuros, hasAtMostTwoDecimals } from './money.ts';
 
 const amount = euroAmount(
   { invalid: 'invalid', min: 'min', max: 'max', decimals: 'decimals' },
@@ -29,5 +29,27 @@ describe('euroAmount', () => {
       { coerce: true },
     );
     expect(coerced.parse('0.5')).toBe(0.5);
+  });
+});
+
+describe('euros and cents', () => {
+  it('stores euros as whole cents and reads them back', () => {
+    expect(eurosToCents(10.3)).toBe(1030);
+    expect(eurosToCents(0.1 + 0.2)).toBe(30);
+    expect(eurosToCents(19.99)).toBe(1999);
+    expect(centsToEuros(1030)).toBe(10.3);
+    expect(centsToEuros(1999.6)).toBe(20);
+  });
+
+  it('tells two decimals (within float noise) from more', () => {
+    expect(hasAtMostTwoDecimals(19.99)).toBe(true);
+    expect(hasAtMostTwoDecimals(0.1 + 0.2)).toBe(true);
+    expect(hasAtMostTwoDecimals(10.005)).toBe(false);
+  });
+
+  it('writes cents as euros with two decimals', () => {
+    expect(formatEuros(1030)).toBe('€10.30');
+    expect(formatEuros(5)).toBe('€0.05');
+    expect(formatEuros(0)).toBe('€0.00');
   });
 });

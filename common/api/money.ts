@@ -1,5 +1,31 @@
 import { z } from 'zod';
-import { eurosToCents, hasAtMostTwoDecimals } from '../rules/campaigns.ts';
+
+// Money is integer cents everywhere it is stored; euros are what people type and read.
+
+/** Euros (at most 2 decimals) as integer cents. */
+export function eurosToCents(euros: number): number {
+  return Math.round(euros * 100);
+}
+
+/** True when a euro amount has at most two decimals (within float noise). */
+export function hasAtMostTwoDecimals(euros: number): boolean {
+  return Math.abs(euros * 100 - Math.round(euros * 100)) < 1e-6;
+}
+
+/** Cents as a plain amount with two decimals: 1030 → "10.30". */
+export function formatAmount(cents: number): string {
+  return (Math.round(cents) / 100).toFixed(2);
+}
+
+/** Cents as euros for mails and messages: 1030 → "€10.30". */
+export function formatEuros(cents: number): string {
+  return `€${formatAmount(cents)}`;
+}
+
+/** Cents as euros with two decimals, as a number (1030 → 10.3). */
+export function centsToEuros(cents: number): number {
+  return Math.round(cents) / 100;
+}
 
 export interface EuroAmountMessages {
   /** Not a number. */

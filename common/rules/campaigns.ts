@@ -1,5 +1,6 @@
 // Campaign rules shared by the server (the authority) and the campaign form, so the form refuses
 // exactly what the server would, with the same words. Pure: no Node and no DOM imports.
+
 import {
   AUDIENCE_AGE,
   CAMPAIGN_LIMITS,
@@ -7,6 +8,7 @@ import {
   type CampaignStatus,
   PLATFORM_CPM_EUROS,
 } from '../api/campaigns.constants.ts';
+import { eurosToCents, formatAmount, hasAtMostTwoDecimals } from '../api/money.ts';
 import { MESSAGES } from '../messages.ts';
 
 const M = MESSAGES.campaigns;
@@ -95,26 +97,6 @@ export function eurosOfBudgetLabel(label: string): number | null {
 }
 
 // ---- Money ----
-
-/** Euros (at most 2 decimals) as integer cents. */
-export function eurosToCents(euros: number): number {
-  return Math.round(euros * 100);
-}
-
-/** True when a euro amount has at most two decimals (within float noise). */
-export function hasAtMostTwoDecimals(euros: number): boolean {
-  return Math.abs(euros * 100 - Math.round(euros * 100)) < 1e-6;
-}
-
-/** Cents as a plain amount with two decimals: 1030 → "10.30". */
-export function formatAmount(cents: number): string {
-  return (Math.round(cents) / 100).toFixed(2);
-}
-
-/** Cents as euros for mails and messages: 1030 → "€10.30". */
-export function formatEuros(cents: number): string {
-  return `€${formatAmount(cents)}`;
-}
 
 /** How many cents the wallet lacks for a budget (0 when it covers it). */
 export function budgetShortfallCents(budgetCents: number, walletCents: number): number {

@@ -9,6 +9,7 @@ import type {
   updateUserProfileBody,
 } from '../../../common/api/account.ts';
 import type { User } from '../../../common/api/auth.ts';
+import { centsToEuros, eurosToCents } from '../../../common/api/money.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { brandProfiles, creatorProfiles, users } from '../../db/schema/index.ts';
@@ -25,9 +26,6 @@ type BrandRow = typeof brandProfiles.$inferSelect;
 function defined<T extends Record<string, unknown>>(patch: T): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
-
-const centsToEuros = (cents: number | null) => (cents === null ? null : cents / 100);
-const eurosToCents = (euros: number) => Math.round(euros * 100);
 
 function toCreatorProfile(row: CreatorRow): CreatorProfile {
   const socialLinks: CreatorProfile['socialLinks'] = {};
@@ -46,7 +44,7 @@ function toCreatorProfile(row: CreatorRow): CreatorProfile {
     niches: row.niches,
     isVerified: row.isVerified,
     socialLinks,
-    startingRate: centsToEuros(row.startingRateCents),
+    startingRate: row.startingRateCents === null ? null : centsToEuros(row.startingRateCents),
     updatedAt: row.updatedAt.toISOString(),
   };
 }

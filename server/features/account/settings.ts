@@ -11,9 +11,6 @@ import { notFound } from '../../platform/errors.ts';
 import { storedSettings } from '../../platform/user-settings.ts';
 import { isTwoFactorEnabled } from '../security/two-factor.ts';
 
-// Publishing reads it from here until it moves to the platform module too.
-export { storedSettings } from '../../platform/user-settings.ts';
-
 function toFrequency(value: string): UserSettings['notificationFrequency'] {
   return (NOTIFICATION_FREQUENCIES as readonly string[]).includes(value)
     ? (value as UserSettings['notificationFrequency'])

@@ -12,7 +12,7 @@ import {
 import { errorReply } from '../../../common/api/envelope.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
-import { visiblePersona } from '../personas/access.ts';
+import { visiblePersona } from '../../platform/persona-access.ts';
 import { assetListCache } from './list-cache.ts';
 import { deleteAsset, getAsset, listAssets, parseAssetTypes, registerAsset, toAssetDto } from './service.ts';
 

@@ -3,19 +3,19 @@ import { PASSWORD_RESET } from '../../../common/api/auth.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { passwordResetCodes, users } from '../../db/schema/index.ts';
-import { generateNumericCode, hashPassword, safeEqualHex, sha256 } from '../../platform/auth/crypto.ts';
-import { assertStrongPassword } from '../../platform/auth/password-strength.ts';
-import { AppError } from '../../platform/errors.ts';
-import { passwordResetCodeMail } from '../../platform/mail/templates.ts';
-import { mailFailureForLog } from '../../platform/mail/types.ts';
-import { sendPasswordResetMail } from '../security/alerts.ts';
 import {
   assertResetChecksAllowed,
   clearAccountGuard,
   recordResetCheckFailure,
   takeResetMailAllowance,
 } from '../../platform/auth/attempts.ts';
+import { generateNumericCode, hashPassword, safeEqualHex, sha256 } from '../../platform/auth/crypto.ts';
+import { assertStrongPassword } from '../../platform/auth/password-strength.ts';
 import { type RequestMeta, revokeAllSessions } from '../../platform/auth/sessions.ts';
+import { AppError } from '../../platform/errors.ts';
+import { passwordResetCodeMail } from '../../platform/mail/templates.ts';
+import { mailFailureForLog } from '../../platform/mail/types.ts';
+import { sendPasswordResetMail } from '../security/alerts.ts';
 import { findUserByEmail } from './users.ts';
 
 // Password reset by a code mailed to the account's address: POST /api/auth/password-reset/request, then

@@ -5,15 +5,20 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { pendingRegistrations } from '../../db/schema/index.ts';
+import {
+  assertCodeChecksAllowed,
+  recordCodeFailure,
+  recordResend,
+  resendWaitSeconds,
+} from '../../platform/auth/attempts.ts';
 import { generateNumericCode, hashPassword, safeEqualHex, sha256 } from '../../platform/auth/crypto.ts';
 import { assertStrongPassword } from '../../platform/auth/password-strength.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
+import { createSession, type RequestMeta } from '../../platform/auth/sessions.ts';
 import { AppError } from '../../platform/errors.ts';
 import { registrationAttemptMail, verificationCodeMail } from '../../platform/mail/templates.ts';
 import { mailFailureForLog } from '../../platform/mail/types.ts';
-import { assertCodeChecksAllowed, recordCodeFailure, recordResend, resendWaitSeconds } from '../../platform/auth/attempts.ts';
 import { insertAccount, type SignedIn } from './service.ts';
-import { createSession, type RequestMeta } from '../../platform/auth/sessions.ts';
 import { findUserByEmail, loadUserDto } from './users.ts';
 import { grantWelcomeCreditsOncePerEmail } from './welcome.ts';
 

@@ -22,11 +22,11 @@ import { errorReplies, errorReply, messageReply } from '../../../common/api/enve
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { assertSignedIn, currentUser, optionalUser, requireUser, SESSION_COOKIE } from '../../platform/auth/session.ts';
+import { listSessions, type RequestMeta, revokeAllSessions, revokeSession } from '../../platform/auth/sessions.ts';
 import { notFound, unauthorized } from '../../platform/errors.ts';
 import { confirmPasswordReset, requestPasswordReset } from './password-reset.ts';
 import { registerUser, verifyRegistration } from './registration.ts';
 import { getMe, loginUser, loginWithSecondFactor, subscriptionCache } from './service.ts';
-import { listSessions, type RequestMeta, revokeAllSessions, revokeSession } from '../../platform/auth/sessions.ts';
 import { loadUserDto } from './users.ts';
 import { resendVerification, verifyCode } from './verification.ts';
 

@@ -12,9 +12,16 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { subscriptions, users } from '../../db/schema/index.ts';
 import { USERS_CHANGED_CHANNEL } from '../../platform/auth/account-changes.ts';
+import {
+  assertLoginAllowed,
+  clearLoginFailures,
+  countLoginFailures,
+  recordLoginFailure,
+} from '../../platform/auth/attempts.ts';
 import { DUMMY_PASSWORD_HASH, generateNumericCode, hashPassword, verifyPassword } from '../../platform/auth/crypto.ts';
 import { assertStrongPassword } from '../../platform/auth/password-strength.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
+import { createSession, isKnownDevice, type RequestMeta, revokeAllSessions } from '../../platform/auth/sessions.ts';
 import { cachePerDatabase } from '../../platform/cache/coherent-cache.ts';
 import { grantWelcomeCredits } from '../../platform/credits/ledger.ts';
 import { unauthorized } from '../../platform/errors.ts';
@@ -22,8 +29,6 @@ import { loginCodeMail } from '../../platform/mail/templates.ts';
 import { mailFailureForLog } from '../../platform/mail/types.ts';
 import { sendLoginAlerts } from '../security/alerts.ts';
 import { completeLoginChallenge, createLoginChallenge, isTwoFactorEnabled } from '../security/two-factor.ts';
-import { assertLoginAllowed, clearLoginFailures, countLoginFailures, recordLoginFailure } from '../../platform/auth/attempts.ts';
-import { createSession, isKnownDevice, type RequestMeta, revokeAllSessions } from '../../platform/auth/sessions.ts';
 import { findUserByEmail, loadUserDto, type SubscriptionRow, toUserDto } from './users.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log' | 'config'>;

@@ -1,9 +1,9 @@
 // Helpers shared by the auth integration tests (and usable by other features' tests).
 import type { App } from '../../app.ts';
 import { hashPassword } from '../../platform/auth/crypto.ts';
+import { createSession } from '../../platform/auth/sessions.ts';
 import type { TestApp } from '../../test/harness.ts';
 import { insertAccount } from './service.ts';
-import { createSession } from '../../platform/auth/sessions.ts';
 
 export interface Registered {
   token: string;

@@ -4,14 +4,19 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { emailVerificationCodes, users } from '../../db/schema/index.ts';
+import {
+  assertCodeChecksAllowed,
+  recordCodeFailure,
+  recordResend,
+  resendWaitSeconds,
+} from '../../platform/auth/attempts.ts';
 import { generateNumericCode, safeEqualHex, sha256 } from '../../platform/auth/crypto.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
+import { createSession, type RequestMeta, revokeSession } from '../../platform/auth/sessions.ts';
 import { AppError, tooManyRequests } from '../../platform/errors.ts';
 import { verificationCodeMail } from '../../platform/mail/templates.ts';
 import { mailFailureForLog } from '../../platform/mail/types.ts';
-import { assertCodeChecksAllowed, recordCodeFailure, recordResend, resendWaitSeconds } from '../../platform/auth/attempts.ts';
 import { reissuePendingCode } from './registration.ts';
-import { createSession, type RequestMeta, revokeSession } from '../../platform/auth/sessions.ts';
 import { grantWelcomeCreditsOncePerEmail } from './welcome.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'mail' | 'log' | 'config'>;

@@ -7,14 +7,15 @@ import type {
   CampaignCollaboration,
   Deliverable,
 } from '../../../common/api/campaigns.ts';
+import { centsToEuros, eurosToCents, formatAmount, formatEuros } from '../../../common/api/money.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { acceptsApplications, eurosToCents, formatAmount, formatEuros } from '../../../common/rules/campaigns.ts';
+import { acceptsApplications } from '../../../common/rules/campaigns.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { campaignApplications, campaignMaterials, campaigns, collaborations } from '../../db/schema/index.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
-import { centsToEuros, creditMoney } from '../../platform/money/ledger.ts';
+import { creditMoney } from '../../platform/money/ledger.ts';
 import { deliverNotifications, recordNotification } from '../notifications/service.ts';
 import {
   type ApplicationRow,

@@ -1,18 +1,11 @@
 import { z } from 'zod';
 import { CAMPAIGN_LIMITS, type CampaignPlatform } from '../../../common/api/campaigns.constants.ts';
 import type { CampaignPlan, campaignPlanBody } from '../../../common/api/campaigns.ts';
+import { centsToEuros, eurosToCents, formatAmount } from '../../../common/api/money.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import {
-  audienceGeneration,
-  durationLabel,
-  estimateReach,
-  eurosToCents,
-  formatAmount,
-  splitBudget,
-} from '../../../common/rules/campaigns.ts';
+import { audienceGeneration, durationLabel, estimateReach, splitBudget } from '../../../common/rules/campaigns.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../platform/errors.ts';
-import { centsToEuros } from '../../platform/money/ledger.ts';
 
 // POST /api/campaigns/plan: the text engine writes the plan (title, phases, a posting schedule per
 // platform, KPI targets) as structured output, validated here; the budget split and the reach

@@ -7,6 +7,7 @@ import type {
   CampaignPlan,
   Deliverable,
 } from '../../../common/api/campaigns.ts';
+import { centsToEuros } from '../../../common/api/money.ts';
 import { audienceGeneration, durationLabel } from '../../../common/rules/campaigns.ts';
 import type { AppContext } from '../../context.ts';
 import {
@@ -21,7 +22,6 @@ import {
 import type { UserRow } from '../../platform/auth/session.ts';
 import { storedKeyOf } from '../../platform/media/inputs.ts';
 import { mediaUrl } from '../../platform/media/store.ts';
-import { centsToEuros } from '../../platform/money/ledger.ts';
 import { shownLogo } from '../account/logo.ts';
 import { thumbnailsOf } from '../media/thumbnails.ts';
 import { collaborationProgress, progressOrNone } from './progress.ts';

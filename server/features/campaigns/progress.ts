@@ -1,6 +1,6 @@
 import type { Deliverable, DeliveredPost, PerformanceMetrics } from '../../../common/api/campaigns.ts';
 import type { AppContext } from '../../context.ts';
-import { engagementTotals, publishedPostsOf } from '../social/published.ts';
+import { engagementTotals, publishedPostsOf } from '../published-posts/published.ts';
 import { viewableUrl } from './viewable.ts';
 
 // Deliverable progress and performance of collaborations, counted from the posts published against a

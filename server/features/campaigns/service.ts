@@ -10,13 +10,13 @@ import type {
   listCampaignsQuery,
   updateCampaignBody,
 } from '../../../common/api/campaigns.ts';
+import { eurosToCents } from '../../../common/api/money.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import {
   budgetShortfallCents,
   campaignDateErrors,
   canTransition,
   earliestLocalDate,
-  eurosToCents,
   insufficientFundsMessage,
   isEditable,
   suggestedTopupEuros,

@@ -8,6 +8,7 @@ import type { GeneratedMedia } from '../../../common/api/generation.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { tasks } from '../../db/schema/index.ts';
 import { CONTENT_POLICY } from '../../engines/policy.ts';
+import { generatedMediaOf } from '../../platform/jobs/outcome.ts';
 import {
   authHeader,
   createTestUser,
@@ -18,7 +19,6 @@ import {
   waitForTask,
 } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { generatedMediaOf } from '../generation/service.ts';
 
 let t: TestApp;
 let user: TestUser;

@@ -17,11 +17,12 @@ import { MESSAGES } from '../../../common/messages.ts';
 import { canvasImagePrice } from '../../../common/rules/pricing.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
+import { finishedTask, generatedMediaOf } from '../../platform/jobs/outcome.ts';
 import type { TaskRow } from '../../platform/jobs/types.ts';
 import { inlineOrMediaRef, prepareMediaRef, resolveMediaInput, storedKeyOf } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
-import { finishedTask, generatedMediaOf, startImageGeneration } from '../generation/service.ts';
-import { visiblePersona } from '../personas/access.ts';
+import { visiblePersona } from '../../platform/persona-access.ts';
+import { startImageGeneration } from '../generation/service.ts';
 import { CANVAS_IMAGE_KIND, type CanvasImageTaskInput } from './tasks.ts';
 
 type EditBody = z.infer<typeof editImageBody>;

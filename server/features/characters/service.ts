@@ -12,15 +12,9 @@ import { generateImageBody, generateVideoBody } from '../../../common/api/genera
 import type { AppContext } from '../../context.ts';
 import { characters } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
+import { generatedMediaOf, QUICK_WAIT_MS, taskFailedError } from '../../platform/jobs/outcome.ts';
 import { ownedMediaObject, storedKeyOf } from '../../platform/media/inputs.ts';
-import {
-  generatedMediaOf,
-  QUICK_WAIT_MS,
-  startImageGeneration,
-  startVideoGeneration,
-  taskFailedError,
-  waitForTask,
-} from '../generation/service.ts';
+import { startImageGeneration, startVideoGeneration } from '../generation/service.ts';
 import { taskAcceptedOf } from '../generation/status.ts';
 
 type CharacterInput = z.infer<typeof characterBody>;
@@ -209,7 +203,7 @@ export async function generateWithCharacters(
     style: input.style,
   });
   const started = await startImageGeneration(ctx, userId, body);
-  const task = await waitForTask(ctx, userId, started.task.id, QUICK_WAIT_MS);
+  const task = await ctx.jobs.waitFor(userId, started.task.id, QUICK_WAIT_MS);
   if (task.status === 'failed') {
     const error = taskFailedError(task);
     throw error instanceof AppError

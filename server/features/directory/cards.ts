@@ -16,7 +16,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { shownLogo } from '../account/logo.ts';
-import { engagementSql } from '../social/published.ts';
+import { engagementSql } from '../published-posts/published.ts';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 

@@ -19,7 +19,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { editorSessions } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound, tooLarge } from '../../platform/errors.ts';
-import { visiblePersona } from '../personas/access.ts';
+import { visiblePersona } from '../../platform/persona-access.ts';
 
 type Row = typeof editorSessions.$inferSelect;
 

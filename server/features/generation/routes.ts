@@ -21,18 +21,10 @@ import { withSpecImageCount } from '../../../common/rules/pricing.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
+import { generatedMediaOf, QUICK_WAIT_MS, taskFailedError } from '../../platform/jobs/outcome.ts';
 import { textAgentAccess, textAgentRateLimit } from '../../platform/metering/text-agents.ts';
-import { visiblePersona } from '../personas/access.ts';
-import {
-  enhanceImagePrompt,
-  generatedMediaOf,
-  QUICK_WAIT_MS,
-  startAudioGeneration,
-  startImageGeneration,
-  startVideoGeneration,
-  taskFailedError,
-  waitForTask,
-} from './service.ts';
+import { visiblePersona } from '../../platform/persona-access.ts';
+import { enhanceImagePrompt, startAudioGeneration, startImageGeneration, startVideoGeneration } from './service.ts';
 import { runwayTaskOf, STATUS_PATHS, taskAcceptedOf } from './status.ts';
 
 const errors = errorReplies(400, 401, 402, 403, 404, 413, 422, 500, 502);
@@ -63,7 +55,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const userId = currentUser(request).id;
         if (request.body.persona_id) await visiblePersona(ctx, userId, request.body.persona_id);
         const started = await startImageGeneration(ctx, userId, withSpecImageCount(request.body));
-        const task = await waitForTask(ctx, userId, started.task.id, QUICK_WAIT_MS);
+        const task = await ctx.jobs.waitFor(userId, started.task.id, QUICK_WAIT_MS);
         if (task.status === 'failed') throw taskFailedError(task);
         const media = task.status === 'completed' ? generatedMediaOf(task) : [];
         return {
@@ -88,7 +80,7 @@ export function generationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const userId = currentUser(request).id;
         const started = await startAudioGeneration(ctx, userId, request.body);
-        const task = await waitForTask(ctx, userId, started.task.id, QUICK_WAIT_MS);
+        const task = await ctx.jobs.waitFor(userId, started.task.id, QUICK_WAIT_MS);
         if (task.status === 'failed') throw taskFailedError(task);
         const media = task.status === 'completed' ? generatedMediaOf(task)[0] : undefined;
         return {

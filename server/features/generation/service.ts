@@ -1,18 +1,15 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { UPLOAD_STORAGE_CEILINGS_MB, VIDEO_DEFAULTS } from '../../../common/api/generation.constants.ts';
 import type {
-  GeneratedMedia,
   generateAudioBody,
   generateImageBody,
   generateVideoBody,
   imageAgentBody,
   imageAgentReply,
 } from '../../../common/api/generation.ts';
-import { generatedMedia } from '../../../common/api/generation.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { imageLimitError } from '../../../common/rules/generation.ts';
-import { GENERATE_KINDS, taskFailure } from '../../../common/rules/generation-status.ts';
+import { GENERATE_KINDS } from '../../../common/rules/generation-status.ts';
 import {
   IMAGE_SIDE_LIMITS,
   imageCount,
@@ -40,9 +37,6 @@ const INPUT_LIMITS: Record<InputKind, number> = {
   video: UPLOAD_STORAGE_CEILINGS_MB.video * MB,
   audio: UPLOAD_STORAGE_CEILINGS_MB.other * MB,
 };
-/** How long the image and audio routes wait for their task before answering with the task id. */
-export const QUICK_WAIT_MS = 20_000;
-
 export interface StartedTask {
   task: TaskRow;
   /** Credits reserved for it. */
@@ -225,73 +219,6 @@ export async function startAudioGeneration(ctx: AppContext, userId: string, body
     generationType: 'audio',
   });
   return { task, credits, model: body.model, engine: engine.name };
-}
-
-/** Polls the task row until it is finished or `timeoutMs` has passed; returns the last row read. */
-export async function waitForTask(
-  ctx: AppContext,
-  userId: string,
-  taskId: string,
-  timeoutMs: number,
-): Promise<TaskRow> {
-  const deadline = Date.now() + timeoutMs;
-  let delay = 25;
-  for (;;) {
-    const task = await ctx.jobs.getTask(userId, taskId);
-    const left = deadline - Date.now();
-    if (task.status === 'completed' || task.status === 'failed' || left <= 0) return task;
-    await sleep(Math.min(delay, left));
-    delay = Math.min(250, Math.round(delay * 1.5));
-  }
-}
-
-/** The outputs a finished generation task stored in its result. */
-export function generatedMediaOf(task: TaskRow): GeneratedMedia[] {
-  const list = Array.isArray(task.result?.assets) ? task.result.assets : [];
-  return list.flatMap((item) => {
-    const parsed = generatedMedia.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
-}
-
-const FAILURE_STATUS: Record<string, number> = {
-  content_filtered: 422,
-  not_found: 404,
-  too_large: 413,
-  invalid_input: 400,
-  unsupported_type: 400,
-  bad_request: 400,
-  invalid_url: 400,
-  url_not_allowed: 400,
-  fetch_failed: 422,
-};
-
-/** The error a route answers for a task that failed while it waited (its credits are already refunded). */
-export function taskFailedError(task: TaskRow): AppError {
-  const failure = taskFailure(task);
-  return new AppError(FAILURE_STATUS[failure.code] ?? 500, failure.code, failure.message, {
-    taskId: task.id,
-    creditsRefunded: task.creditsReserved,
-  });
-}
-
-/**
- * Waits for a quick task like the image route does; a task that failed meanwhile (already refunded) is
- * answered as its error, a generic engine failure with the calling feature's own message when given.
- */
-export async function finishedTask(
-  ctx: AppContext,
-  userId: string,
-  taskId: string,
-  genericFailure?: string,
-): Promise<TaskRow> {
-  const task = await waitForTask(ctx, userId, taskId, QUICK_WAIT_MS);
-  if (task.status !== 'failed') return task;
-  const error = taskFailedError(task);
-  if (genericFailure && error.code === 'generation_failed') {
-    throw new AppError(error.status, error.code, genericFailure, error.details);
-  }
-  throw error;
 }
 
 const analysisJson = {

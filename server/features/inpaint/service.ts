@@ -4,11 +4,11 @@ import type { InpaintBody, InpaintReply } from '../../../common/api/inpaint.ts';
 import { magicSelectorPrompt } from '../../../common/api/inpaint.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
+import { finishedTask, generatedMediaOf } from '../../platform/jobs/outcome.ts';
 import { inlineOrMediaRef, type MediaFormats, prepareMediaRef } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
+import { visiblePersona } from '../../platform/persona-access.ts';
 import { imageReply } from '../canvas-images/service.ts';
-import { finishedTask, generatedMediaOf } from '../generation/service.ts';
-import { visiblePersona } from '../personas/access.ts';
 import { INPAINT_KIND, MAGIC_SELECTOR_FORMATS } from './tasks.ts';
 
 const MB = 1024 * 1024;

@@ -9,7 +9,7 @@ import { AppError, notFound, unauthorized } from '../../platform/errors.ts';
 import { verifyMediaSignature, verifyPostMediaSignature } from '../../platform/media/signing.ts';
 import { type MediaObjectRow, MediaStore } from '../../platform/media/store.ts';
 import { isStorageClass, isTemporaryClass, isValidKey } from '../../platform/storage/keys.ts';
-import { isLivePost } from '../social/published.ts';
+import { isLivePost } from '../published-posts/published.ts';
 
 /**
  * Who may read a stored object: anyone when it is public, anyone holding a valid signed URL, and its

@@ -6,10 +6,10 @@ import type { MultiReferenceReply, multiReferenceBody } from '../../../common/ap
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../platform/errors.ts';
+import { finishedTask, generatedMediaOf } from '../../platform/jobs/outcome.ts';
 import { inlineOrMediaRef, prepareMediaRef } from '../../platform/media/inputs.ts';
 import { MediaStore } from '../../platform/media/store.ts';
-import { finishedTask, generatedMediaOf } from '../generation/service.ts';
-import { visiblePersona } from '../personas/access.ts';
+import { visiblePersona } from '../../platform/persona-access.ts';
 import { MULTI_REFERENCE_KIND, type MultiReferenceTaskInput } from './tasks.ts';
 import { MULTI_REFERENCE_VIDEO_KIND, type MultiReferenceVideoInput } from './video-task.ts';
 

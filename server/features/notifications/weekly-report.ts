@@ -1,5 +1,5 @@
 import { and, eq, gt, gte, lt, sql } from 'drizzle-orm';
-import { formatEuros } from '../../../common/rules/campaigns.ts';
+import { formatEuros } from '../../../common/api/money.ts';
 import type { AppContext } from '../../context.ts';
 import {
   campaignApplications,

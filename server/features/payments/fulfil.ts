@@ -1,11 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { TRIAL_PLAN } from '../../../common/api/auth.constants.ts';
+import { centsToEuros } from '../../../common/api/money.ts';
 import { SUBSCRIPTION_PLAN } from '../../../common/api/payments.constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { paymentOrders, subscriptions } from '../../db/schema/index.ts';
 import { addCredits, noteInCreditHistory } from '../../platform/credits/ledger.ts';
-import { centsToEuros, creditMoney } from '../../platform/money/ledger.ts';
+import { creditMoney } from '../../platform/money/ledger.ts';
 import type { OrderRow, SubscriptionState } from './provider.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'config'>;

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { formatEuros } from '../../../common/api/money.ts';
 import { SUBSCRIPTION_PLAN } from '../../../common/api/payments.constants.ts';
-import { centsToEuros } from '../../platform/money/ledger.ts';
 import type { OrderRow } from './provider.ts';
 
 /**
@@ -36,13 +36,11 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-const euros = (cents: number) => `€${centsToEuros(cents).toFixed(2)}`;
-
 /** What the order buys, in words. */
 function orderTitle(order: OrderRow): string {
   if (order.kind === 'credits_topup') return `Credit top-up: ${order.credits ?? 0} credits`;
   if (order.kind === 'wallet_topup') return 'Campaign wallet top-up';
-  return `${SUBSCRIPTION_PLAN.displayName} subscription (${euros(order.amountCents)} / ${SUBSCRIPTION_PLAN.interval})`;
+  return `${SUBSCRIPTION_PLAN.displayName} subscription (${formatEuros(order.amountCents)} / ${SUBSCRIPTION_PLAN.interval})`;
 }
 
 function layout(title: string, body: string): string {
@@ -94,13 +92,13 @@ export function checkoutPage(order: OrderRow, email: string, token: string, tria
 <p class="muted">GenPro Studio local checkout</p>
 <dl>
   <dt>Item</dt><dd data-testid="checkout-item">${escapeHtml(title)}</dd>
-  <dt>Amount</dt><dd class="amount" data-testid="checkout-amount">${euros(order.amountCents)}</dd>
+  <dt>Amount</dt><dd class="amount" data-testid="checkout-amount">${formatEuros(order.amountCents)}</dd>
   ${trial}
   <dt>Account</dt><dd data-testid="checkout-email">${escapeHtml(email)}</dd>
 </dl>
 <div class="actions">
   <form method="post" action="/api/payment/local/${order.id}/complete">${hidden}
-    <button class="pay" type="submit" data-testid="checkout-pay" autofocus>Pay ${euros(order.amountCents)}</button>
+    <button class="pay" type="submit" data-testid="checkout-pay" autofocus>Pay ${formatEuros(order.amountCents)}</button>
   </form>
   <form method="post" action="/api/payment/local/${order.id}/cancel">${hidden}
     <button class="cancel" type="submit" data-testid="checkout-cancel">Cancel</button>

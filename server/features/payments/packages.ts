@@ -1,8 +1,8 @@
+import { centsToEuros } from '../../../common/api/money.ts';
 import type { TopupPackage } from '../../../common/api/payments.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { Config, TopupPackageConfig } from '../../config.ts';
 import { badRequest } from '../../platform/errors.ts';
-import { centsToEuros } from '../../platform/money/ledger.ts';
 
 /** The configured top-up packages (TOPUP_PACKAGES or the defaults), amounts in euros. */
 export function listPackages(config: Pick<Config, 'TOPUP_PACKAGES'>): TopupPackage[] {

@@ -5,6 +5,7 @@ import {
   TRIAL_DAYS,
   TRIAL_PLAN,
 } from '../../../common/api/auth.constants.ts';
+import { centsToEuros } from '../../../common/api/money.ts';
 import {
   PAYMENT_CURRENCY,
   PAYMENT_RETURN_URLS,
@@ -23,7 +24,6 @@ import type { AppContext } from '../../context.ts';
 import { creditTransactions, paymentOrders, subscriptions, users } from '../../db/schema/index.ts';
 import { hasSubscriptionAccess, settledSubscriptionStatus } from '../../platform/credits/subscription-access.ts';
 import { AppError, conflict, notFound } from '../../platform/errors.ts';
-import { centsToEuros } from '../../platform/money/ledger.ts';
 import { findPackage } from './packages.ts';
 import type { OrderRow, Payments, SubscriptionState } from './provider.ts';
 import { toReturnPath } from './urls.ts';

@@ -19,8 +19,7 @@ import {
 } from '../../../common/api/payouts.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
-import { currentUser, requireUser } from '../../platform/auth/session.ts';
-import { requireRole } from '../wallet/routes.ts';
+import { currentUser, requireRole, requireUser } from '../../platform/auth/session.ts';
 import { connectStatus, refreshConnectStatus, startOnboarding } from './connect.ts';
 import {
   adminListPayouts,

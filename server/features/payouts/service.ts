@@ -5,17 +5,17 @@
 
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
+import { centsToEuros, eurosToCents, formatEuros } from '../../../common/api/money.ts';
 import { PAYOUT_LIMITS, type PayoutMethod } from '../../../common/api/payments.constants.ts';
 import type { AdminPayoutDto, adminPayoutsQuery, PayoutDto, PayoutsOverview } from '../../../common/api/payouts.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { eurosToCents, formatEuros } from '../../../common/rules/campaigns.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { bankAccounts, creatorStripeAccounts, payouts, users } from '../../db/schema/index.ts';
 import { announceAccountChange } from '../../platform/auth/account-changes.ts';
 import type { UserRow } from '../../platform/auth/session.ts';
 import { AppError, conflict, notFound } from '../../platform/errors.ts';
-import { centsToEuros, creditMoney, debitMoney, moneyBalance } from '../../platform/money/ledger.ts';
+import { creditMoney, debitMoney, moneyBalance } from '../../platform/money/ledger.ts';
 import { maskIban } from '../account/bank-accounts.ts';
 import { audit } from '../admin/service.ts';
 import { page } from '../directory/cards.ts';

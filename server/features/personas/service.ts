@@ -36,13 +36,14 @@ import {
   type users,
 } from '../../db/schema/index.ts';
 import { badRequest, conflict, forbidden } from '../../platform/errors.ts';
+import { finishedTask, generatedMediaOf } from '../../platform/jobs/outcome.ts';
 import { ownedMediaObject, storedKeyOf } from '../../platform/media/inputs.ts';
 import { mediaUrl } from '../../platform/media/store.ts';
+import { ownPersona, type PersonaRow, UUID, visiblePersona } from '../../platform/persona-access.ts';
 import { deleteAsset } from '../assets/service.ts';
-import { finishedTask, generatedMediaOf, startImageGeneration, startVideoGeneration } from '../generation/service.ts';
+import { startImageGeneration, startVideoGeneration } from '../generation/service.ts';
 import { taskAcceptedOf } from '../generation/status.ts';
-import { engagementTotals, postsWithPersonas } from '../social/published.ts';
-import { ownPersona, type PersonaRow, UUID, visiblePersona } from './access.ts';
+import { engagementTotals, postsWithPersonas } from '../published-posts/published.ts';
 import { PERSONA_IMAGES_KIND, type PersonaImagesInput, pendingImage } from './pipeline.ts';
 
 type UserRow = typeof users.$inferSelect;

@@ -12,8 +12,8 @@ import {
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
 import { BODY_LIMITS } from '../../platform/http/body-limits.ts';
+import { taskFailedError } from '../../platform/jobs/outcome.ts';
 import { textAgentAccess, textAgentRateLimit } from '../../platform/metering/text-agents.ts';
-import { taskFailedError, waitForTask } from '../generation/service.ts';
 import { STATUS_PATHS } from '../generation/status.ts';
 import { runMovieAgent, startCompile, startSequenceVideo } from './service.ts';
 
@@ -77,7 +77,7 @@ export function sequenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const userId = currentUser(request).id;
         const started = await startCompile(ctx, userId, request.body);
-        const task = await waitForTask(ctx, userId, started.task.id, COMPILE_WAIT_MS);
+        const task = await ctx.jobs.waitFor(userId, started.task.id, COMPILE_WAIT_MS);
         if (task.status === 'failed') throw taskFailedError(task);
         const result = task.status === 'completed' ? (task.result ?? {}) : {};
         const masterVideoUrl = str(result.masterVideoUrl);

@@ -286,7 +286,7 @@ describe('the sandbox behaves like the network it stands for (issue 28)', () => 
         updatedAt: clock.now(),
       })
       .returning();
-    const { dispatchDuePosts } = await import('./posts.ts');
+    const { dispatchDuePosts } = await import('./scheduled-posts.ts');
     await dispatchDuePosts(t.ctx);
     let row = post;
     for (let i = 0; i < 100 && row?.status === 'scheduled'; i++) {

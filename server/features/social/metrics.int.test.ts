@@ -21,8 +21,8 @@ import { createAsset } from '../assets/service.ts';
 import { collaborationProgress } from '../campaigns/progress.ts';
 import { makeCreator } from '../directory/testing.ts';
 import { pendingImage } from '../personas/pipeline.ts';
+import { engagementTotals } from '../published-posts/published.ts';
 import { metricsRefreshJob, refreshStaleMetrics } from './metrics.ts';
-import { engagementTotals } from './published.ts';
 import { connectSandbox, publishNow, shownFigure, visitor } from './testing.ts';
 
 const START = new Date('2026-03-01T12:00:00Z');

@@ -40,18 +40,17 @@ import {
   startConnect,
 } from './accounts.ts';
 import { accountChoicePage, CALLBACK_PAGE_CSP, CHOICE_PAGE_CSP, callbackPage } from './pages.ts';
+import { publish, scheduleFor } from './posts.ts';
+import { sandboxRoutes } from './sandbox/routes.ts';
 import {
   calendar,
   cancelPost,
   dayPosts,
   listPosts,
-  publish,
   publishAgain,
   resumeMissedPosts,
-  scheduleFor,
   updatePost,
-} from './posts.ts';
-import { sandboxRoutes } from './sandbox/routes.ts';
+} from './scheduled-posts.ts';
 
 const M = MESSAGES.social;
 const tags = ['social'];

@@ -1,5 +1,5 @@
 import type { ScheduledJob } from '../../platform/jobs/types.ts';
-import { dispatchDuePosts } from './posts.ts';
+import { dispatchDuePosts } from './scheduled-posts.ts';
 
 /**
  * The post scheduler: hands due scheduled posts to the publishing queue (`social.publish` tasks). A pg-boss

@@ -26,7 +26,7 @@ import { purgeUser } from '../account/delete-account.ts';
 import { createAsset } from '../assets/service.ts';
 import { collaborationProgress } from '../campaigns/progress.ts';
 import { unseal } from '../security/secret-box.ts';
-import { dispatchDuePosts } from './posts.ts';
+import { dispatchDuePosts } from './scheduled-posts.ts';
 import { pathOf, submitConsent } from './testing.ts';
 
 const M = MESSAGES.social;

@@ -5,9 +5,8 @@ import type { Database } from '../../db/client.ts';
 import { tasks } from '../../db/schema/index.ts';
 import { USERS_CHANGED_CHANNEL } from '../../platform/auth/account-changes.ts';
 import { toTaskView } from '../../platform/jobs/queue.ts';
+import { TASK_CHANGED_CHANNEL } from '../../platform/jobs/wait.ts';
 
-/** The migration 0014 trigger NOTIFYs `<user id>:<task id>` here on every committed change of a task row. */
-const TASK_CHANNEL = 'genpro_task_changed';
 const HEARTBEAT_MS = 15_000;
 /**
  * A resumed stream (Last-Event-ID) is sent every task changed since this long before its last event too: event ids
@@ -154,7 +153,7 @@ export class TaskEventHub {
           if (listening) return;
           for (const set of this.byUser.values()) for (const subscriber of set) subscriber.end();
         }) ?? null;
-      this.stopListening = await listen.call(this.database, TASK_CHANNEL, (payload) => this.changed(payload));
+      this.stopListening = await listen.call(this.database, TASK_CHANGED_CHANNEL, (payload) => this.changed(payload));
       try {
         this.stopAccountListening = await listen.call(this.database, USERS_CHANGED_CHANNEL, (userId) =>
           this.accountChanged(userId),

@@ -1,24 +1,14 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorReply } from '../../../common/api/envelope.ts';
 import { earningsReply, walletReply, walletTopupBody, walletTopupReply } from '../../../common/api/payments.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
-import { assertSignedIn, currentUser, type UserRow } from '../../platform/auth/session.ts';
-import { forbidden } from '../../platform/errors.ts';
+import { currentUser, requireRole } from '../../platform/auth/session.ts';
 import type { Payments } from '../payments/provider.ts';
 import { startWalletTopup } from '../payments/service.ts';
 import { getEarnings, getWallet } from './service.ts';
 
 const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply, 502: errorReply };
-
-/** A signed-in user of one role; 403 with the role's own message otherwise. */
-export function requireRole(role: UserRow['role'], message: string) {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
-    assertSignedIn(request);
-    if (currentUser(request).role !== role) throw forbidden(message);
-  };
-}
 
 /** The brand campaign wallet and creator earnings: euro ledgers in integer cents. */
 export function walletRoutes(ctx: AppContext, payments: Payments): FastifyPluginAsyncZod {

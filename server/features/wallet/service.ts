@@ -1,15 +1,11 @@
 import { and, eq, inArray, ne, sql, sum } from 'drizzle-orm';
+import { centsToEuros } from '../../../common/api/money.ts';
 import { MONEY_HISTORY_LIMIT } from '../../../common/api/payments.constants.ts';
 import type { EarningsDto, MoneyTransactionDto, WalletReply } from '../../../common/api/payments.ts';
 import type { AppContext } from '../../context.ts';
 import { moneyTransactions, payouts, users } from '../../db/schema/index.ts';
 import { notFound } from '../../platform/errors.ts';
-import {
-  centsToEuros,
-  listMoneyTransactions,
-  type MoneyTransactionRow,
-  moneyBalance,
-} from '../../platform/money/ledger.ts';
+import { listMoneyTransactions, type MoneyTransactionRow, moneyBalance } from '../../platform/money/ledger.ts';
 
 function toDto(row: MoneyTransactionRow): MoneyTransactionDto {
   return {

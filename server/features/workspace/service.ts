@@ -5,8 +5,8 @@ import { MESSAGES } from '../../../common/messages.ts';
 import type { AppContext } from '../../context.ts';
 import { campaignWorkspaceItems } from '../../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { visiblePersona } from '../../platform/persona-access.ts';
 import { type AssetRow, getAsset, toAssetDto } from '../assets/service.ts';
-import { visiblePersona } from '../personas/access.ts';
 import { personaSummaries } from '../personas/service.ts';
 
 // The campaign workspace: personas (own or public) and the user's own videos, kept for their campaigns.

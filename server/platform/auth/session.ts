@@ -171,6 +171,14 @@ export function requireUser(options: RequireOptions = {}) {
   };
 }
 
+/** preValidation hook: a signed-in user of one role; 403 with the role's own message otherwise. */
+export function requireRole(role: UserRow['role'], message: string) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    assertSignedIn(request);
+    if (currentUser(request).role !== role) throw forbidden(message);
+  };
+}
+
 /**
  * The signed-in user of a route open to everyone, or null: signed out, or a session cookie sent without
  * X-Requested-With (a cross-site form could send it, so it is treated as signed out rather than refused).

@@ -31,6 +31,7 @@ import {
   type TaskProgress,
   type TaskRow,
 } from './types.ts';
+import { TaskWaiter } from './wait.ts';
 
 /** pg-boss lives in its own schema of the studio's database. */
 const BOSS_SCHEMA = 'pgboss';
@@ -218,9 +219,15 @@ export class JobQueue implements Jobs {
   private takeoverRunning = false;
   private stopping = false;
   private detached = false;
+  private readonly waiter: TaskWaiter;
 
   constructor(private readonly deps: JobQueueDeps) {
     this.scheduled = deps.kinds?.scheduled ?? [];
+    this.waiter = new TaskWaiter({
+      database: deps.database,
+      log: deps.log,
+      read: (userId, taskId) => this.getTask(userId, taskId),
+    });
   }
 
   /** Binds the context handlers receive and registers the task kinds the queue was made with. */
@@ -366,6 +373,7 @@ export class JobQueue implements Jobs {
    * heartbeat row.
    */
   async stop(): Promise<void> {
+    await this.waiter.close();
     const boss = this.boss;
     if (!boss || this.stopping) return;
     this.drain();
@@ -516,6 +524,10 @@ export class JobQueue implements Jobs {
       .limit(1);
     if (!task) throw notFound(MESSAGES.tasks.notFound);
     return task;
+  }
+
+  waitFor(userId: string, taskId: string, timeoutMs: number): Promise<TaskRow> {
+    return this.waiter.waitFor(userId, taskId, timeoutMs);
   }
 
   /** Runs a maintenance or scheduled job now (instead of waiting for its schedule) and wakes its worker. */

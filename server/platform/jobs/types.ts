@@ -129,6 +129,11 @@ export interface Jobs {
   createTask(input: CreateTaskInput): Promise<TaskRow>;
   /** The user's task; 404 for an unknown id or another user's task. */
   getTask(userId: string, id: string): Promise<TaskRow>;
+  /**
+   * The user's task once it has completed or failed, or as it stands after `timeoutMs`; woken by the task's change
+   * notifications, not by re-reading the row on a timer. 404 for an unknown id or another user's task.
+   */
+  waitFor(userId: string, taskId: string, timeoutMs: number): Promise<TaskRow>;
   /** Adds a task kind (tests and plug-ins; the app's kinds are handed over when the queue is made). */
   register<Input, Result extends object>(definition: TaskDefinition<Input, Result>): Promise<void>;
   /** Runs a scheduled or maintenance job now instead of waiting for its schedule. */

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { centsToEuros } from '../../../common/api/money.ts';
 import { moneyTransactions } from '../../db/schema/index.ts';
 import { createTestUser } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { AppError } from '../errors.ts';
 import {
-  centsToEuros,
   creditMoney,
   debitMoney,
   holdCampaignBudget,

@@ -164,8 +164,3 @@ export function listMoneyTransactions(
     .orderBy(desc(moneyTransactions.createdAt), desc(moneyTransactions.id))
     .limit(limit);
 }
-
-/** Cents as euros with two decimals, as a number (1030 → 10.3). */
-export function centsToEuros(cents: number): number {
-  return Math.round(cents) / 100;
-}

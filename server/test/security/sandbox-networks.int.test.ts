@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SocialAccount } from '../../../common/api/social.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { socialAccounts, socialPosts } from '../../db/schema/index.ts';
-import { dispatchDuePosts } from '../../features/social/posts.ts';
+import { dispatchDuePosts } from '../../features/social/scheduled-posts.ts';
 import { type SmtpSink, startSmtpSink } from '../../platform/mail/smtp-sink.ts';
 import { authHeader, createTestUser, eventually } from '../fixtures.ts';
 import { createTestApp, type TestApp } from '../harness.ts';

@@ -25,7 +25,7 @@ import {
 } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { createAsset } from '../../assets/service.ts';
-import { dispatchDuePosts } from '../posts.ts';
+import { dispatchDuePosts } from '../scheduled-posts.ts';
 
 // Publishing through the studio (issue 28) to the live Instagram, Facebook, TikTok and YouTube connectors, each
 // selected by its <PLATFORM>_CLIENT_ID/_SECRET and pointed at its local fake: connect, publish the studio's own

@@ -1,10 +1,10 @@
 // Who may use a persona, on its own so that the features that take a persona (generation, canvas, inpaint, editor
 // sessions, the workspace, assets) check it without importing the personas service.
 import { and, eq, or } from 'drizzle-orm';
-import { MESSAGES } from '../../../common/messages.ts';
-import type { AppContext } from '../../context.ts';
-import { personas } from '../../db/schema/index.ts';
-import { notFound } from '../../platform/errors.ts';
+import { MESSAGES } from '../../common/messages.ts';
+import type { AppContext } from '../context.ts';
+import { personas } from '../db/schema/index.ts';
+import { notFound } from './errors.ts';
 
 export type PersonaRow = typeof personas.$inferSelect;
 
