@@ -7,7 +7,7 @@ import { isAbort } from '../../api/polling.ts';
 import { getToken } from '../../api/session.ts';
 import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';
 import { uploadFiles } from '../../api/uploads.ts';
-import { engineOf } from '../assets/EngineBadge.tsx';
+import { engineOf } from '../../ui/EngineBadge.tsx';
 import { besideSpot, containSize } from './rules.ts';
 import { type CanvasImage, type NewCanvasImage, useCanvas } from './store.ts';
 

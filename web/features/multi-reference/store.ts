@@ -9,7 +9,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import { ApiError, apiRequest } from '../../api/client.ts';
 import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';
 import { uploadFiles } from '../../api/uploads.ts';
-import { engineOf } from '../assets/EngineBadge.tsx';
+import { engineOf } from '../../ui/EngineBadge.tsx';
 import { previewOf } from '../assets/PreviewNote.tsx';
 import type {
   BlendMode,

@@ -28,7 +28,7 @@ import {
 import { isAbort } from '../../api/polling.ts';
 import { useSession } from '../../api/session.ts';
 import { followTasks } from '../../api/tasks.ts';
-import { engineOf } from '../assets/EngineBadge.tsx';
+import { engineOf } from '../../ui/EngineBadge.tsx';
 import type { BuiltRequest } from './requests.ts';
 import { type GeneratedItem, type GenerationResult, initialGeneration, useStudio } from './store.ts';
 
