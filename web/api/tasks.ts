@@ -15,8 +15,8 @@ import {
   taskReconnectData,
   taskView,
 } from '../../common/api/tasks.ts';
+import { isAbort } from './abort.ts';
 import { ApiError, apiRequest } from './client.ts';
-import { isAbort } from './polling.ts';
 import { useSession } from './session.ts';
 
 export type { TaskView };
