@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import { DASHBOARD_RETURN_FLAGS } from '../../common/api/app.constants.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { useAccountEvents } from '../api/account-events.ts';
-import { type DashboardContext, type Me, meQueryKey, useMe } from '../api/auth.ts';
+import { type DashboardContext, meQueryKey, useMe } from '../api/auth.ts';
 import { useSession } from '../api/session.ts';
 import { SubscribeButton } from '../features/billing/SubscribeButton.tsx';
 import { translateMessage } from '../i18n/index.ts';
