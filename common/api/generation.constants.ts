@@ -69,7 +69,8 @@ export const VIDEO_POLL = {
   minBarPercent: 5,
 } as const;
 
-export const UPSCALE_POLL = { intervalMs: 5_000, timeoutMs: 1_800_000 } as const;
+/** An upscale whose webhook has not come after 30 minutes has timed out (the page stops waiting). */
+export const UPSCALE_TIMEOUT_MS = 1_800_000;
 
 export const ASSETS_PAGE_SIZE = 35;
 

@@ -107,6 +107,8 @@ const publishResult = z.object({
   /** pending: still being published by the worker (retrying); the post's row in GET scheduled-posts follows it. */
   status: z.enum(PUBLISH_RESULT_STATUSES),
   post_id: z.string(),
+  /** The publishing task of a post published now (followed on GET /api/tasks/events); null when scheduled. */
+  task_id: z.string().nullable(),
   share_url: z.string().nullable(),
   error: z.string().nullable(),
 });

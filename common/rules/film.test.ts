@@ -5,12 +5,11 @@ import {
   FILM_DEFAULTS,
   FILM_GENRES,
   FILM_MESSAGES,
-  FILM_POLLING,
   FILM_TONES,
+  FILM_VIDEO,
   FILM_WIZARD_STEPS,
   type FilmSequenceState,
   type FilmSequenceStatus,
-  fallbackProgress,
   initialFilmSequence,
   screenplayBlocker,
   sequenceBlocker,
@@ -31,7 +30,7 @@ describe('film defaults and page split', () => {
     expect(FILM_GENRES).toContain(FILM_DEFAULTS.genre);
     expect(FILM_TONES).toContain(FILM_DEFAULTS.tone);
     expect(FILM_WIZARD_STEPS).toEqual(['concept', 'characters', 'screenplay', 'production', 'review']);
-    expect(FILM_POLLING).toMatchObject({ intervalMs: 15_000, maxAttempts: 40, progressCap: 95 });
+    expect(FILM_VIDEO).toMatchObject({ timeoutMs: 600_000, initialProgress: 5, progressCap: 95 });
   });
 
   it('splits the acts 30/60/30 scaled to the target', () => {
@@ -68,7 +67,7 @@ describe('film sequence state machine', () => {
     const s = processing();
     const status: FilmSequenceStatus = 'processing';
     expect(s).toMatchObject({ status, taskId: 't1', progress: 5 });
-    const done = step(s, { type: 'poll', status: 'completed', url: 'https://x/v.mp4' });
+    const done = step(s, { type: 'finished', status: 'completed', url: 'https://x/v.mp4' });
     expect(done).toMatchObject({ status: 'completed', url: 'https://x/v.mp4', progress: 100 });
   });
 
@@ -82,47 +81,39 @@ describe('film sequence state machine', () => {
     expect(s).toMatchObject({ status: 'failed', error: FILM_MESSAGES.unexpectedResponse });
   });
 
-  it('falls back to 5 + 2 per attempt, capped at 95', () => {
-    expect(fallbackProgress(0)).toBe(5);
-    expect(fallbackProgress(3)).toBe(11);
-    expect(fallbackProgress(39)).toBe(83);
-    expect(fallbackProgress(100)).toBe(95);
-    let s = processing();
-    s = step(s, { type: 'poll', status: 'processing' });
-    expect(s.progress).toBe(7);
-    s = step(s, { type: 'poll-error' });
-    expect(s).toMatchObject({ attempts: 2, progress: 9, status: 'processing' });
-    expect(step(s, { type: 'poll', status: 'processing', progress: 99 }).progress).toBe(95);
-  });
-
-  it('shows pushed progress without counting an attempt, and only while processing', () => {
+  it('shows pushed progress, capped at 95, and only while processing', () => {
     const s = step(processing(), { type: 'progress', progress: 42 });
-    expect(s).toMatchObject({ status: 'processing', progress: 42, attempts: 0 });
+    expect(s).toMatchObject({ status: 'processing', progress: 42 });
     expect(step(s, { type: 'progress', progress: 99 }).progress).toBe(95);
-    const done = step(s, { type: 'poll', status: 'completed', url: 'https://x/v.mp4' });
+    const done = step(s, { type: 'finished', status: 'completed', url: 'https://x/v.mp4' });
     expect(step(done, { type: 'progress', progress: 10 })).toEqual(done);
   });
 
   it('blocks on "no video was produced"', () => {
-    const s = step(processing(), { type: 'poll', status: 'processing', message: 'Done, but no video was produced.' });
+    const s = step(processing(), {
+      type: 'finished',
+      status: 'processing',
+      message: 'Done, but no video was produced.',
+    });
     expect(s).toMatchObject({ status: 'failed', error: 'Content blocked by safety filters' });
   });
 
   it('fails on failed or error status with the server error or the fallback', () => {
-    expect(step(processing(), { type: 'poll', status: 'failed', error: 'boom' }).error).toBe('boom');
-    expect(step(processing(), { type: 'poll', status: 'error' }).error).toBe('Generation failed');
-    expect(step(processing(), { type: 'polling-crashed' }).error).toBe('Polling failed');
+    expect(step(processing(), { type: 'finished', status: 'failed', error: 'boom' }).error).toBe('boom');
+    expect(step(processing(), { type: 'finished', status: 'error' }).error).toBe('Generation failed');
+    expect(step(processing(), { type: 'follow-failed' }).error).toBe('Polling failed');
   });
 
-  it('times out after 40 attempts and can be retried', () => {
-    let s = processing();
-    for (let i = 0; i < 39; i++) s = step(s, { type: 'poll', status: 'processing' });
-    expect(s.status).toBe('processing');
-    s = step(s, { type: 'poll', status: 'processing' });
+  it('times out, also when the task finished without a video, and can be retried', () => {
+    expect(step(processing(), { type: 'finished', status: 'completed' })).toMatchObject({
+      status: 'failed',
+      error: 'Generation timed out after 10 minutes',
+    });
+    const s = step(processing(), { type: 'timed-out' });
     expect(s).toMatchObject({ status: 'failed', error: 'Generation timed out after 10 minutes' });
     expect(step(s, { type: 'generate' })).toBe(s);
     const retried = step(s, { type: 'retry' });
-    expect(retried).toMatchObject({ status: 'generating', attempts: 0, error: null });
+    expect(retried).toMatchObject({ status: 'generating', progress: 0, error: null });
   });
 
   it('estimates the time left from 180 s', () => {

@@ -4,53 +4,26 @@ import {
   canExportMaster,
   clampTimelineZoom,
   DEFAULT_SEQUENCE_VIDEO_MODE,
-  decideSequencePoll,
   dragHandle,
   hasFinishedVideo,
   isPinned,
   itemsWithoutVideo,
-  MAX_SEQUENCE_POLL_ATTEMPTS,
-  nextPollDelayMs,
   pinImage,
   pinMessage,
   playableItems,
-  pollFailureKind,
   reorderItems,
+  SEQUENCE_MESSAGES,
+  SEQUENCE_TIMEOUT_MS,
   SEQUENCE_VIDEO_MODES,
   SEQUENCE_VIDEO_STATUSES,
   type SequenceItem,
   sequenceItemState,
+  sequenceOutcome,
   sequenceStartFrom,
   sequenceStatusFrom,
   stepTimelineZoom,
   truncatePrompt,
 } from './sequences.ts';
-
-describe('nextPollDelayMs', () => {
-  it('retries an HTTP failure after 5 s', () => {
-    expect(nextPollDelayMs('http', 1)).toBe(5_000);
-    expect(nextPollDelayMs('http', 40)).toBe(5_000);
-  });
-  it('backs off a 502 by 2 s per attempt up to 10 s', () => {
-    expect([1, 2, 3, 4, 5, 6, 30].map((a) => nextPollDelayMs('502', a))).toEqual([
-      2_000, 4_000, 6_000, 8_000, 10_000, 10_000, 10_000,
-    ]);
-  });
-  it('backs off a network error by 3 s per attempt up to 15 s', () => {
-    expect([1, 2, 4, 5, 6, 60].map((a) => nextPollDelayMs('network', a))).toEqual([
-      3_000, 6_000, 12_000, 15_000, 15_000, 15_000,
-    ]);
-  });
-  it('treats attempt 0 or less as the first', () => {
-    expect(nextPollDelayMs('502', 0)).toBe(2_000);
-  });
-  it('classifies failed calls', () => {
-    expect(pollFailureKind(0)).toBe('network');
-    expect(pollFailureKind(undefined)).toBe('network');
-    expect(pollFailureKind(502)).toBe('502');
-    expect(pollFailureKind(500)).toBe('http');
-  });
-});
 
 describe('sequenceStatusFrom', () => {
   it('maps completed with a URL (data.url or videoUrl) to completed', () => {
@@ -98,26 +71,21 @@ describe('sequenceStatusFrom', () => {
   });
 });
 
-describe('decideSequencePoll', () => {
-  it('waits 5 s while generating and finishes on a URL', () => {
-    expect(decideSequencePoll(1, { ok: true, reply: { status: 'processing' } })).toEqual({
-      kind: 'wait',
-      delayMs: 5_000,
-    });
-    expect(decideSequencePoll(3, { ok: true, reply: { status: 'completed', url: '/v.mp4' } })).toEqual({
+describe('sequenceOutcome', () => {
+  it("finishes on a URL, fails with the reply's error, and ends as the time-out otherwise", () => {
+    expect(sequenceOutcome({ status: 'completed', url: '/v.mp4' })).toEqual({
       kind: 'done',
       videoStatus: 'completed',
       videoUrl: '/v.mp4',
     });
-  });
-  it('backs off failed calls and fails after 60 attempts', () => {
-    expect(decideSequencePoll(2, { ok: false, httpStatus: 502 })).toEqual({ kind: 'wait', delayMs: 4_000 });
-    expect(decideSequencePoll(2, { ok: false, httpStatus: 0 })).toEqual({ kind: 'wait', delayMs: 6_000 });
-    expect(decideSequencePoll(MAX_SEQUENCE_POLL_ATTEMPTS, { ok: false, httpStatus: 500 }).kind).toBe('failed');
-    expect(decideSequencePoll(MAX_SEQUENCE_POLL_ATTEMPTS, { ok: true, reply: { status: 'completed' } }).kind).toBe(
-      'failed',
-    );
-    expect(MAX_SEQUENCE_POLL_ATTEMPTS).toBe(60);
+    expect(sequenceOutcome({ status: 'failed', error: 'Model overloaded' })).toEqual({
+      kind: 'failed',
+      error: 'Model overloaded',
+    });
+    const timedOut = { kind: 'failed', error: SEQUENCE_MESSAGES.pollTimedOut };
+    expect(sequenceOutcome({ status: 'processing' })).toEqual(timedOut);
+    expect(sequenceOutcome(null)).toEqual(timedOut);
+    expect(SEQUENCE_TIMEOUT_MS).toBe(300_000);
   });
 });
 

@@ -1,5 +1,5 @@
-// Pure rules for the canvas's cinema sequences (canvas spec 3, 4, 5, 8 and 9): the status-poll back-off,
-// the mapping from a status-call reply to an item's videoStatus, pinning, the timeline handle maths and
+// Pure rules for the canvas's cinema sequences (canvas spec 3, 4, 5, 8 and 9): the outcome of a finished video
+// task and its time-out, the mapping from a status reply to an item's videoStatus, pinning, the timeline handle maths and
 // the master-video helpers. No Node and no DOM imports: shared by web, server and tests.
 import { keyedCatalogue, withParams } from '../message-keys.ts';
 
@@ -9,14 +9,6 @@ export type SequenceVideoStatus = (typeof SEQUENCE_VIDEO_STATUSES)[number];
 
 /** Spec 9 figures for the sequence panel and timeline. */
 export const SEQUENCE_LIMITS = {
-  /** Canvas video status poll: every 5 s (spec 9). */
-  pollIntervalMs: 5_000,
-  /** 502: min(10 s, 2 s × attempt) (spec 8). */
-  badGatewayStepMs: 2_000,
-  badGatewayCapMs: 10_000,
-  /** Network error: min(15 s, 3 s × attempt) (spec 8). */
-  networkStepMs: 3_000,
-  networkCapMs: 15_000,
   /** Item defaults (spec 9): startTime 0, duration 5, maxDuration 8, min 1. */
   defaultStartTime: 0,
   defaultDuration: 5,
@@ -40,8 +32,8 @@ export const SEQUENCE_LIMITS = {
   masterEstimateSeconds: 30,
 } as const;
 
-/** At most 60 status polls; after that the item becomes failed (spec 9). */
-export const MAX_SEQUENCE_POLL_ATTEMPTS = 60;
+/** A sequence video unfinished after 5 minutes (the spec's 60 status reads of 5 s) fails (spec 9). */
+export const SEQUENCE_TIMEOUT_MS = 60 * 5_000;
 
 /** Pro: Veo image-to-video with audio (101 credits). Dream: seedance, 12 s, high quality (41 credits). */
 export const SEQUENCE_VIDEO_MODES = {
@@ -91,33 +83,6 @@ export const SEQUENCE_MESSAGES = keyedCatalogue({
     videoSaveFailed: 'Failed to save sequence video to campaign assets',
   } as const,
 }).sequences;
-
-// ---- status poll back-off (spec 8) ----
-
-/** Why a status poll did not give a usable answer: an HTTP failure, a 502, or no answer at all. */
-export type PollFailureKind = 'http' | '502' | 'network';
-
-/**
- * Wait before the next poll after a failed one (attempt counts from 1): HTTP failure 5 s;
- * 502 min(10 s, 2 s × attempt); network error min(15 s, 3 s × attempt).
- */
-export function nextPollDelayMs(kind: PollFailureKind, attempt: number): number {
-  const n = Math.max(1, Math.floor(attempt));
-  switch (kind) {
-    case '502':
-      return Math.min(SEQUENCE_LIMITS.badGatewayCapMs, SEQUENCE_LIMITS.badGatewayStepMs * n);
-    case 'network':
-      return Math.min(SEQUENCE_LIMITS.networkCapMs, SEQUENCE_LIMITS.networkStepMs * n);
-    default:
-      return SEQUENCE_LIMITS.pollIntervalMs;
-  }
-}
-
-/** The failure kind of a status call that did not succeed: `status` 0 (or none) means no answer. */
-export function pollFailureKind(httpStatus: number | null | undefined): PollFailureKind {
-  if (!httpStatus) return 'network';
-  return httpStatus === 502 ? '502' : 'http';
-}
 
 // ---- status mapping (spec 4) ----
 
@@ -178,37 +143,22 @@ export function sequenceStatusFrom(
   };
 }
 
-/** One poll's outcome: a reply, or a failed call with its HTTP status (0 when there was no answer). */
-export type SequencePollOutcome =
-  | { ok: true; reply: SequenceStatusReply }
-  | { ok: false; httpStatus: number | null | undefined };
-
-export type SequencePollDecision =
-  | { kind: 'wait'; delayMs: number }
+export type SequenceOutcome =
   | { kind: 'done'; videoStatus: 'completed' | 'enhanced'; videoUrl: string }
   | { kind: 'failed'; error: string };
 
 /**
- * The whole poll loop step (attempt 1…60): a usable reply maps through sequenceStatusFrom and polls again
- * after 5 s while generating; a failed call waits by nextPollDelayMs; once attempt 60 has not finished
- * the item, it fails with the timeout message.
+ * How a sequence video's task ended, read as its status reply (`null`: it could not be followed to its end, or
+ * ran past SEQUENCE_TIMEOUT_MS). A reply still generating, or finished without a URL, ends as the time-out.
  */
-export function decideSequencePoll(
-  attempt: number,
-  outcome: SequencePollOutcome,
+export function sequenceOutcome(
+  reply: SequenceStatusReply | null,
   options: { enhancement?: boolean } = {},
-): SequencePollDecision {
-  const exhausted = attempt >= MAX_SEQUENCE_POLL_ATTEMPTS;
-  if (!outcome.ok) {
-    if (exhausted) return { kind: 'failed', error: SEQUENCE_MESSAGES.pollTimedOut };
-    return { kind: 'wait', delayMs: nextPollDelayMs(pollFailureKind(outcome.httpStatus), attempt) };
-  }
-  const result = sequenceStatusFrom(outcome.reply, options);
+): SequenceOutcome {
+  if (!reply) return { kind: 'failed', error: SEQUENCE_MESSAGES.pollTimedOut };
+  const result = sequenceStatusFrom(reply, options);
   if (result.videoStatus === 'failed') return { kind: 'failed', error: result.error };
-  if (result.videoStatus === 'generating') {
-    if (exhausted) return { kind: 'failed', error: SEQUENCE_MESSAGES.pollTimedOut };
-    return { kind: 'wait', delayMs: SEQUENCE_LIMITS.pollIntervalMs };
-  }
+  if (result.videoStatus === 'generating') return { kind: 'failed', error: SEQUENCE_MESSAGES.pollTimedOut };
   return { kind: 'done', videoStatus: result.videoStatus, videoUrl: result.videoUrl };
 }
 

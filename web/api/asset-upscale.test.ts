@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { UPSCALE_POLL } from '../../common/api/generation.constants.ts';
 import {
   canUpscale,
-  decideUpscalePoll,
   isUpscaleReplaced,
   upscaleErrorMessage,
+  upscaleOutcome,
   upscaleStartRequest,
 } from './asset-upscale.ts';
 
@@ -32,14 +31,11 @@ describe('asset upscale', () => {
     expect(isUpscaleReplaced(null)).toBe(false);
   });
 
-  it('checks every 5 s and gives up after 30 minutes', () => {
-    expect(decideUpscalePoll(0, 1_000, { metadata: {} })).toEqual({ kind: 'wait', delayMs: 5_000 });
-    expect(decideUpscalePoll(0, 1_000, null)).toEqual({ kind: 'wait', delayMs: UPSCALE_POLL.intervalMs });
-    expect(decideUpscalePoll(0, 1_800_000, { metadata: {} })).toEqual({
-      kind: 'failed',
-      message: 'Enhancement timed out - webhook not received after 30 minutes.',
-    });
-    expect(decideUpscalePoll(0, 1_800_000, { metadata: { replaced_by_enhancement: true } })).toEqual({ kind: 'done' });
+  it('is done once the asset was replaced, else ends with the time-out message', () => {
+    const timedOut = { kind: 'failed', message: 'Enhancement timed out - webhook not received after 30 minutes.' };
+    expect(upscaleOutcome({ metadata: {} })).toEqual(timedOut);
+    expect(upscaleOutcome(null)).toEqual(timedOut);
+    expect(upscaleOutcome({ metadata: { replaced_by_enhancement: true } })).toEqual({ kind: 'done' });
   });
 
   it('shows the API error or "upscaling failed"', () => {

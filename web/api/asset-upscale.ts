@@ -1,6 +1,5 @@
 // Pure rules of the per-asset upscale (spec 4 "Upscale per asset", 7 "Upscale", 8 and 9).
 // No Node and no DOM imports: shared by web and tests.
-import { UPSCALE_POLL } from '../../common/api/generation.constants.ts';
 import { MESSAGES } from '../../common/messages.ts';
 
 export type UpscaleState = 'idle' | 'loading' | 'success' | 'error';
@@ -47,24 +46,14 @@ export function isUpscaleReplaced(asset: Pick<UpscalableAsset, 'metadata'> | nul
   return asset?.metadata?.replaced_by_enhancement === true;
 }
 
-export type UpscalePollDecision =
-  | { kind: 'done' }
-  | { kind: 'wait'; delayMs: number }
-  | { kind: 'failed'; message: string };
+export type UpscaleOutcome = { kind: 'done' } | { kind: 'failed'; message: string };
 
 /**
- * After each check of the asset: replaced → done; 30 minutes after the start → the spec's time-out message;
- * else check again in 5 s. A check that fails (network, 5xx) is not fatal: the next one may succeed.
+ * How an upscale ended, seen on the asset once its task finished (or UPSCALE_TIMEOUT_MS passed, or the task could
+ * not be followed): replaced → done; otherwise the webhook never came, the spec's time-out message.
  */
-export function decideUpscalePoll(
-  startedAtMs: number,
-  nowMs: number,
-  asset: Pick<UpscalableAsset, 'metadata'> | null,
-): UpscalePollDecision {
-  if (isUpscaleReplaced(asset)) return { kind: 'done' };
-  if (nowMs - startedAtMs >= UPSCALE_POLL.timeoutMs)
-    return { kind: 'failed', message: MESSAGES.assets.upscaleTimedOut };
-  return { kind: 'wait', delayMs: UPSCALE_POLL.intervalMs };
+export function upscaleOutcome(asset: Pick<UpscalableAsset, 'metadata'> | null): UpscaleOutcome {
+  return isUpscaleReplaced(asset) ? { kind: 'done' } : { kind: 'failed', message: MESSAGES.assets.upscaleTimedOut };
 }
 
 /** The card's error text: the API's error when it gave one, else 'upscaling failed'. */

@@ -18,6 +18,8 @@ import { ApiError, apiRequest } from './client.ts';
 import { clearSession, getToken, saveSession, saveUser, useSession } from './session.ts';
 
 export type Me = MeReply['data'];
+/** The signed-in user for dashboard routes: what DashboardGuard passes its outlet (`useOutletContext<DashboardContext>()`). */
+export type DashboardContext = Me;
 type ResendVerificationReply = z.infer<typeof resendVerificationReply>;
 type MessageReply = z.infer<typeof messageReply>;
 

@@ -20,8 +20,8 @@ import {
   videoPollAttempt,
 } from '../../common/rules/generation-state.ts';
 import { generationStatusOf } from '../../common/rules/generation-status.ts';
+import { isAbort } from './abort.ts';
 import { ApiError, apiRequest } from './client.ts';
-import { isAbort } from './polling.ts';
 import { TaskWatchTimeout, watchTask } from './tasks.ts';
 
 export type { TaskAccepted };
@@ -92,4 +92,22 @@ export async function followGeneration(
     decision: decision.kind === 'wait' ? { kind: 'failed', message: MESSAGES.generation.videoTimedOut } : decision,
     data,
   };
+}
+
+/**
+ * The url an image or video task made, followed over the progress channel for at most `timeoutMs`; rejects with
+ * an Error whose message the user sees (the task's own error, else `failedMessage`, also on the time-out), or with
+ * the AbortError or ApiError of the watch.
+ */
+export async function generatedUrl(
+  taskId: string,
+  { signal, timeoutMs, failedMessage }: { signal?: AbortSignal; timeoutMs: number; failedMessage: string },
+): Promise<string> {
+  const task = await watchTask(taskId, { signal, timeoutMs }).catch((error: unknown) => {
+    if (error instanceof TaskWatchTimeout) throw new Error(failedMessage);
+    throw error;
+  });
+  const status = generationStatusOf(task);
+  if (status.status === 'completed' && status.url) return status.url;
+  throw new Error(status.error || failedMessage);
 }

@@ -4,6 +4,7 @@
 // off, until it is back; when it (re)opens each watched task is read once, so nothing that changed meanwhile is
 // missed. The signed-in dashboard also follows the changes of the user's own account on it (followAccount).
 
+import { useEffect, useRef } from 'react';
 import {
   ACCOUNT_CHANGED_EVENT,
   isTaskFinished,
@@ -14,8 +15,8 @@ import {
   taskReconnectData,
   taskView,
 } from '../../common/api/tasks.ts';
+import { isAbort } from './abort.ts';
 import { ApiError, apiRequest } from './client.ts';
-import { isAbort } from './polling.ts';
 import { useSession } from './session.ts';
 
 export type { TaskView };
@@ -295,4 +296,28 @@ export function watchTask(id: string, { signal, onProgress, timeoutMs }: WatchTa
     // be had (no EventSource, or refused a moment ago); otherwise its `open` reads it.
     if (streamOpen || !source) void read();
   });
+}
+
+/**
+ * While mounted, follows the tasks `ids` (in any order; null and repeated ids are skipped) and calls `onChange`
+ * each time one of them moves on (new progress, finished, or no longer readable), so the caller reads again what
+ * those tasks change (a persona's images, a post's row). Nothing is read on a timer while the stream is live.
+ */
+export function useTaskChanges(ids: readonly (string | null)[], onChange: () => void): void {
+  const latest = useRef(onChange);
+  latest.current = onChange;
+  const key = [...new Set(ids.filter((id): id is string => Boolean(id)))].sort().join(',');
+  useEffect(() => {
+    if (!key) return;
+    const controller = new AbortController();
+    for (const id of key.split(',')) {
+      watchTask(id, { signal: controller.signal, onProgress: () => latest.current() }).then(
+        () => latest.current(),
+        (error: unknown) => {
+          if (!isAbort(error)) latest.current();
+        },
+      );
+    }
+    return () => controller.abort();
+  }, [key]);
 }

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useUserSettings } from '../api/settings.ts';
 import { onTaskFinished, type TaskView } from '../api/tasks.ts';
 import { translateMessage } from '../i18n/index.ts';
-import { alertPermission } from './alert-permission.ts';
+import { alertPermission } from '../ui/alert-permission.ts';
 
 /** The words of a task's alert: its kind's title ("Your video is ready" / "… failed") and the error, if any. */
 function alertKey(kind: string): string {

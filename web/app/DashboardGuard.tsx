@@ -7,17 +7,17 @@ import { toast } from 'sonner';
 import { DASHBOARD_RETURN_FLAGS } from '../../common/api/app.constants.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { useAccountEvents } from '../api/account-events.ts';
-import { type Me, meQueryKey, useMe } from '../api/auth.ts';
+import { type DashboardContext, meQueryKey, useMe } from '../api/auth.ts';
 import { useSession } from '../api/session.ts';
 import { SubscribeButton } from '../features/billing/SubscribeButton.tsx';
 import { translateMessage } from '../i18n/index.ts';
 import { Button, buttonClass } from '../ui/Button.tsx';
 import { LogoMark } from '../ui/Logo.tsx';
+import { needsSubscription } from '../ui/navigation.ts';
 import { SettingsControl } from '../ui/SettingsControl.tsx';
+import { useSignOut } from '../ui/useSignOut.ts';
 import { BrowserAlerts } from './BrowserAlerts.tsx';
 import { DashboardSkeleton } from './DashboardSkeleton.tsx';
-import { needsSubscription } from './navigation.ts';
-import { useSignOut } from './useSignOut.ts';
 
 /** Flags of a return from a checkout; such a return opens the Account dialog's Billing tab, where the result shows. */
 const PAYMENT_RETURN_FLAGS: readonly string[] = ['subscription', 'topup', 'wallet_topup'];
@@ -167,9 +167,6 @@ function SubscriptionRequired({ onRefresh, refreshing }: { onRefresh: () => void
     </GatePanel>
   );
 }
-
-/** The signed-in user for dashboard routes (read with `useOutletContext<Me>()`). */
-export type DashboardContext = Me;
 
 /**
  * Gate for /dashboard*: no token → "Please log in" message; unverified → /auth/verify;

@@ -3,8 +3,8 @@ import i18next from 'i18next';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Toaster } from 'sonner';
 import { loadLanguage } from '../i18n/index.ts';
+import { applyLanguage, applyTheme, resolveTheme, usePreferences, watchSystemTheme } from '../ui/preferences.ts';
 import { useMediaQuery } from '../ui/useMediaQuery.ts';
-import { applyLanguage, applyTheme, resolveTheme, usePreferences, watchSystemTheme } from './preferences.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: {

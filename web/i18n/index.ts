@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { messageKeyOf } from '../../common/message-keys.ts';
-import { usePreferences } from '../app/preferences.ts';
+import { usePreferences } from '../ui/preferences.ts';
 import en from './en.json';
 
 type Bundle = Record<string, unknown>;

@@ -1,8 +1,8 @@
 import { Languages, Monitor, Moon, Sun } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language, THEMES, type Theme } from '../../common/api/app.constants.ts';
-import { usePreferences } from '../app/preferences.ts';
 import { cn } from './cn.ts';
+import { usePreferences } from './preferences.ts';
 import { NativeSelect } from './Select.tsx';
 
 const themeIcons = { dark: Moon, light: Sun, auto: Monitor } as const;

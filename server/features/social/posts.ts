@@ -430,6 +430,7 @@ export async function publish(ctx: AppContext, user: UserRow, body: PublishInput
       platform: p.platform,
       status: 'scheduled',
       post_id: p.id,
+      task_id: null,
       share_url: null,
       error: null,
     }));
@@ -470,6 +471,7 @@ export async function publish(ctx: AppContext, user: UserRow, body: PublishInput
     platform: r.platform as SocialPlatform,
     status: r.status === 'scheduled' ? 'pending' : r.status === 'published' ? 'published' : 'failed',
     post_id: r.id,
+    task_id: r.taskId,
     share_url: r.shareUrl,
     error: r.errorMessage,
   }));

@@ -346,7 +346,7 @@ export const upscaleVideoTask = defineTask({
   input: videoInput,
   retryLimit: 1,
   retryDelaySeconds: 5,
-  // The clients give up after 30 minutes (UPSCALE_POLL.timeoutMs).
+  // The clients give up after 30 minutes (UPSCALE_TIMEOUT_MS).
   expireInSeconds: 1_800,
   async handler({ task, input, ctx, signal, report }): Promise<EnhancementResult> {
     const earlier = await earlierResult(ctx, task, input.originalAssetId);

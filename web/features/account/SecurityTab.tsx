@@ -8,6 +8,7 @@ import type { SessionInfo } from '../../../common/api/auth.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { ApiError, fieldErrorsOf } from '../../api/client.ts';
 import { clearSession } from '../../api/session.ts';
+import { useFormatDate } from '../../i18n/format.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
@@ -16,7 +17,6 @@ import { FormMessage, TextField } from '../../ui/Field.tsx';
 import { PasswordField } from '../../ui/PasswordField.tsx';
 import { LoadError, Loading, Section } from '../../ui/Section.tsx';
 import { serverMessage } from '../billing/errors.ts';
-import { useFormatDate } from '../billing/format.ts';
 import {
   useDeleteAccount,
   useRevokeAllSessions,

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { CancelType } from '../../../common/api/payments.ts';
 import { MESSAGES } from '../../../common/messages.ts';
+import { useFormatDate, useFormatEuros } from '../../i18n/format.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
@@ -11,7 +12,6 @@ import { cn } from '../../ui/cn.ts';
 import { FormMessage } from '../../ui/Field.tsx';
 import { LoadError, Loading, Section } from '../../ui/Section.tsx';
 import { useCancelSubscription, useSubscriptionStatus } from '../billing/api.ts';
-import { useFormatDate, useFormatEuros } from '../billing/format.ts';
 import { SubscribeButton } from '../billing/SubscribeButton.tsx';
 
 /** Spec 4 Subscription: Free Trial badge with the end date, Cancelling notice, the two cancel options. */

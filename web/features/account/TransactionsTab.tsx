@@ -1,13 +1,13 @@
 import { ArrowDownLeft, ArrowUpRight, ReceiptText } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { numberLocale, useFormatDate } from '../../i18n/format.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { LoadError, Loading } from '../../ui/Section.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useCreditHistory } from '../billing/api.ts';
-import { numberLocale, useFormatDate } from '../billing/format.ts';
 
 const COLUMNS = ['type', 'source', 'amount', 'balanceAfter', 'date'] as const;
 const toneOf = (type: 'addition' | 'deduction') => (type === 'addition' ? 'text-success' : 'text-danger');

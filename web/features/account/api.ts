@@ -35,7 +35,7 @@ import { type Me, meQueryKey } from '../../api/auth.ts';
 import { ApiError, apiRequest, getData } from '../../api/client.ts';
 import { clearSession, getToken, saveSession } from '../../api/session.ts';
 import { settingsQueryKey } from '../../api/settings.ts';
-import { usePreferences } from '../../app/preferences.ts';
+import { usePreferences } from '../../ui/preferences.ts';
 
 type MessageReply = z.infer<typeof messageReply>;
 type UserProfileReply = z.infer<typeof userProfileReply>;

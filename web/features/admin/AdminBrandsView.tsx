@@ -8,8 +8,8 @@ import {
   BRAND_SORTS,
   type BrandSort,
 } from '../../../common/rules/directory.ts';
-import { PagedResults, SearchSortToolbar } from '../directory/PagedList.tsx';
-import { FilterChips, useDebounced } from '../directory/parts.tsx';
+import { FilterChips, useDebounced } from '../../ui/directory-parts.tsx';
+import { PagedResults, SearchSortToolbar } from '../../ui/PagedList.tsx';
 import { AdminBrandCard } from './AdminBrandCard.tsx';
 import { AuditLogPanel } from './AuditLogPanel.tsx';
 import { useAdminBrands } from './api.ts';

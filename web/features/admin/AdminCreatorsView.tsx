@@ -8,8 +8,8 @@ import {
   type AdminCreatorSort,
   type AdminStatusFilter,
 } from '../../../common/rules/directory.ts';
-import { PagedResults, SearchSortToolbar } from '../directory/PagedList.tsx';
-import { FilterChips, useDebounced } from '../directory/parts.tsx';
+import { FilterChips, useDebounced } from '../../ui/directory-parts.tsx';
+import { PagedResults, SearchSortToolbar } from '../../ui/PagedList.tsx';
 import { AdminCreatorCard } from './AdminCreatorCard.tsx';
 import { AuditLogPanel } from './AuditLogPanel.tsx';
 import { useAdminCreators } from './api.ts';

@@ -1,11 +1,11 @@
 import { HardDrive } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { AdminStorage, StorageTopUser } from '../../../common/api/admin.ts';
+import { numberLocale, useFormatStorage } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ColumnHeads } from '../../ui/ColumnHeads.tsx';
 import { cn } from '../../ui/cn.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { numberLocale, useFormatStorage } from '../billing/format.ts';
 import { useAdminStorage } from './api.ts';
 
 const cell = 'px-3 py-2 max-sm:px-1 max-sm:py-0.5';

@@ -1,11 +1,11 @@
 import { History } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { AuditEntry } from '../../../common/api/admin.ts';
+import { useFormatDate } from '../../i18n/format.ts';
+import { marketMessage } from '../../i18n/market-messages.ts';
 import { Button } from '../../ui/Button.tsx';
-import { useFormatDate } from '../billing/format.ts';
-import { ListFooter } from '../directory/ListFooter.tsx';
-import { marketMessage } from '../directory/messages.ts';
-import { LoadingState } from '../directory/parts.tsx';
+import { LoadingState } from '../../ui/directory-parts.tsx';
+import { ListFooter } from '../../ui/ListFooter.tsx';
 import { useAuditLog } from './api.ts';
 
 // First-strong isolates keep an email or a date in one piece inside a right-to-left sentence.

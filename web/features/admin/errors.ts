@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { MESSAGES } from '../../../common/messages.ts';
 import { ApiError } from '../../api/client.ts';
-import { marketMessage } from '../directory/messages.ts';
+import { marketMessage } from '../../i18n/market-messages.ts';
 
 const M = MESSAGES.admin;
 

@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { MESSAGES } from '../../../common/messages.ts';
+import { marketMessage } from '../../i18n/market-messages.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { cn } from '../../ui/cn.ts';
-import { marketMessage } from '../directory/messages.ts';
 import { useDeleteUser } from './api.ts';
 import { deleteError } from './errors.ts';
 

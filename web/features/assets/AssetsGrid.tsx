@@ -8,8 +8,8 @@ import { type Asset, type AssetSearch, useAssets } from '../../api/assets.ts';
 import { localizeMessage } from '../../i18n/localize.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { engineOf } from '../../ui/EngineBadge.tsx';
 import { AssetCard, type CardSelection } from './AssetCard.tsx';
-import { engineOf } from './EngineBadge.tsx';
 import { MediaViewer } from './MediaViewer.tsx';
 
 const gridClass = 'grid grid-cols-2 gap-2.5 sm:grid-cols-3 sm:gap-3 lg:grid-cols-4 xl:grid-cols-5';

@@ -6,7 +6,7 @@ import { MESSAGES } from '../../../common/messages.ts';
 import { downloadUrl, stepIndex } from '../../../common/rules/studio.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { cn } from '../../ui/cn.ts';
-import { EngineBadge } from './EngineBadge.tsx';
+import { EngineBadge } from '../../ui/EngineBadge.tsx';
 
 export interface ViewerItem {
   id: string;

@@ -5,12 +5,12 @@ import type { QueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { toast } from 'sonner';
 import { create } from 'zustand';
-import { UPSCALE_POLL } from '../../../common/api/generation.constants.ts';
-import { decideUpscalePoll, type UpscaleState, upscaleErrorMessage } from '../../api/asset-upscale.ts';
+import { UPSCALE_TIMEOUT_MS } from '../../../common/api/generation.constants.ts';
+import { isAbort } from '../../api/abort.ts';
+import { type UpscaleState, upscaleErrorMessage, upscaleOutcome } from '../../api/asset-upscale.ts';
 import { type Asset, assetsQueryKey, getAsset, startUpscale, updateCachedAsset } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
-import { isAbort } from '../../api/polling.ts';
 import { useSession } from '../../api/session.ts';
 import { watchTask } from '../../api/tasks.ts';
 
@@ -67,7 +67,7 @@ export async function upscaleAsset(asset: Asset, queryClient: QueryClient): Prom
     }
     // The task tells of the end (or of a failure) as soon as it comes; 30 minutes at most.
     if (taskId) {
-      const task = await watchTask(taskId, { signal: controller.signal, timeoutMs: UPSCALE_POLL.timeoutMs }).catch(
+      const task = await watchTask(taskId, { signal: controller.signal, timeoutMs: UPSCALE_TIMEOUT_MS }).catch(
         (error: unknown) => (isAbort(error) ? undefined : null),
       );
       if (task === undefined || epoch !== mine) return;
@@ -88,12 +88,9 @@ export async function upscaleAsset(asset: Asset, queryClient: QueryClient): Prom
       }
     }
     if (epoch !== mine) return;
-    const decision = decideUpscalePoll(0, UPSCALE_POLL.timeoutMs, latest);
-    if (decision.kind !== 'done') {
-      set(asset.id, {
-        state: 'error',
-        error: decision.kind === 'failed' ? decision.message : upscaleErrorMessage(null),
-      });
+    const outcome = upscaleOutcome(latest);
+    if (outcome.kind === 'failed') {
+      set(asset.id, { state: 'error', error: outcome.message });
       return;
     }
     const fresh = latest;

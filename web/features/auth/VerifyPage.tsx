@@ -7,13 +7,13 @@ import { MESSAGES } from '../../../common/messages.ts';
 import { useMe } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { useSession } from '../../api/session.ts';
-import { useSignOut } from '../../app/useSignOut.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { buttonClass } from '../../ui/Button.tsx';
 import { CodeInput } from '../../ui/CodeInput.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { ResendCodeButton, useEmailVerification } from '../../ui/useEmailVerification.tsx';
+import { useSignOut } from '../../ui/useSignOut.ts';
 import { LeaveButton } from './AuthFields.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
 

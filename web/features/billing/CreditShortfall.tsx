@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES } from '../../../common/messages.ts';
 import { useMe } from '../../api/auth.ts';
+import { numberLocale } from '../../i18n/format.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { numberLocale } from './format.ts';
 import { TopUpDialog } from './TopUpDialog.tsx';
 import { creditShortfall, suggestedCredits } from './topup.ts';
 

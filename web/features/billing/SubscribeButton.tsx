@@ -1,10 +1,10 @@
 import { CreditCard } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { useFormatEuros } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { useSubscribe, useSubscriptionStatus } from './api.ts';
 import { purchaseErrorMessage } from './errors.ts';
-import { useFormatEuros } from './format.ts';
 import { useCancelledReturnNotices } from './returnNotices.ts';
 
 /** The subscribe flow: opens the subscription checkout, which returns to /dashboard?subscription=success. */

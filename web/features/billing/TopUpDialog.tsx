@@ -3,6 +3,7 @@ import { Dialog } from 'radix-ui';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES } from '../../../common/messages.ts';
+import { numberLocale, useFormatEuros } from '../../i18n/format.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
@@ -12,7 +13,6 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { useBuyPackage, usePackages } from './api.ts';
 import { CreditBadge } from './CreditBadge.tsx';
 import { purchaseErrorMessage } from './errors.ts';
-import { numberLocale, useFormatEuros } from './format.ts';
 import { preselectedPackage, suggestedCredits } from './topup.ts';
 
 interface TopUpDialogProps {

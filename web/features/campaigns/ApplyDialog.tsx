@@ -5,10 +5,10 @@ import { CAMPAIGN_LIMITS } from '../../../common/api/campaigns.constants.ts';
 import { applyBody } from '../../../common/api/campaigns.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { fieldErrorsOf } from '../../api/client.ts';
+import { useFormatEuros } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { DialogShell } from '../../ui/DialogShell.tsx';
 import { FormMessage, TextAreaField, TextField } from '../../ui/Field.tsx';
-import { useFormatEuros } from '../billing/format.ts';
 import { useApply } from './api.ts';
 import { campaignMessage, errorText } from './messages.ts';
 

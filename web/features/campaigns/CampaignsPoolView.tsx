@@ -6,7 +6,7 @@ import type { CampaignStatus } from '../../../common/api/campaigns.constants.ts'
 import type { Campaign } from '../../../common/api/campaigns.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { acceptsApplications } from '../../../common/rules/campaigns.ts';
-import type { DashboardContext } from '../../app/DashboardGuard.tsx';
+import type { DashboardContext } from '../../api/auth.ts';
 import { Segmented } from '../../ui/controls.tsx';
 import { useSearchChoice } from '../../ui/useSearchChoice.ts';
 import { ApplyDialog } from './ApplyDialog.tsx';

@@ -1,7 +1,7 @@
 import { ExternalLink, Eye, Heart, MessageCircle, Repeat2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { CampaignCollaboration, DeliveredPost } from '../../../common/api/campaigns.ts';
-import { useFormatDate } from '../billing/format.ts';
+import { useFormatDate } from '../../i18n/format.ts';
 import { useCampaignLabels } from './labels.tsx';
 
 /** A delivered post's first media: video or image, never stretched. */

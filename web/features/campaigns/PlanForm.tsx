@@ -10,14 +10,13 @@ import {
   CAMPAIGN_PLATFORMS,
 } from '../../../common/api/campaigns.constants.ts';
 import { audienceGeneration } from '../../../common/rules/campaigns.ts';
-import { useActionLabel } from '../../i18n/format.ts';
+import { useActionLabel, useFormatEuros } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { labelClass } from '../../ui/controls.tsx';
 import { inputClass } from '../../ui/Field.tsx';
 import { AssetPicker } from '../assets/AssetPicker.tsx';
 import { AssetThumb } from '../assets/AssetThumb.tsx';
-import { useFormatEuros } from '../billing/format.ts';
 import { AgeRangeSlider } from './AgeRangeSlider.tsx';
 import type { DraftErrors } from './form.ts';
 import { localToday } from './form.ts';

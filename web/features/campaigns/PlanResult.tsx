@@ -3,9 +3,9 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Campaign, CampaignPlan } from '../../../common/api/campaigns.ts';
+import { useFormatEuros } from '../../i18n/format.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
-import { useFormatEuros } from '../billing/format.ts';
 import { useCampaignLabels } from './labels.tsx';
 
 /**

@@ -7,11 +7,11 @@ import type { CampaignStatus } from '../../../common/api/campaigns.constants.ts'
 import type { Campaign } from '../../../common/api/campaigns.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { isEditable, nextStatuses } from '../../../common/rules/campaigns.ts';
+import { useFormatEuros } from '../../i18n/format.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { cn } from '../../ui/cn.ts';
 import { useDir } from '../../ui/controls.tsx';
-import { useFormatEuros } from '../billing/format.ts';
 import { useDeleteCampaign, useUpdateCampaign } from './api.ts';
 import { campaignMessage, errorText } from './messages.ts';
 

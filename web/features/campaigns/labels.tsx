@@ -2,9 +2,9 @@ import { CircleAlert, RefreshCw, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AudienceGeneration, durationLabel } from '../../../common/rules/campaigns.ts';
+import { numberLocale } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { numberLocale } from '../billing/format.ts';
 
 const GENERATION_KEYS: Record<AudienceGeneration, string> = {
   'Gen Z': 'genZ',

@@ -2,12 +2,12 @@
 // POST /api/upload for files; results go to the first free grid cells and the last one is brought into view. Messages are i18n keys under canvasEditor.
 import { CANVAS } from '../../../common/api/canvas-images.constants.ts';
 import { generationStatusOf } from '../../../common/rules/generation-status.ts';
+import { isAbort } from '../../api/abort.ts';
 import { generateImage, isTaskAccepted } from '../../api/generation.ts';
-import { isAbort } from '../../api/polling.ts';
 import { getToken } from '../../api/session.ts';
 import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';
 import { uploadFiles } from '../../api/uploads.ts';
-import { engineOf } from '../assets/EngineBadge.tsx';
+import { engineOf } from '../../ui/EngineBadge.tsx';
 import { besideSpot, containSize } from './rules.ts';
 import { type CanvasImage, type NewCanvasImage, useCanvas } from './store.ts';
 

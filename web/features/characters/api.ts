@@ -7,9 +7,8 @@ import type {
   CharacterGenerateBody,
   CharacterGenerateReply,
 } from '../../../common/api/characters.ts';
-import { generationStatusOf } from '../../../common/rules/generation-status.ts';
 import { apiRequest } from '../../api/client.ts';
-import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';
+import { generatedUrl } from '../../api/generation.ts';
 
 export const charactersKey = ['characters'] as const;
 const CACHE_KEY = 'genpro.characters';
@@ -68,12 +67,6 @@ export function generateWithCharacters(body: CharacterGenerateBody): Promise<Cha
 const FAILED = 'Character content generation failed';
 
 /** Follows the task until it finishes (6 minutes at most); resolves with the url. */
-export async function waitForResult(taskId: string, signal?: AbortSignal): Promise<string> {
-  const task = await watchTask(taskId, { signal, timeoutMs: 6 * 60_000 }).catch((error: unknown) => {
-    if (error instanceof TaskWatchTimeout) throw new Error(FAILED);
-    throw error;
-  });
-  const status = generationStatusOf(task);
-  if (status.status === 'completed' && status.url) return status.url;
-  throw new Error(status.error || FAILED);
+export function waitForResult(taskId: string, signal?: AbortSignal): Promise<string> {
+  return generatedUrl(taskId, { signal, timeoutMs: 6 * 60_000, failedMessage: FAILED });
 }

@@ -1,8 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOutletContext, useSearchParams } from 'react-router';
-import { ApprovalBanner, ApprovalGate } from '../../app/ApprovalBanner.tsx';
-import type { DashboardContext } from '../../app/DashboardGuard.tsx';
+import type { DashboardContext } from '../../api/auth.ts';
+import { ApprovalBanner, ApprovalGate } from '../../ui/ApprovalBanner.tsx';
+import { useAccountRoute } from '../../ui/account-route.ts';
+import { LogoMark } from '../../ui/Logo.tsx';
 import {
   approvalBanner,
   isViewGated,
@@ -10,13 +12,11 @@ import {
   mobileTabViews,
   resolveDashboardView,
   visibleViews,
-} from '../../app/navigation.ts';
-import { useSignOut } from '../../app/useSignOut.ts';
-import { LogoMark } from '../../ui/Logo.tsx';
+} from '../../ui/navigation.ts';
 import { SettingsControl } from '../../ui/SettingsControl.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useMediaQuery } from '../../ui/useMediaQuery.ts';
-import { useAccountRoute } from '../account/route.ts';
+import { useSignOut } from '../../ui/useSignOut.ts';
 import { useCancelledReturnNotices } from '../billing/returnNotices.ts';
 import { CreditBalance } from './CreditBalance.tsx';
 import { MobileNav } from './MobileNav.tsx';

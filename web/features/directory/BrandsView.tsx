@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES } from '../../../common/messages.ts';
 import { BRAND_SORTS, type BrandSort } from '../../../common/rules/directory.ts';
+import { useDebounced } from '../../ui/directory-parts.tsx';
+import { PagedResults, SearchSortToolbar } from '../../ui/PagedList.tsx';
 import { useBrands } from './api.ts';
 import { BrandCardLink, directoryGridClass } from './cards.tsx';
-import { PagedResults, SearchSortToolbar } from './PagedList.tsx';
-import { useDebounced } from './parts.tsx';
 
 /** Dashboard view brands: the brand directory with search and sorts. The dashboard gates unapproved creators. */
 export default function BrandsView() {

@@ -9,13 +9,13 @@ import {
   CREATOR_SORTS,
   type CreatorSort,
 } from '../../../common/rules/directory.ts';
-import { ApprovalGate } from '../../app/ApprovalBanner.tsx';
-import type { DashboardContext } from '../../app/DashboardGuard.tsx';
-import { isUnapprovedCreator } from '../../app/navigation.ts';
+import type { DashboardContext } from '../../api/auth.ts';
+import { ApprovalGate } from '../../ui/ApprovalBanner.tsx';
+import { FilterChips, useDebounced } from '../../ui/directory-parts.tsx';
+import { isUnapprovedCreator } from '../../ui/navigation.ts';
+import { PagedResults, SearchSortToolbar } from '../../ui/PagedList.tsx';
 import { useCreators } from './api.ts';
 import { CreatorCardLink, directoryGridClass } from './cards.tsx';
-import { PagedResults, SearchSortToolbar } from './PagedList.tsx';
-import { FilterChips, useDebounced } from './parts.tsx';
 
 /**
  * Dashboard view community: the directory of approved creators with category chips, a search over name,

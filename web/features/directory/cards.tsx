@@ -3,10 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { BrandCard as Brand, CreatorCard as Creator } from '../../../common/api/directory.ts';
 import { nicheDisplay } from '../../../common/rules/directory.ts';
+import { useFormatEuros } from '../../i18n/format.ts';
 import { cn } from '../../ui/cn.ts';
-import { useFormatEuros } from '../billing/format.ts';
-import { PlatformMark } from '../publishing/platforms.tsx';
-import { Avatar, BrandLogo, TagChips, VerifiedBadge } from './parts.tsx';
+import { Avatar, BrandLogo, TagChips, VerifiedBadge } from '../../ui/directory-parts.tsx';
+import { PlatformMark } from '../../ui/PlatformMark.tsx';
 
 /**
  * The directories' grid: as many columns as cards of at least 20rem fit in the content area (not the viewport:

@@ -15,7 +15,7 @@ import { useModelEngines } from '../../api/engines.ts';
 import { useCreditsText, useFormatNumber } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { EngineBadge } from '../assets/EngineBadge.tsx';
+import { EngineBadge } from '../../ui/EngineBadge.tsx';
 import { CreditShortfall, creditShortfall } from '../billing/CreditShortfall.tsx';
 import { saveShotAsset } from './api.ts';
 import { type FilmSequence, filmAssetMetadata } from './model.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { headingOfLine } from '../../../common/api/film.ts';
 import { generateVideoBody } from '../../../common/api/generation.ts';
-import { FILM_MESSAGES, FILM_POLLING } from '../../../common/rules/film.ts';
+import { FILM_MESSAGES } from '../../../common/rules/film.ts';
 import {
   applySequenceEvent,
   buildShotPrompt,
@@ -191,25 +191,24 @@ describe('applySequenceEvent', () => {
     const processing = applySequenceEvent(generating, { type: 'started', taskId: 't1' }, at);
     expect(processing).toMatchObject({ status: 'processing', veoTaskId: 't1', progress: 5 });
     expect(processing.estimatedTimeRemaining).toBe(171);
-    const done = applySequenceEvent(processing, { type: 'poll', status: 'completed', url: '/v.mp4' }, at);
+    const done = applySequenceEvent(processing, { type: 'finished', status: 'completed', url: '/v.mp4' }, at);
     expect(done).toMatchObject({ status: 'completed', url: '/v.mp4', progress: 100, estimatedTimeRemaining: 0 });
     expect(done.generatedAt).toBe(at.toISOString());
   });
 
-  it('fails on a safety block and on the 40th poll', () => {
+  it('fails on a safety block and on the time-out', () => {
     const processing = { ...ready, status: 'processing' as const, veoTaskId: 't', progress: 5 };
     expect(
-      applySequenceEvent(processing, { type: 'poll', status: 'failed', message: 'No video was produced' }).error,
+      applySequenceEvent(processing, { type: 'finished', status: 'failed', message: 'No video was produced' }).error,
     ).toBe(FILM_MESSAGES.safetyBlocked);
-    const last = { ...processing, attempts: FILM_POLLING.maxAttempts - 1 };
-    expect(applySequenceEvent(last, { type: 'poll-error' })).toMatchObject({
+    expect(applySequenceEvent(processing, { type: 'timed-out' })).toMatchObject({
       status: 'failed',
       error: FILM_MESSAGES.timedOut,
     });
   });
 
   it('returns the same object for an event the state ignores', () => {
-    expect(applySequenceEvent(ready, { type: 'poll', status: 'completed', url: 'u' })).toBe(ready);
+    expect(applySequenceEvent(ready, { type: 'finished', status: 'completed', url: 'u' })).toBe(ready);
   });
 });
 

@@ -65,7 +65,7 @@ export interface Cinematography {
   colorPalette: string;
 }
 
-/** Spec 3 "Generated film sequence", plus what the studio needs to queue, poll, show and save it. */
+/** Spec 3 "Generated film sequence", plus what the studio needs to queue, follow, show and save it. */
 export interface FilmSequence {
   id: string;
   sceneId: string;
@@ -91,8 +91,6 @@ export interface FilmSequence {
   description: string;
   /** The shot's own prompt from the screenplay: tells a regenerated screenplay's shot from the old one. */
   shotPrompt: string;
-  /** Status polls made so far (the machine times out at 40). */
-  attempts: number;
   /** Waiting for a free slot (at most two shots are generated at a time). */
   queued: boolean;
   /** The asset the server saved the finished video as. */
@@ -268,7 +266,6 @@ export function sequencesFromScreenplay(
           heading: headingLine(scene.heading),
           description: shot.description,
           shotPrompt: shot.prompt,
-          attempts: 0,
           queued: false,
           assetId: null,
         });
@@ -314,7 +311,6 @@ export function applySequenceEvent(sequence: FilmSequence, event: FilmSequenceEv
     taskId: sequence.veoTaskId,
     url: sequence.url,
     error: sequence.error,
-    attempts: sequence.attempts,
   };
   const after = filmSequenceReducer(before, event);
   if (after === before) return sequence;
@@ -326,7 +322,6 @@ export function applySequenceEvent(sequence: FilmSequence, event: FilmSequenceEv
     veoTaskId: after.taskId,
     url: after.url,
     error: after.error,
-    attempts: after.attempts,
     queued: false,
     estimatedTimeRemaining:
       after.status === 'processing' || after.status === 'generating' ? estimatedTimeRemaining(after.progress) : 0,
@@ -415,7 +410,6 @@ function readSequence(raw: unknown): FilmSequence | null {
     heading: str(raw.heading),
     description: str(raw.description),
     shotPrompt: str(raw.shotPrompt),
-    attempts: num(raw.attempts, 0),
     queued: queued && (status === 'ready' || status === 'failed'),
     assetId: typeof raw.assetId === 'string' ? raw.assetId : null,
     engine: typeof raw.engine === 'string' ? raw.engine : null,

@@ -1,20 +1,19 @@
 // The film studio's long-running work, outside React so it goes on while the overlay is closed: one Veo video
 // per shot (POST /api/ai/generate/video), then its task followed over the page's progress channel for at most
-// 40 attempts of 15 s. At most two shots run at a time; the others wait queued. Every change goes through the spec's
+// 10 minutes. At most two shots run at a time; the others wait queued. Every change goes through the spec's
 // state machine (common/rules/film.ts) and lands in the persisted store, so a reload resumes following them.
 import type { QueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { toast } from 'sonner';
-import type { GenerationStatus } from '../../../common/api/generation.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { FILM_MESSAGES, FILM_POLLING, type FilmSequenceEvent } from '../../../common/rules/film.ts';
+import { FILM_MESSAGES, FILM_VIDEO, type FilmSequenceEvent } from '../../../common/rules/film.ts';
 import { generationStatusOf } from '../../../common/rules/generation-status.ts';
+import { isAbort, stopRunning } from '../../api/abort.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { generateVideo } from '../../api/generation.ts';
-import { isAbort, stopRunning } from '../../api/polling.ts';
-import { watchTask } from '../../api/tasks.ts';
+import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';
 import { applySequenceEvent, type FilmSequence, sequencesToStart, videoRequestFor } from './model.ts';
 import { useFilm } from './store.ts';
 import { filmError } from './text.ts';
@@ -61,7 +60,7 @@ function startError(error: unknown): string {
   return error.message;
 }
 
-/** Stops polls and calls (one sequence's, or all of them for a reset or another user). */
+/** Stops the followed tasks and calls (one sequence's, or all of them for a reset or another user). */
 export function stopFilmWork(id?: string) {
   stopRunning(running, id);
 }
@@ -118,46 +117,27 @@ async function start(id: string) {
 }
 
 /**
- * Follows one processing sequence until it completes, fails or runs out of attempts. Progress is shown as the
- * progress channel pushes it; every 15 s counts as one of the spec's attempts (with the latest state, as a
- * poll would have read it), and the end is taken as soon as it comes. A task that cannot be read is skipped,
- * each 15 s counted, until the attempts run out (spec 8).
+ * Follows one processing sequence until it completes or fails, or FILM_VIDEO.timeoutMs runs out. Progress is shown
+ * as the progress channel pushes it. A task that cannot be read (spec 8) is waited out until the time-out ends it.
  */
 async function follow(id: string, signal: AbortSignal) {
   const current = find(id);
   if (current?.status !== 'processing' || !current.veoTaskId) return;
-  let latest: GenerationStatus | null = null;
-  let readable = true;
-  const stillProcessing = () => find(id)?.status === 'processing';
-  const stop = new AbortController();
-  const ticker = setInterval(() => {
-    if (!stillProcessing()) return;
-    dispatch(
-      id,
-      latest && readable ? { type: 'poll', status: 'processing', progress: latest.progress } : { type: 'poll-error' },
-    );
-    if (!stillProcessing()) stop.abort();
-  }, FILM_POLLING.intervalMs);
-  const both = AbortSignal.any([signal, stop.signal]);
+  const deadline = Date.now() + FILM_VIDEO.timeoutMs;
   try {
     const task = await watchTask(current.veoTaskId, {
-      signal: both,
-      onProgress: (view) => {
-        latest = generationStatusOf(view);
-        dispatch(id, { type: 'progress', progress: latest.progress });
-      },
+      signal,
+      timeoutMs: FILM_VIDEO.timeoutMs,
+      onProgress: (view) => dispatch(id, { type: 'progress', progress: generationStatusOf(view).progress }),
     }).catch(async (error: unknown) => {
-      if (isAbort(error) || !(error instanceof ApiError)) throw error;
-      readable = false;
-      // Unreadable: the ticker counts the attempts until the spec's time-out ends it.
-      await new Promise<void>((resolve) => both.addEventListener('abort', () => resolve(), { once: true }));
-      return null;
+      if (!(error instanceof ApiError)) throw error;
+      await untilDeadline(deadline, signal);
+      throw new TaskWatchTimeout();
     });
-    if (!task) return;
     const data = generationStatusOf(task);
     const blocked = data.status === 'failed' && data.errorCode === 'content_filtered';
     const next = dispatch(id, {
-      type: 'poll',
+      type: 'finished',
       status: data.status,
       url: data.url,
       progress: data.progress,
@@ -168,17 +148,27 @@ async function follow(id: string, signal: AbortSignal) {
       useFilm.getState().updateSequence(id, (s) => ({ ...s, assetId, engine }));
     }
   } catch (error) {
-    if (isAbort(error)) {
-      if (signal.aborted) throw error;
-      return;
-    }
-    dispatch(id, { type: 'polling-crashed' });
-  } finally {
-    clearInterval(ticker);
+    if (isAbort(error)) throw error;
+    dispatch(id, error instanceof TaskWatchTimeout ? { type: 'timed-out' } : { type: 'follow-failed' });
   }
 }
 
-/** After loading a saved wizard: picks up the polls of shots still processing and the queue. */
+/** Resolves at `deadline`, or rejects with an AbortError when `signal` aborts first. */
+function untilDeadline(deadline: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new DOMException('Aborted', 'AbortError'));
+      },
+      { once: true },
+    );
+  });
+}
+
+/** After loading a saved wizard: follows again the shots still processing, and the queue. */
 function resumeFilmWork() {
   for (const sequence of useFilm.getState().sequences) {
     if (sequence.status !== 'processing' || !sequence.veoTaskId || running.has(sequence.id)) continue;

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { ASSET_SORTS, type AssetSort } from '../../../common/api/assets.ts';
 import { SelectField } from '../../ui/controls.tsx';
-import { FilterChips, SearchBox } from '../directory/parts.tsx';
+import { FilterChips, SearchBox } from '../../ui/directory-parts.tsx';
 
 /** The Library's type filters, each the asset types it lists (persona images and 4K upscales are images). */
 export const TYPE_FILTERS = {

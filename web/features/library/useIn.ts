@@ -4,8 +4,8 @@
 import type { Asset } from '../../../common/api/assets.ts';
 import { MAGIC_MODIFY_MODEL } from '../../../common/api/generation.constants.ts';
 import { UPLOAD } from '../../../common/api/media.constants.ts';
+import { engineOf } from '../../ui/EngineBadge.tsx';
 import { isVideoType } from '../assets/AssetThumb.tsx';
-import { engineOf } from '../assets/EngineBadge.tsx';
 import { useCanvas } from '../canvas/store.ts';
 import { addAssets } from '../studio/inputs.ts';
 import { useStudio } from '../studio/store.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { previewOf } from '../assets/PreviewNote.tsx';
+import { previewOf } from '../../ui/PreviewNote.tsx';
 import { captureMagicSelectorSession, type MagicSelectorSession, parseMagicSelectorSession } from './session.ts';
 
 const state: MagicSelectorSession = {

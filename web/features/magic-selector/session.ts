@@ -3,7 +3,7 @@
 
 import { MAGIC_SELECTOR } from '../../../common/api/inpaint.constants.ts';
 import type { MagicMode, MagicQuality } from '../../../common/api/inpaint.ts';
-import type { PreviewSummary } from '../assets/PreviewNote.tsx';
+import type { PreviewSummary } from '../../ui/PreviewNote.tsx';
 
 export interface MagicResult {
   url: string;

@@ -6,8 +6,8 @@ import { MAGIC_SELECTOR } from '../../../common/api/inpaint.constants.ts';
 import { type MagicMode, type MagicQuality, magicSelectorPrompt } from '../../../common/api/inpaint.ts';
 import { ApiError } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';
-import { engineOf } from '../assets/EngineBadge.tsx';
-import { previewOf } from '../assets/PreviewNote.tsx';
+import { engineOf } from '../../ui/EngineBadge.tsx';
+import { previewOf } from '../../ui/PreviewNote.tsx';
 import { inpaint } from './api.ts';
 import type { MagicResult, MagicSelectorSession } from './session.ts';
 

@@ -1,7 +1,7 @@
 // Multi-Reference saved-session state (canvas spec 3: referenceImages, prompt), plus the blend settings,
 // style modifier, negative prompt and the variation results. Pure.
 import { MULTI_REFERENCE } from '../../../common/api/multi-reference.constants.ts';
-import type { PreviewSummary } from '../assets/PreviewNote.tsx';
+import type { PreviewSummary } from '../../ui/PreviewNote.tsx';
 import type { MultiReferenceMode } from './upload-rules.ts';
 
 export type RefType = (typeof MULTI_REFERENCE.referenceTypes)[number];

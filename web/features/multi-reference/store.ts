@@ -9,8 +9,8 @@ import { MESSAGES } from '../../../common/messages.ts';
 import { ApiError, apiRequest } from '../../api/client.ts';
 import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';
 import { uploadFiles } from '../../api/uploads.ts';
-import { engineOf } from '../assets/EngineBadge.tsx';
-import { previewOf } from '../assets/PreviewNote.tsx';
+import { engineOf } from '../../ui/EngineBadge.tsx';
+import { previewOf } from '../../ui/PreviewNote.tsx';
 import type {
   BlendMode,
   BlendSettings,

@@ -5,13 +5,13 @@ import { toast } from 'sonner';
 import { PAYOUT_LIMITS, PAYOUT_STATUSES, type PayoutStatus } from '../../../common/api/payments.constants.ts';
 import type { AdminPayoutDto } from '../../../common/api/payouts.ts';
 import { MESSAGES } from '../../../common/messages.ts';
+import { useFormatDate, useFormatEuros } from '../../i18n/format.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { SelectField } from '../../ui/controls.tsx';
 import { TextField } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { CardEmail, CardError, Fact } from '../admin/shared.tsx';
-import { useFormatDate, useFormatEuros } from '../billing/format.ts';
 import { useAdminPayouts, useDecidePayout } from './api.ts';
 import { PayoutStatusBadge } from './PayoutStatusBadge.tsx';
 

@@ -6,12 +6,12 @@ import { eurosToCents, hasAtMostTwoDecimals } from '../../../common/api/money.ts
 import { PAYOUT_LIMITS } from '../../../common/api/payments.constants.ts';
 import type { PayoutDto, PayoutsOverview } from '../../../common/api/payouts.ts';
 import { MESSAGES } from '../../../common/messages.ts';
+import { useFormatDate, useFormatEuros } from '../../i18n/format.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { FormMessage, TextField } from '../../ui/Field.tsx';
 import { LoadError, Loading, Section } from '../../ui/Section.tsx';
-import { useFormatDate, useFormatEuros } from '../billing/format.ts';
 import { useCancelPayout, usePayouts, useRequestPayout } from './api.ts';
 import { PayoutStatusBadge } from './PayoutStatusBadge.tsx';
 

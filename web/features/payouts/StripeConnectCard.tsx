@@ -3,12 +3,12 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { ConnectAccountDto } from '../../../common/api/payouts.ts';
+import { useFormatDate } from '../../i18n/format.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage } from '../../ui/Field.tsx';
 import { LoadError, Loading, Section } from '../../ui/Section.tsx';
-import { useFormatDate } from '../billing/format.ts';
 import { useConnectStatus, useRefreshConnect, useStartOnboarding } from './api.ts';
 
 /** Where Stripe sends the creator back (server/features/payouts/connect.ts onboardingUrls): ?stripe=return|refresh. */

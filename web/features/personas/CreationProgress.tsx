@@ -12,13 +12,13 @@ import { PercentBar } from './PercentBar.tsx';
 import { PersonaGallery } from './PersonaGallery.tsx';
 
 /**
- * A new persona's image generation: the generation_progress bar and each image as it arrives, polled until
+ * A new persona's image generation: the generation_progress bar and each image as it arrives, followed until
  * the persona is ready; failures with the spec's messages and placeholders to regenerate.
  */
 export function CreationProgress({ initial, onOpen }: { initial: Persona; onOpen: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  // The reply of the create call is the first state; polling takes over from there.
+  // The reply of the create call is the first state; its generation task says when to read it again.
   useEffect(() => {
     if (!queryClient.getQueryData(personaKey(initial.id))) queryClient.setQueryData(personaKey(initial.id), initial);
   }, [queryClient, initial]);

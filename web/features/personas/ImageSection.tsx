@@ -4,12 +4,11 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Persona } from '../../../common/api/personas.ts';
 import { MESSAGES } from '../../../common/messages.ts';
-import { generationStatusOf } from '../../../common/rules/generation-status.ts';
 import { PERSONA_LIMITS } from '../../../common/rules/personas.ts';
+import { isAbort } from '../../api/abort.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
-import { isAbort } from '../../api/polling.ts';
-import { TaskWatchTimeout, watchTask } from '../../api/tasks.ts';
+import { generatedUrl } from '../../api/generation.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage, inputClass } from '../../ui/Field.tsx';
@@ -19,15 +18,8 @@ import { errorText, personaMessage } from './messages.ts';
 import type { ImageInputs } from './uploads.ts';
 
 /** The image of a started image task, followed until it is done (3 minutes at most). */
-async function imageResult(taskId: string, signal: AbortSignal): Promise<string> {
-  const task = await watchTask(taskId, { signal, timeoutMs: 3 * 60_000 }).catch((error: unknown) => {
-    if (error instanceof TaskWatchTimeout) throw new Error(MESSAGES.generation.imageFailed);
-    throw error;
-  });
-  const status = generationStatusOf(task);
-  if (status.status === 'completed' && status.url) return status.url;
-  throw new Error(status.error || MESSAGES.generation.imageFailed);
-}
+const imageResult = (taskId: string, signal: AbortSignal) =>
+  generatedUrl(taskId, { signal, timeoutMs: 3 * 60_000, failedMessage: MESSAGES.generation.imageFailed });
 
 function useImageRun(persona: Persona) {
   const queryClient = useQueryClient();

@@ -12,7 +12,7 @@ import { personaKey, personasKey, regeneratePersona } from './api.ts';
 import { galleryImages } from './form.ts';
 import { errorText, personaMessage } from './messages.ts';
 
-/** Starts regenerating one image (or all); the persona goes back to generating and is polled. */
+/** Starts regenerating one image (or all); the persona goes back to generating and follows its new task. */
 export function useRegenerate(persona: Persona) {
   const queryClient = useQueryClient();
   const [starting, setStarting] = useState<PersonaImageType | 'all' | null>(null);

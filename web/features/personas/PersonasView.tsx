@@ -5,7 +5,7 @@ import type { Persona } from '../../../common/api/personas.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import type { PersonaStatus } from '../../../common/rules/personas.ts';
 import { Button } from '../../ui/Button.tsx';
-import { LoadingState, SearchBox, Toolbar, useDebounced } from '../directory/parts.tsx';
+import { LoadingState, SearchBox, Toolbar, useDebounced } from '../../ui/directory-parts.tsx';
 import { usePersonas } from './api.ts';
 import { BuildPersonaDialog } from './BuildPersonaDialog.tsx';
 import { personaMessage } from './messages.ts';

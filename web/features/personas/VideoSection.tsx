@@ -17,8 +17,8 @@ import { useCreditsText } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { labelClass } from '../../ui/controls.tsx';
+import { EngineBadge, EngineNote } from '../../ui/EngineBadge.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
-import { EngineBadge, EngineNote } from '../assets/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { generatePersonaVideo } from './api.ts';
 import { galleryImages } from './form.ts';
@@ -87,7 +87,7 @@ function ImageTypeChoice({
 
 /**
  * The persona video (spec 5, 9): prompt ≤ 500, the image it starts from, 5 or 8 s (8), 16:9 or 9:16,
- * 21 credits; progress while it is polled, then the result dialog, or 'Video Generation Failed' with tips.
+ * 21 credits; progress while its task is followed, then the result dialog, or 'Video Generation Failed' with tips.
  * The product images and prompt of the Product section go along when there are any.
  */
 export function VideoSection({

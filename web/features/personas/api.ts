@@ -1,6 +1,6 @@
-// Persona calls (spec 7 "Personas and workspace"): list and search, create (a task: poll the persona until
-// ready), regenerate, the prompt image and the persona video. Types come from common/api/personas.ts.
-import { useQuery } from '@tanstack/react-query';
+// Persona calls (spec 7 "Personas and workspace"): list and search, create (a task: the persona is read again each
+// time its generation task moves on, over the one progress channel), regenerate, the prompt image and the persona video. Types come from common/api/personas.ts.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   CreatePersonaBody,
@@ -15,8 +15,10 @@ import type {
 } from '../../../common/api/personas.ts';
 import type { PersonaImageType, PersonaStatus } from '../../../common/rules/personas.ts';
 import { apiRequest } from '../../api/client.ts';
+import { useTaskChanges } from '../../api/tasks.ts';
 
 type PersonaReply = z.infer<typeof personaReply>;
+type Persona = PersonaReply['data'];
 type PersonaListReply = z.infer<typeof personaListReply>;
 export type PersonaVideoReply = z.infer<typeof personaVideoReply>;
 
@@ -25,10 +27,16 @@ export const personaKey = (id: string) => [...personasKey, 'one', id] as const;
 
 const path = (id: string, rest = '') => `/api/personas/${encodeURIComponent(id)}${rest}`;
 
+/** The generation tasks of the personas still being generated (their images and progress change with them). */
+const generationTasks = (personas: readonly Persona[]) =>
+  personas.filter((p) => p.status === 'generating').map((p) => p.generation_task_id);
+
 /** GET /api/personas, searched on the server; `status` narrows the list (the directory shows only ready ones). */
 export function usePersonas(search: string, status?: PersonaStatus) {
-  return useQuery({
-    queryKey: [...personasKey, 'list', search, status ?? 'all'],
+  const queryClient = useQueryClient();
+  const queryKey = [...personasKey, 'list', search, status ?? 'all'] as const;
+  const query = useQuery({
+    queryKey,
     queryFn: ({ signal }) => {
       const params = new URLSearchParams();
       if (search) params.set('search', search);
@@ -41,19 +49,22 @@ export function usePersonas(search: string, status?: PersonaStatus) {
     },
     placeholderData: (previous) => previous,
     staleTime: 5_000,
-    // Personas still being generated show their progress in the list.
-    refetchInterval: (query) => (query.state.data?.personas.some((p) => p.status === 'generating') ? 3_000 : false),
   });
+  // Personas still being generated show their progress in the list.
+  useTaskChanges(generationTasks(query.data?.personas ?? []), () => void queryClient.invalidateQueries({ queryKey }));
+  return query;
 }
 
-/** One persona; polled every 2 s while its images are being generated. */
+/** One persona; read again each time its generation task moves on while its images are being generated. */
 export function usePersona(id: string | null) {
-  return useQuery({
+  const query = useQuery({
     queryKey: personaKey(id ?? ''),
     enabled: id !== null,
     queryFn: ({ signal }) => apiRequest<PersonaReply>(path(id ?? ''), { signal }).then((reply) => reply.data),
-    refetchInterval: (query) => (query.state.data?.status === 'generating' ? 2_000 : false),
   });
+  const refetch = query.refetch;
+  useTaskChanges(query.data ? generationTasks([query.data]) : [], () => void refetch());
+  return query;
 }
 
 export function createPersona(body: CreatePersonaBody) {

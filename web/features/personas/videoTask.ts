@@ -6,10 +6,10 @@ import { useEffect, useRef, useState } from 'react';
 import { VIDEO_POLL } from '../../../common/api/generation.constants.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { videoPollSecondsLeft } from '../../../common/rules/generation-state.ts';
+import { isAbort } from '../../api/abort.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
 import { followGeneration } from '../../api/generation.ts';
-import { isAbort } from '../../api/polling.ts';
 import type { PersonaVideoReply } from './api.ts';
 
 export type VideoTaskState =

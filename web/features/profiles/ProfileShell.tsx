@@ -5,11 +5,11 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { MESSAGES } from '../../../common/messages.ts';
 import { ApiError } from '../../api/client.ts';
 import { translateMessage } from '../../i18n/index.ts';
+import { marketMessage } from '../../i18n/market-messages.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { PublicHeader } from '../../ui/PublicHeader.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { marketMessage } from '../directory/messages.ts';
 
 function Panel({ icon, message, children }: { icon: ReactNode; message: string; children?: ReactNode }) {
   return (

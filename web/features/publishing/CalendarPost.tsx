@@ -3,7 +3,7 @@ import { Film } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { ScheduledPost } from '../../../common/api/social.ts';
 import { cn } from '../../ui/cn.ts';
-import { PlatformMark } from './platforms.tsx';
+import { PlatformMark } from '../../ui/PlatformMark.tsx';
 import { STATUS_DOT } from './postStatus.tsx';
 
 /** A post's time of day in the zone the calendar is shown in. */

@@ -12,13 +12,13 @@ import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { labelClass, Segmented } from '../../ui/controls.tsx';
 import { FormMessage, inputClass } from '../../ui/Field.tsx';
+import { PlatformMark } from '../../ui/PlatformMark.tsx';
 import { AssetSkeletons, uniqueAssets } from '../assets/AssetsGrid.tsx';
 import { AssetThumb, isVideoType } from '../assets/AssetThumb.tsx';
 import { useCampaignAssets, useMyActiveCollaborations } from '../campaigns/api.ts';
 import { useSocialAccounts } from './api.ts';
 import type { PlatformView } from './connect.ts';
 import { errorText } from './messages.ts';
-import { PlatformMark } from './platforms.tsx';
 import { StatusLabel } from './SocialAccounts.tsx';
 
 export function MessageField({

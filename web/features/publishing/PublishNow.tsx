@@ -4,9 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { PublishResult, SocialPlatform } from '../../../common/api/social.ts';
 import { MESSAGES } from '../../../common/messages.ts';
+import { useTaskChanges } from '../../api/tasks.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage } from '../../ui/Field.tsx';
+import { PlatformMark } from '../../ui/PlatformMark.tsx';
 import { usePublish, useScheduledPosts } from './api.ts';
 import {
   attachedMedia,
@@ -19,7 +21,6 @@ import {
 } from './ComposeFields.tsx';
 import { type PlatformView, usePlatformStates } from './connect.ts';
 import { errorText, socialMessage } from './messages.ts';
-import { PlatformMark } from './platforms.tsx';
 
 const M = MESSAGES.social;
 
@@ -47,10 +48,15 @@ export function draftAttachments(draft: Draft, isCreator: boolean) {
   return { collaborationId, media: attachedMedia(draft.content, forCollaboration) };
 }
 
-/** Results still being published by the worker follow their post rows until they settle. */
+/**
+ * Results still being published by the worker follow their publishing tasks on the progress channel; each time one
+ * finishes the post rows are read again (the row is settled before its task finishes).
+ */
 function useSettledResults(results: PublishResult[] | undefined): PublishResult[] | undefined {
-  const pending = results?.some((r) => r.status === 'pending') ?? false;
-  const rows = useScheduledPosts('all', { poll: pending, enabled: pending });
+  const pendingTasks = results?.filter((r) => r.status === 'pending').map((r) => r.task_id) ?? [];
+  const rows = useScheduledPosts('all', { enabled: pendingTasks.length > 0 });
+  const refetchRows = rows.refetch;
+  useTaskChanges(pendingTasks, () => void refetchRows());
   // Memoised: the effect that mirrors results into the platform states must run only when they change.
   return useMemo(
     () =>

@@ -10,6 +10,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Segmented, SelectField } from '../../ui/controls.tsx';
 import { DialogTitleBar } from '../../ui/DialogTitleBar.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
+import { PlatformMark } from '../../ui/PlatformMark.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useSearchChoice } from '../../ui/useSearchChoice.ts';
 import { AssetThumb } from '../assets/AssetThumb.tsx';
@@ -17,7 +18,6 @@ import { useDayPosts, usePublishAgain, useScheduledPosts } from './api.ts';
 import { CalendarBoard } from './CalendarBoard.tsx';
 import { errorText, socialMessage } from './messages.ts';
 import { PostActions } from './PostActions.tsx';
-import { PlatformMark } from './platforms.tsx';
 import { StatusPill } from './postStatus.tsx';
 import { formatDay, formatInZone, useNow, zoneOptions } from './zone.ts';
 

@@ -7,11 +7,11 @@ import { Button } from '../../ui/Button.tsx';
 import { ConfirmPopup } from '../../ui/ConfirmPopup.tsx';
 import { cn } from '../../ui/cn.ts';
 import { FormMessage } from '../../ui/Field.tsx';
+import { PlatformMark } from '../../ui/PlatformMark.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useDisconnect } from './api.ts';
 import { type PlatformView, useConnect, useConnectWatcher, usePlatformStates, usePlatformViews } from './connect.ts';
 import { errorText, socialMessage } from './messages.ts';
-import { PlatformMark } from './platforms.tsx';
 
 const STATUS_TONE: Record<SocialAccountStatus, string> = {
   disconnected: 'text-subtle',

@@ -33,6 +33,11 @@ const keys = {
   day: (date: string, timezone: string) => ['social', 'posts', 'day', date, timezone] as const,
 };
 
+/**
+ * The connected accounts; `poll` reads them every 2 s while an OAuth connection is under way. That is not a task:
+ * the user authorizes in the network's own tab and the network redirects to our callback; no task row follows it,
+ * so nothing is announced on the progress channel. The watcher stops reading when the tab closes or times out.
+ */
 export function useSocialAccounts(options: { poll?: boolean } = {}) {
   return useQuery({
     queryKey: keys.accounts,
@@ -79,11 +84,10 @@ export function usePublish() {
   });
 }
 
-export function useScheduledPosts(filter: 'upcoming' | 'all', options: { poll?: boolean; enabled?: boolean } = {}) {
+export function useScheduledPosts(filter: 'upcoming' | 'all', options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: keys.list(filter),
     enabled: options.enabled ?? true,
-    refetchInterval: options.poll ? 1500 : false,
     queryFn: ({ signal }) =>
       apiRequest<Reply<typeof listScheduledReply>>(`/api/social/scheduled-posts?filter=${filter}`, { signal }).then(
         (r) => r.data,

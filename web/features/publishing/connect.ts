@@ -82,7 +82,8 @@ export function useConnect() {
   };
 }
 
-/** Mount once where accounts are shown: polls while a connection is under way and settles it. */
+/** Mount once where accounts are shown: reads the accounts while an OAuth connection is under way (not a task, see
+ * useSocialAccounts) and settles it. */
 export function useConnectWatcher() {
   const { t } = useTranslation();
   const transient = usePlatformStates((s) => s.transient);
@@ -108,7 +109,8 @@ export function useConnectWatcher() {
     }
   }, [accounts.data, transient, settleConnected]);
 
-  // A tab closed without connecting (denied, or closed by the user): check once more, then give up.
+  // A tab closed without connecting (denied, or closed by the user): check once more, then give up. The timer looks
+  // at the OAuth tab (a window of another origin sends no event when it closes), not at a task.
   useEffect(() => {
     if (!connecting) return;
     const timer = window.setInterval(() => {

@@ -10,7 +10,7 @@ import { SEQUENCE_VIDEO_MODES, type SequenceVideoMode, sequenceItemState } from 
 import { useModelEngines } from '../../api/engines.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Segmented } from '../../ui/controls.tsx';
-import { EngineNote } from '../assets/EngineBadge.tsx';
+import { EngineNote } from '../../ui/EngineBadge.tsx';
 import { CreditShortfall, useCreditGuard } from '../billing/CreditShortfall.tsx';
 import { VideoEnhanceDialog } from '../canvas/dialogs/VideoEnhanceDialog.tsx';
 import { useCanvas } from '../canvas/store.ts';

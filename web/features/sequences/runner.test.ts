@@ -4,7 +4,7 @@
 // rule itself is tested in common/rules/sequences.test.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../i18n/index.ts';
-import { MAX_SEQUENCE_POLL_ATTEMPTS } from '../../../common/rules/sequences.ts';
+import { SEQUENCE_TIMEOUT_MS } from '../../../common/rules/sequences.ts';
 import { analyzeWithMovieAgent, exportMasterVideo, generateItemVideo } from './runner.ts';
 import { pinToSequence, useSequences } from './store.ts';
 
@@ -140,7 +140,7 @@ describe('generateItemVideo', () => {
     replies = [ok({ success: true, videoUrl: null, data: { taskId: 'task-1' } })];
     for (let i = 0; i < 400; i++) replies.push(task({ progress: 40, at: 1000 + i }));
     const run = generateItemVideo(id);
-    await advance(5_000 * MAX_SEQUENCE_POLL_ATTEMPTS - 1);
+    await advance(SEQUENCE_TIMEOUT_MS - 1);
     expect(useSequences.getState().items[0].videoStatus).toBe('generating');
     await advance(1);
     await run;

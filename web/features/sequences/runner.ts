@@ -7,18 +7,17 @@ import type { GenerateVideoSequenceBody, GenerateVideoSequenceReply } from '../.
 import { MESSAGES } from '../../../common/messages.ts';
 import { aiStatusOf, generationStatusOf } from '../../../common/rules/generation-status.ts';
 import {
-  decideSequencePoll,
-  MAX_SEQUENCE_POLL_ATTEMPTS,
   playableItems,
   SEQUENCE_LIMITS,
-  SEQUENCE_MESSAGES,
+  SEQUENCE_TIMEOUT_MS,
   SEQUENCE_VIDEO_MODES,
+  sequenceOutcome,
   sequenceStartFrom,
   truncatePrompt,
 } from '../../../common/rules/sequences.ts';
+import { isAbort, stopRunning } from '../../api/abort.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { ApiError } from '../../api/client.ts';
-import { isAbort, stopRunning } from '../../api/polling.ts';
 import { watchTask } from '../../api/tasks.ts';
 import { compileMasterVideo, generateSequenceVideo, runMovieAgent } from './api.ts';
 import { type SequenceItem, useSequences } from './store.ts';
@@ -64,7 +63,7 @@ function complete(
 }
 
 /**
- * Follows the task until it finishes, fails or the 60 attempts of 5 s run out (spec 8, 9), read as
+ * Follows the task until it finishes, fails or SEQUENCE_TIMEOUT_MS runs out (spec 8, 9), read as
  * POST /api/ai/status answers it; a task that cannot be read, or completed without a URL, ends as the time-out.
  */
 async function follow(
@@ -74,21 +73,20 @@ async function follow(
 ): Promise<{ videoUrl: string; assetId: string | null; posterUrl: string | null }> {
   const task = await watchTask(taskId, {
     signal,
-    timeoutMs: MAX_SEQUENCE_POLL_ATTEMPTS * SEQUENCE_LIMITS.pollIntervalMs,
+    timeoutMs: SEQUENCE_TIMEOUT_MS,
     onProgress: (view) => onProgress(Math.min(95, Math.round(generationStatusOf(view).progress))),
   }).catch((error: unknown) => {
     if (isAbort(error)) throw error;
     return null;
   });
   const reply = task ? aiStatusOf(task) : null;
-  const decision = reply ? decideSequencePoll(1, { ok: true, reply }) : null;
-  if (decision?.kind === 'done')
-    return {
-      videoUrl: decision.videoUrl,
-      assetId: reply?.data.assetId ?? null,
-      posterUrl: reply?.data.thumbnail_url ?? null,
-    };
-  throw new Error(decision?.kind === 'failed' ? decision.error : SEQUENCE_MESSAGES.pollTimedOut);
+  const outcome = sequenceOutcome(reply);
+  if (outcome.kind === 'failed') throw new Error(outcome.error);
+  return {
+    videoUrl: outcome.videoUrl,
+    assetId: reply?.data.assetId ?? null,
+    posterUrl: reply?.data.thumbnail_url ?? null,
+  };
 }
 
 /** Generate Video for one item in the current mode (disabled while it is generating). */

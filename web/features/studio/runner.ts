@@ -14,6 +14,7 @@ import {
 import { GENERATE_KINDS } from '../../../common/rules/generation-status.ts';
 import { imageDimensions } from '../../../common/rules/pricing.ts';
 import { parseRatio, type StudioMode } from '../../../common/rules/studio.ts';
+import { isAbort } from '../../api/abort.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
@@ -25,10 +26,9 @@ import {
   isTaskAccepted,
   type TaskAccepted,
 } from '../../api/generation.ts';
-import { isAbort } from '../../api/polling.ts';
 import { useSession } from '../../api/session.ts';
 import { followTasks } from '../../api/tasks.ts';
-import { engineOf } from '../assets/EngineBadge.tsx';
+import { engineOf } from '../../ui/EngineBadge.tsx';
 import type { BuiltRequest } from './requests.ts';
 import { type GeneratedItem, type GenerationResult, initialGeneration, useStudio } from './store.ts';
 

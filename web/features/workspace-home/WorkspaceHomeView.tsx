@@ -5,13 +5,13 @@ import { Check, Coins, ImagePlus, Link2, type LucideIcon, Rocket, ScanFace, Spar
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useOutletContext } from 'react-router';
-import type { DashboardContext } from '../../app/DashboardGuard.tsx';
+import type { DashboardContext } from '../../api/auth.ts';
+import { numberLocale } from '../../i18n/format.ts';
+import { useAccountRoute } from '../../ui/account-route.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { useAccountRoute } from '../account/route.ts';
 import { AssetThumb, isVideoType } from '../assets/AssetThumb.tsx';
 import { CreditBadge } from '../billing/CreditBadge.tsx';
-import { numberLocale } from '../billing/format.ts';
 import { TopUpDialog } from '../billing/TopUpDialog.tsx';
 import { usePersonas } from '../personas/api.ts';
 import { useSocialAccounts } from '../publishing/api.ts';

@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import { downloadUrl } from '../../../../common/rules/studio.ts';
 import { canUpscale, isUpscaleReplaced } from '../../../api/asset-upscale.ts';
 import { Button, buttonClass } from '../../../ui/Button.tsx';
-import { EngineBadge } from '../../assets/EngineBadge.tsx';
+import { EngineBadge } from '../../../ui/EngineBadge.tsx';
 import { upscaleAsset, useUpscales } from '../../assets/upscale.ts';
 import { placeOnCanvas, prepareVideoFrom } from './actions.ts';
 import type { ViewerMedia } from './history.ts';

@@ -5,8 +5,8 @@ import { useMemo } from 'react';
 import type { Asset, ListAssetsReply } from '../../../../common/api/assets.ts';
 import { assetsQueryKey } from '../../../api/assets.ts';
 import { apiRequest } from '../../../api/client.ts';
+import { engineOf } from '../../../ui/EngineBadge.tsx';
 import { useSessions } from '../../account/api.ts';
-import { engineOf } from '../../assets/EngineBadge.tsx';
 import type { GeneratedItem } from '../store.ts';
 
 /** At most this many of the session's latest generations are listed. */

@@ -1,7 +1,7 @@
 import { CircleAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../ui/Button.tsx';
-import { marketMessage } from './messages.ts';
+import { marketMessage } from '../i18n/market-messages.ts';
+import { Button } from './Button.tsx';
 
 interface PagedQuery {
   hasNextPage: boolean;

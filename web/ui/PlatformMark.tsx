@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { SocialPlatform } from '../../../common/api/social.ts';
-import { cn } from '../../ui/cn.ts';
+import type { SocialPlatform } from '../../common/api/social.ts';
+import { cn } from './cn.ts';
 
 // Each network's mark: a simplified brand glyph drawn in white on the network's colour (darkened where white on
 // it would be under 4.5:1), on a 24-unit grid. The icon set has no brand logos.

@@ -1,9 +1,9 @@
 import { Cpu } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import type { EngineModelKind } from '../../../common/api/engines.ts';
-import { useModelEngines } from '../../api/engines.ts';
-import { useCreditsText } from '../../i18n/format.ts';
-import { cn } from '../../ui/cn.ts';
+import type { EngineModelKind } from '../../common/api/engines.ts';
+import { useModelEngines } from '../api/engines.ts';
+import { useCreditsText } from '../i18n/format.ts';
+import { cn } from './cn.ts';
 
 /** The engine named in a result's metadata (`engine`), or null when it says none. */
 export function engineOf(metadata: Record<string, unknown> | null | undefined): string | null {

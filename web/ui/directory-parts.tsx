@@ -1,10 +1,10 @@
 import { BadgeCheck, Building2, CircleAlert, type LucideIcon, Search, X } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../ui/Button.tsx';
-import { cn } from '../../ui/cn.ts';
-import { inputClass } from '../../ui/Field.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import { Button } from './Button.tsx';
+import { cn } from './cn.ts';
+import { inputClass } from './Field.tsx';
+import { Spinner } from './Spinner.tsx';
 
 /** The value, settled 300 ms after the last change (search boxes query the server with it). */
 export function useDebounced<T>(value: T, ms = 300): T {

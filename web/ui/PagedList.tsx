@@ -1,10 +1,10 @@
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SelectField } from '../../ui/controls.tsx';
+import { marketMessage } from '../i18n/market-messages.ts';
+import { SelectField } from './controls.tsx';
+import { EmptyState, ErrorState, LoadingState, SearchBox, Toolbar } from './directory-parts.tsx';
 import { ListFooter } from './ListFooter.tsx';
-import { marketMessage } from './messages.ts';
-import { EmptyState, ErrorState, LoadingState, SearchBox, Toolbar } from './parts.tsx';
 
 /** What the directory and admin lists read from their infinite query. */
 interface ListQuery {

@@ -1,6 +1,6 @@
 import i18next from 'i18next';
-import { MESSAGES } from '../../../common/messages.ts';
-import { localizeMessage } from '../../i18n/localize.ts';
+import { MESSAGES } from '../../common/messages.ts';
+import { localizeMessage } from './localize.ts';
 
 // The directory and admin messages of the spec are shown verbatim in English; in Arabic they are looked up
 // by their text under directory.msg.<name> and admin.msg.<name> (these features' strings).

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { cn } from '../../ui/cn.ts';
+import { cn } from './cn.ts';
 
 // What the local preview engine did with a prompt (a result's `metadata.preview`: the words it acted
 // on and the parts it could not do), as one short line under the result.

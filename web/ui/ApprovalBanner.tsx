@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MESSAGES } from '../../common/messages.ts';
 import { translateMessage } from '../i18n/index.ts';
-import { buttonClass } from '../ui/Button.tsx';
-import { cn } from '../ui/cn.ts';
+import { buttonClass } from './Button.tsx';
+import { cn } from './cn.ts';
 import type { ApprovalBanner as BannerKind } from './navigation.ts';
 
 const BANNERS = {
