@@ -163,7 +163,7 @@ export async function runWebBench(): Promise<BenchSection> {
   ];
 
   /** The heaviest route without a budget of its own, for its contributors beyond the entry. */
-  let heaviestOther: { route: string; files: Set<string>; bytes: number } | null = null;
+  let heaviestOther = null as { route: string; files: Set<string>; bytes: number } | null;
   for (const { route, module } of await routesOfRouter()) {
     const files = staticClosure(manifest, module ? [module] : [], new Set(entryFiles));
     const bytes = await gzippedBytes(files, cache);
@@ -192,8 +192,10 @@ export async function runWebBench(): Promise<BenchSection> {
     }
   }
   if (heaviestOther) {
-    const beyondEntry = [...heaviestOther.files].filter((file) => !entryFiles.has(file));
-    rows.push(...contributorRows(beyondEntry, sizes, cache, `largest in ${heaviestOther.route} beyond the entry`));
+    const { route, files } = heaviestOther;
+    const beyondEntry = [...files].filter((file) => !entryFiles.has(file));
+    const at = rows.findIndex((row) => row.name.startsWith(`${route} — `)) + 1;
+    rows.splice(at, 0, ...contributorRows(beyondEntry, sizes, cache, 'heaviest other route, beyond the entry'));
   }
   return {
     title: 'Web: first-load JavaScript per route (gzipped)',

@@ -1,3 +1,4 @@
+import '../../i18n/en-features.ts';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOutletContext, useSearchParams } from 'react-router';
