@@ -1,4 +1,7 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -33,9 +36,42 @@ function moduleSizes(): Plugin {
   };
 }
 
+/**
+ * Writes a brotli (.br) and a gzip (.gz) copy beside each built text file over 1 KB; the server sends the one the
+ * browser accepts (@fastify/static preCompressed, server/app.ts), so nothing is compressed per request.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'genpro-precompress',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? path.join(webRoot, 'dist');
+      const files = [...Object.keys(bundle), 'index.html'].filter(
+        (file, index, all) =>
+          /\.(js|css|html|svg|json)$/.test(file) && !file.startsWith('.vite/') && all.indexOf(file) === index,
+      );
+      for (const file of files) {
+        const full = path.join(dir, file);
+        const content = await readFile(full).catch(() => null);
+        if (!content || content.length < 1024) continue;
+        await writeFile(
+          `${full}.br`,
+          brotliCompressSync(content, {
+            params: {
+              [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+              [zlibConstants.BROTLI_PARAM_SIZE_HINT]: content.length,
+            },
+          }),
+        );
+        await writeFile(`${full}.gz`, gzipSync(content, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root: webRoot,
-  plugins: [react(), tailwindcss(), moduleSizes()],
+  plugins: [react(), tailwindcss(), moduleSizes(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
