@@ -29,10 +29,14 @@ const PAGES = [
 
 // A string, not a function: tsx (esbuild keepNames) would wrap named inner functions in __name().
 const OBSERVER = `(() => {
-  const vitals = { lcp: 0, fcp: 0, longTasks: [] };
+  const vitals = { lcp: 0, lcpElement: '', fcp: 0, longTasks: [] };
   window.__vitals = vitals;
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) vitals.lcp = entry.startTime;
+    for (const entry of list.getEntries()) {
+      vitals.lcp = entry.startTime;
+      const el = entry.element;
+      vitals.lcpElement = el ? el.tagName.toLowerCase() + (el.dataset.testid ? '[data-testid=' + el.dataset.testid + ']' : '') : '';
+    }
   }).observe({ type: 'largest-contentful-paint', buffered: true });
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) if (entry.name === 'first-contentful-paint') vitals.fcp = entry.startTime;
@@ -44,6 +48,7 @@ const OBSERVER = `(() => {
 
 interface Vitals {
   lcp: number;
+  lcpElement: string;
   fcp: number;
   longTasks: [number, number][];
 }
@@ -53,7 +58,13 @@ function totalBlockingTime({ fcp, longTasks }: Vitals): number {
   return longTasks.filter(([start]) => start >= fcp).reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
 }
 
-async function loadOnce(context: BrowserContext, url: string, ready: string): Promise<{ lcp: number; tbt: number }> {
+interface Run {
+  lcp: number;
+  lcpElement: string;
+  tbt: number;
+}
+
+async function loadOnce(context: BrowserContext, url: string, ready: string): Promise<Run> {
   const page = await context.newPage();
   try {
     const cdp = await context.newCDPSession(page);
@@ -68,7 +79,7 @@ async function loadOnce(context: BrowserContext, url: string, ready: string): Pr
     await page.waitForTimeout(SETTLE_MS);
     const vitals = (await page.evaluate('window.__vitals')) as Vitals;
     await cdp.detach();
-    return { lcp: vitals.lcp, tbt: totalBlockingTime(vitals) };
+    return { lcp: vitals.lcp, lcpElement: vitals.lcpElement, tbt: totalBlockingTime(vitals) };
   } finally {
     await page.close();
   }
@@ -99,7 +110,7 @@ export async function runWebVitalsBench(options: {
     await page.getByTestId('view-description').waitFor();
 
     for (const target of PAGES) {
-      const runs: { lcp: number; tbt: number }[] = [];
+      const runs: Run[] = [];
       for (let i = 0; i < RUNS; i += 1) runs.push(await loadOnce(context, `${baseUrl}${target.path}`, target.ready));
       const lcp = percentile(
         runs.map((r) => r.lcp),
@@ -109,16 +120,17 @@ export async function runWebVitalsBench(options: {
         runs.map((r) => r.tbt),
         50,
       );
+      const elements = [...new Set(runs.map((r) => r.lcpElement || '?'))].join(', ');
       rows.push(
         {
-          name: `${target.name} (${target.path}) Largest Contentful Paint, median of ${RUNS}`,
+          name: `${target.name} (${target.path}) Largest Contentful Paint, median of ${RUNS} (runs ${runs.map((r) => Math.round(r.lcp)).join(', ')} ms; ${elements})`,
           ours: ms(lcp),
           baseline: '',
           budget: `≤ ${LCP_BUDGET_MS} ms`,
           pass: lcp > 0 && lcp <= LCP_BUDGET_MS,
         },
         {
-          name: `${target.name} (${target.path}) Total Blocking Time, median of ${RUNS}`,
+          name: `${target.name} (${target.path}) Total Blocking Time, median of ${RUNS} (runs ${runs.map((r) => Math.round(r.tbt)).join(', ')} ms)`,
           ours: ms(tbt),
           baseline: '',
           budget: `≤ ${TBT_BUDGET_MS} ms`,
