@@ -67,10 +67,13 @@ export function ToolRail({
 }
 
 /** Stands in for a panel whose chunk is still downloading: a spinner announced as "Loading…". */
-export function PanelLoading({ testId, label }: { testId: string; label?: string }) {
+export function PanelLoading({ testId, label, className }: { testId: string; label?: string; className?: string }) {
   return (
     <div
-      className="flex min-h-40 flex-1 items-center justify-center rounded-2xl border border-line bg-surface py-12"
+      className={cn(
+        'flex min-h-40 items-center justify-center rounded-2xl border border-line bg-surface py-12',
+        className,
+      )}
       data-testid={testId}
     >
       <Spinner className="size-7" label={label} />
@@ -86,6 +89,8 @@ export function ToolPanel({ tool, onClose }: { tool: StudioSideTool; onClose: ()
       fallback={
         <PanelLoading
           testId="tool-panel-loading"
+          // The side panels' own width (ToolPanelLayout), so the prompt beside does not jump when one arrives.
+          className="w-full shrink-0 lg:w-80"
           label={t('studio.tools.loadingTool', { tool: t(`studio.tools.${tool}.title`) })}
         />
       }
