@@ -32,6 +32,13 @@ function moduleSizes(): Plugin {
         chunks[output.fileName] = modules;
       }
       this.emitFile({ type: 'asset', fileName: '.vite/modules.json', source: JSON.stringify(chunks) });
+      // A build made under vitest (NODE_ENV=test, the browser journeys) carries React's development build: the
+      // web bench rebuilds rather than measure it.
+      this.emitFile({
+        type: 'asset',
+        fileName: '.vite/build-env.json',
+        source: JSON.stringify({ nodeEnv: process.env.NODE_ENV ?? null }),
+      });
     },
   };
 }

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { ensureWebBuilt } from '../scripts/web-build.ts';
+import { buildWeb, ensureWebBuilt } from '../scripts/web-build.ts';
 import type { BenchRow, BenchSection } from './report.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,6 +19,7 @@ const manifestFile = path.join(distDir, '.vite', 'manifest.json');
 const routerFile = path.join(webDir, 'app', 'router.tsx');
 
 const modulesFile = path.join(distDir, '.vite', 'modules.json');
+const buildEnvFile = path.join(distDir, '.vite', 'build-env.json');
 
 /** First-load budgets, gzipped KB (issue 31). */
 const BUDGET_KB = { entry: 150, shell: 180, studio: 250, otherRoute: 220 } as const;
@@ -149,6 +150,13 @@ function budgeted(name: string, bytes: number, budgetKb: number): BenchRow {
 
 export async function runWebBench(): Promise<BenchSection> {
   await ensureWebBuilt();
+  const builtFor = existsSync(buildEnvFile)
+    ? (JSON.parse(await readFile(buildEnvFile, 'utf8')) as { nodeEnv: string | null }).nodeEnv
+    : null;
+  if (builtFor !== 'production') {
+    console.log(`Rebuilding the web app for production (the last build was made with NODE_ENV=${builtFor})…`);
+    await buildWeb(path.join(root, 'vite.config.ts'));
+  }
   if (!existsSync(manifestFile)) throw new Error(`${manifestFile} is missing: vite.config.ts needs build.manifest`);
   const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Manifest;
   const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
