@@ -19,15 +19,27 @@ async function canvasSection(): Promise<BenchSection> {
   }
 }
 
+/** First-load JavaScript per route, then LCP and TBT of the dashboard and the studio in a throttled Chromium. */
+async function webSections(): Promise<BenchSection[]> {
+  const bundle = await (await import('./web.bench.ts')).runWebBench();
+  const { runWebVitalsBench } = await import('./web-vitals.bench.ts');
+  const studio = await startStudio('bench-vitals');
+  try {
+    return [bundle, await runWebVitalsBench({ baseUrl: studio.baseUrl, ...DEMO })];
+  } finally {
+    await studio.stop();
+  }
+}
+
 /** Each section's module is loaded only when it runs. */
-const SECTIONS: Record<string, () => Promise<BenchSection>> = {
+const SECTIONS: Record<string, () => Promise<BenchSection | BenchSection[]>> = {
   api: async () => (await import('./api.bench.ts')).runApiBench(),
   tasks: async () => (await import('./tasks.bench.ts')).runTasksBench(),
   progress: async () => (await import('./progress.bench.ts')).runProgressBench(),
   canvas: canvasSection,
   media: async () => (await import('./media.bench.ts')).runMediaBench(),
   speed: async () => (await import('./speed.bench.ts')).runSpeedBench(),
-  web: async () => (await import('./web.bench.ts')).runWebBench(),
+  web: webSections,
 };
 
 function machine() {
@@ -57,10 +69,12 @@ async function main(): Promise<void> {
   const timings: Record<string, number> = {};
   for (const name of names) {
     const started = Date.now();
-    const section = await SECTIONS[name]();
+    const result = await SECTIONS[name]();
     timings[name] = Math.round((Date.now() - started) / 1000);
-    sections.push(section);
-    console.log(formatSection(section));
+    for (const section of Array.isArray(result) ? result : [result]) {
+      sections.push(section);
+      console.log(formatSection(section));
+    }
     console.log(`  (${timings[name]} s)`);
   }
   const dir = path.join('.tmp', 'bench');

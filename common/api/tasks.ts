@@ -76,21 +76,8 @@ export type TaskView = z.infer<typeof taskView>;
 export const taskStatusReply = ok(taskView);
 export type TaskStatusReply = z.infer<typeof taskStatusReply>;
 
-/** GET /api/tasks/events: the event stream of the signed-in user's tasks. */
-export const TASK_EVENTS_PATH = '/api/tasks/events';
-/**
- * The stream's last event when the serving process stops (a deploy): the stream ends right after it, and the page
- * opens a new one after `retryMs` (through the load balancer, to another process). The page does not leave this to
- * the browser's own reconnection (the `retry` field, sent too): a proxy may hold the ended stream open.
- */
-export const TASK_RECONNECT_EVENT = 'reconnect';
+/** The data of the stream's TASK_RECONNECT_EVENT (tasks.constants.ts). */
 export const taskReconnectData = z.object({ reason: z.literal('draining'), retryMs: z.number().int().min(0) });
-/**
- * Sent (with `data: {}`) on a stream of every task (no `ids`) when something of the user's own account changed:
- * approval, role, credits, wallet or earnings, bank accounts, payouts, the Stripe Connect account, the subscription.
- * The page reads those again; the event carries no data of its own.
- */
-export const ACCOUNT_CHANGED_EVENT = 'account';
 
 /** `?ids=a,b`: only these tasks (at most 50); without it, every task of the user. */
 export const taskEventsQuery = z.object({
@@ -112,9 +99,6 @@ export const taskEventsQuery = z.object({
     )
     .pipe(z.array(z.uuid()).max(50).nullable()),
 });
-
-export const isTaskFinished = (task: Pick<TaskView, 'status'>): boolean =>
-  task.status === 'completed' || task.status === 'failed';
 
 /** The first thing a task produced, as the status calls report it. */
 interface TaskOutput {

@@ -10,11 +10,8 @@ import {
   isTaskFinished,
   TASK_EVENTS_PATH,
   TASK_RECONNECT_EVENT,
-  type TaskStatusReply,
-  type TaskView,
-  taskReconnectData,
-  taskView,
-} from '../../common/api/tasks.ts';
+} from '../../common/api/tasks.constants.ts';
+import type { TaskStatusReply, TaskView } from '../../common/api/tasks.ts';
 import { isAbort } from './abort.ts';
 import { ApiError, apiRequest } from './client.ts';
 import { useSession } from './session.ts';
@@ -46,6 +43,14 @@ let streamOpen = false;
 /** When the current stream began connecting (its first attempt, or the browser's reconnection after a drop). */
 let connectingSince = 0;
 let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * The zod schemas that check each event, fetched when the stream first opens: zod is ~25 KB gzipped and this
+ * module is in the entry chunk of every page, most of which never open the stream. Until they are here the stream
+ * is simply not open yet, and the watchers read for themselves as they do whenever it is down.
+ */
+type EventSchemas = Pick<typeof import('../../common/api/tasks.ts'), 'taskView' | 'taskReconnectData'>;
+let eventSchemas: EventSchemas | null = null;
+let eventSchemasLoading = false;
 
 function everyWatcher(): Watcher[] {
   return [...watchers.values()].flatMap((set) => [...set]);
@@ -53,6 +58,24 @@ function everyWatcher(): Watcher[] {
 
 function connect(): void {
   if (source || reopenTimer || typeof EventSource === 'undefined') return;
+  const schemas = eventSchemas;
+  if (!schemas) {
+    if (eventSchemasLoading) return;
+    eventSchemasLoading = true;
+    void import('../../common/api/tasks.ts').then(
+      ({ taskView, taskReconnectData }) => {
+        eventSchemas = { taskView, taskReconnectData };
+        eventSchemasLoading = false;
+        if (watchers.size > 0) connect();
+      },
+      () => {
+        // The chunk could not be fetched (offline): try again the next time something is watched.
+        eventSchemasLoading = false;
+      },
+    );
+    return;
+  }
+  const { taskView, taskReconnectData } = schemas;
   const stream = new EventSource(TASK_EVENTS_PATH);
   source = stream;
   connectingSince = Date.now();

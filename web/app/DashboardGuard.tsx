@@ -172,12 +172,17 @@ function SubscriptionRequired({ onRefresh, refreshing }: { onRefresh: () => void
  * Gate for /dashboard*: no token → "Please log in" message; unverified → /auth/verify;
  * no active subscription (non-admins) → subscription panel; else the page.
  */
-export function DashboardGuard() {
+export function DashboardGuard({ prefetchIndexPage }: { prefetchIndexPage?: () => void }) {
   const token = useSession((s) => s.token);
   const me = useMe();
   const returning = useReturnFlags(Boolean(token));
   // An admin's approval, a role or credits change, a payout…: the open page shows it without a reload.
   useAccountEvents(Boolean(token && me.data?.user.is_verified));
+  // The dashboard page's chunk is fetched while /me is read, not after its answer (nothing renders before it, and
+  // on a slow network each wait in turn costs a round trip). An effect after useMe's, so /me is asked first.
+  useEffect(() => {
+    if (token && window.location.pathname === '/dashboard') prefetchIndexPage?.();
+  }, [token, prefetchIndexPage]);
 
   if (!token) return <LoginRequired />;
   if (returning && me.isFetching) return <DashboardSkeleton />;

@@ -15,6 +15,7 @@ const CreatorProfilePage = lazy(() => import('../features/profiles/CreatorProfil
 const BrandProfilePage = lazy(() => import('../features/profiles/BrandProfilePage.tsx'));
 const NotFoundPage = lazy(() => import('../features/misc/NotFoundPage.tsx'));
 const ManageCampaignPage = lazy(() => import('../features/campaigns/ManageCampaignPage.tsx'));
+const prefetchDashboardPage = () => void import('../features/dashboard/DashboardPage.tsx');
 
 export const router = createBrowserRouter([
   {
@@ -31,7 +32,7 @@ export const router = createBrowserRouter([
       { path: 'brands/:id', element: <BrandProfilePage /> },
       {
         path: 'dashboard',
-        element: <DashboardGuard />,
+        element: <DashboardGuard prefetchIndexPage={prefetchDashboardPage} />,
         children: [
           { index: true, element: <DashboardPage /> },
           { path: 'my-campaigns', element: <Navigate to="/dashboard?view=myCampaigns" replace /> },

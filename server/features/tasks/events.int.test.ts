@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ACCOUNT_CHANGED_EVENT, type TaskView, taskView } from '../../../common/api/tasks.ts';
+import { ACCOUNT_CHANGED_EVENT } from '../../../common/api/tasks.constants.ts';
+import { type TaskView, taskView } from '../../../common/api/tasks.ts';
 import { CREATOR_TYPES } from '../../../common/rules/directory.ts';
 import { openPostgres } from '../../db/client.ts';
 import { tasks } from '../../db/schema/index.ts';

@@ -1,5 +1,6 @@
 import { and, eq, gte, inArray, or, type SQL } from 'drizzle-orm';
-import { TASK_RECONNECT_EVENT, type TaskView } from '../../../common/api/tasks.ts';
+import { TASK_RECONNECT_EVENT } from '../../../common/api/tasks.constants.ts';
+import type { TaskView } from '../../../common/api/tasks.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { tasks } from '../../db/schema/index.ts';

@@ -1,11 +1,10 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorReply } from '../../../common/api/envelope.ts';
+import { ACCOUNT_CHANGED_EVENT, TASK_EVENTS_PATH } from '../../../common/api/tasks.constants.ts';
 import {
-  ACCOUNT_CHANGED_EVENT,
   listTasksQuery,
   listTasksReply,
-  TASK_EVENTS_PATH,
   type TaskView,
   taskEventsQuery,
   taskParams,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerWeb } from '../../app.ts';
@@ -142,4 +143,56 @@ describe('a revalidated page', () => {
       }
     },
   );
+});
+
+describe('a built file with a compressed copy beside it', () => {
+  let dir: string;
+  let app: ReturnType<typeof Fastify>;
+  const page = '<!doctype html><script>document.title="x"</script><div id="root"></div>';
+  const script = `console.log(${'"compressible "'.repeat(100)})`;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'genpro-web-'));
+    await mkdir(path.join(dir, 'assets'));
+    await writeFile(path.join(dir, 'index.html'), page);
+    await writeFile(path.join(dir, 'index.html.gz'), gzipSync(page));
+    await writeFile(path.join(dir, 'assets', 'app-1a2b.js'), script);
+    await writeFile(path.join(dir, 'assets', 'app-1a2b.js.gz'), gzipSync(script));
+    app = Fastify();
+    const { htmlCsp } = registerSecurityHeaders(app, { indexHtml: path.join(dir, 'index.html') });
+    await registerWeb(app, { root: dir, htmlCsp });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('is sent gzipped to a browser that accepts gzip, with the headers of the file itself', async () => {
+    const reply = await app.inject({
+      method: 'GET',
+      url: '/assets/app-1a2b.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-encoding']).toBe('gzip');
+    expect(String(reply.headers['content-type'])).toMatch(/javascript/);
+    expect(reply.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(String(reply.headers.vary)).toMatch(/accept-encoding/i);
+    expect(gunzipSync(reply.rawPayload).toString()).toBe(script);
+  });
+
+  it.each(['/', '/dashboard'])('%s: the page, gzipped, keeps its Content-Security-Policy', async (url) => {
+    const reply = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-encoding']).toBe('gzip');
+    expect(String(reply.headers['content-type'])).toMatch(/text\/html/);
+    expect(String(reply.headers['content-security-policy'])).toMatch(/script-src 'self'/);
+    expect(reply.headers['cache-control']).toBe('no-cache');
+    expect(gunzipSync(reply.rawPayload).toString()).toBe(page);
+  });
+
+  it('is sent as is to a client that takes no compression', async () => {
+    const reply = await app.inject({ method: 'GET', url: '/assets/app-1a2b.js' });
+    expect(reply.headers['content-encoding']).toBeUndefined();
+    expect(reply.body).toBe(script);
+  });
 });

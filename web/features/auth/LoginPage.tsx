@@ -1,3 +1,4 @@
+import '../../i18n/en-features.ts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowLeft, MailCheck, ShieldCheck } from 'lucide-react';
 import { type FormEvent, useState } from 'react';

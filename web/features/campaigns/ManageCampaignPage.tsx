@@ -1,3 +1,4 @@
+import '../../i18n/en-features.ts';
 import { ArrowLeft, Check, CheckCheck, Inbox, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,6 +1,8 @@
+import '../../i18n/en-features.ts';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOutletContext, useSearchParams } from 'react-router';
+import { DEFAULT_DASHBOARD_VIEW } from '../../../common/api/app.constants.ts';
 import type { DashboardContext } from '../../api/auth.ts';
 import { ApprovalBanner, ApprovalGate } from '../../ui/ApprovalBanner.tsx';
 import { useAccountRoute } from '../../ui/account-route.ts';
@@ -24,7 +26,8 @@ import { Sidebar } from './Sidebar.tsx';
 import { VIEW_ICONS } from './viewMeta.ts';
 
 // The Creation Studio is its own chunk, loaded only when the genproStudio view opens.
-const StudioView = lazy(() => import('../studio/StudioView.tsx'));
+const loadStudioView = () => import('../studio/StudioView.tsx');
+const StudioView = lazy(loadStudioView);
 // The AI personas directory (aiPersonas view) is its own chunk too.
 const PersonasView = lazy(() => import('../personas/PersonasView.tsx'));
 // The directories (community, brands) and the admin views are their own chunks too.
@@ -40,11 +43,22 @@ const AdminPayoutsView = lazy(() => import('../payouts/AdminPayoutsView.tsx'));
 const CampaignsPoolView = lazy(() => import('../campaigns/CampaignsPoolView.tsx'));
 const MyCampaignsView = lazy(() => import('../campaigns/MyCampaignsView.tsx'));
 // The media library (library view) is its own chunk too.
-const LibraryView = lazy(() => import('../library/LibraryView.tsx'));
+const loadLibraryView = () => import('../library/LibraryView.tsx');
+const LibraryView = lazy(loadLibraryView);
 // The chat assistant (chatWithGenPro view) is its own chunk too.
 const ChatView = lazy(() => import('../chat/ChatView.tsx'));
 // The workspace home (creators view, where everyone lands) is its own chunk too.
-const WorkspaceHomeView = lazy(() => import('../workspace-home/WorkspaceHomeView.tsx'));
+const loadWorkspaceHomeView = () => import('../workspace-home/WorkspaceHomeView.tsx');
+const WorkspaceHomeView = lazy(loadWorkspaceHomeView);
+// The view the page opens on is fetched as soon as this chunk runs (the entry fetches this chunk while it reads who
+// is signed in), rather than one round trip later when the view first renders: on a slow network that is the
+// difference between one wait and three. Only the views every user may open; others load when they render.
+const OPENING_VIEW_CHUNKS: Partial<Record<string, () => Promise<unknown>>> = {
+  genproStudio: loadStudioView,
+  library: loadLibraryView,
+  [DEFAULT_DASHBOARD_VIEW]: loadWorkspaceHomeView,
+};
+void OPENING_VIEW_CHUNKS[new URLSearchParams(window.location.search).get('view') ?? DEFAULT_DASHBOARD_VIEW]?.();
 // The Account and Settings dialog is its own chunk too, loaded when it is first opened.
 const AccountDialog = lazy(() => import('../account/AccountDialog.tsx'));
 

@@ -34,7 +34,7 @@ export const VIEW_ICONS: Record<DashboardView, LucideIcon> = {
   adminPayouts: Banknote,
 };
 
-/** Sidebar sections, in order. Views a user may not see are filtered out by web/app/navigation.ts. */
+/** Sidebar sections, in order. Views a user may not see are filtered out by web/ui/navigation.ts. */
 export const NAV_SECTIONS: ReadonlyArray<{ id: 'create' | 'marketplace' | 'admin'; views: readonly DashboardView[] }> =
   [
     { id: 'create', views: ['creators', 'aiPersonas', 'genproStudio', 'library', 'chatWithGenPro'] },

@@ -1,3 +1,4 @@
+import '../../i18n/en-features.ts';
 import {
   ArrowRight,
   AudioLines,

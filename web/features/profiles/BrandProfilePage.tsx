@@ -1,3 +1,4 @@
+import '../../i18n/en-features.ts';
 import { Building2, CalendarDays, Globe, MapPin, Target, Users } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';

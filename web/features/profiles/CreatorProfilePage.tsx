@@ -1,3 +1,4 @@
+import '../../i18n/en-features.ts';
 import { CalendarDays, Globe, MapPin, Sparkles } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';

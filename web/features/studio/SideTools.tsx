@@ -1,11 +1,21 @@
 import { Layers, type LucideIcon, MousePointerClick, Smartphone, UsersRound } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STUDIO_SIDE_TOOLS, type StudioSideTool } from '../../../common/rules/studio.ts';
 import { cn } from '../../ui/cn.ts';
-import { CharactersPanel } from '../characters/CharactersPanel.tsx';
-import { MagicSelectorPanel } from '../magic-selector/MagicSelectorPanel.tsx';
-import { MultiReferencePanel } from '../multi-reference/MultiReferencePanel.tsx';
-import { UgcVideoPanel } from '../ugc-video/UgcVideoPanel.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+
+// Each side tool is its own chunk, downloaded the first time it is opened: most sessions open one or none.
+const MagicSelectorPanel = lazy(() =>
+  import('../magic-selector/MagicSelectorPanel.tsx').then((m) => ({ default: m.MagicSelectorPanel })),
+);
+const MultiReferencePanel = lazy(() =>
+  import('../multi-reference/MultiReferencePanel.tsx').then((m) => ({ default: m.MultiReferencePanel })),
+);
+const CharactersPanel = lazy(() =>
+  import('../characters/CharactersPanel.tsx').then((m) => ({ default: m.CharactersPanel })),
+);
+const UgcVideoPanel = lazy(() => import('../ugc-video/UgcVideoPanel.tsx').then((m) => ({ default: m.UgcVideoPanel })));
 
 const TOOL_ICONS: Record<StudioSideTool, LucideIcon> = {
   magicSelector: MousePointerClick,
@@ -56,8 +66,41 @@ export function ToolRail({
   );
 }
 
-/** The open side tool's panel. */
+/** Stands in for a panel whose chunk is still downloading: a spinner announced as "Loading…". */
+export function PanelLoading({ testId, label, className }: { testId: string; label?: string; className?: string }) {
+  return (
+    <div
+      className={cn(
+        'flex min-h-40 items-center justify-center rounded-2xl border border-line bg-surface py-12',
+        className,
+      )}
+      data-testid={testId}
+    >
+      <Spinner className="size-7" label={label} />
+    </div>
+  );
+}
+
+/** The open side tool's panel (its chunk is fetched the first time it opens). */
 export function ToolPanel({ tool, onClose }: { tool: StudioSideTool; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Suspense
+      fallback={
+        <PanelLoading
+          testId="tool-panel-loading"
+          // The side panels' own width (ToolPanelLayout), so the prompt beside does not jump when one arrives.
+          className="w-full shrink-0 lg:w-80"
+          label={t('studio.tools.loadingTool', { tool: t(`studio.tools.${tool}.title`) })}
+        />
+      }
+    >
+      <ToolPanelOf tool={tool} onClose={onClose} />
+    </Suspense>
+  );
+}
+
+function ToolPanelOf({ tool, onClose }: { tool: StudioSideTool; onClose: () => void }) {
   switch (tool) {
     case 'magicSelector':
       return <MagicSelectorPanel onClose={onClose} />;

@@ -16,17 +16,21 @@ import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { useDir } from '../../ui/controls.tsx';
 import { SKIP_TARGET } from '../../ui/SkipLink.tsx';
-import { CampaignsTab } from '../campaigns/CampaignsTab.tsx';
-import { PersonasTab } from '../personas/PersonasView.tsx';
-import { PublishTab } from '../publishing/PublishTab.tsx';
-import { WorkspacePanel } from '../workspace/WorkspacePanel.tsx';
 import { CreatorTab } from './CreatorTab.tsx';
-import { ToolPanel, ToolRail } from './SideTools.tsx';
+import { PanelLoading, ToolPanel, ToolRail } from './SideTools.tsx';
 import { useStudio } from './store.ts';
 
 // The multi-image canvas is its own chunk (konva is large): downloaded only when the canvas opens.
 const CanvasOverlay = lazy(() => import('../canvas-editor/CanvasOverlay.tsx'));
 const FilmStudioOverlay = lazy(() => import('../film/FilmStudioOverlay.tsx'));
+// The tabs other than Creator are their own chunks too (the calendar's drag and drop alone is ~20 KB gzipped):
+// the studio opens on Creator, so a creator who never leaves it never downloads them.
+const PersonasTab = lazy(() => import('../personas/PersonasView.tsx').then((m) => ({ default: m.PersonasTab })));
+const CampaignsTab = lazy(() => import('../campaigns/CampaignsTab.tsx').then((m) => ({ default: m.CampaignsTab })));
+const WorkspacePanel = lazy(() =>
+  import('../workspace/WorkspacePanel.tsx').then((m) => ({ default: m.WorkspacePanel })),
+);
+const PublishTab = lazy(() => import('../publishing/PublishTab.tsx').then((m) => ({ default: m.PublishTab })));
 
 const TAB_ICONS = { creator: WandSparkles, personas: ScanFace, campaigns: Megaphone, publish: Send } as const;
 
@@ -159,13 +163,25 @@ export default function StudioView() {
               <CreatorTab mode={mode} onModeChange={(next) => update({ mode: next })} />
             </Tabs.Content>
             <Tabs.Content value="personas" {...PANEL}>
-              <PersonasTab />
+              <Suspense fallback={<PanelLoading testId="studio-tab-loading" />}>
+                <PersonasTab />
+              </Suspense>
             </Tabs.Content>
             <Tabs.Content value="campaigns" {...PANEL} className="space-y-4">
-              <CampaignsTab workspace={<WorkspacePanel />} />
+              <Suspense fallback={<PanelLoading testId="studio-tab-loading" />}>
+                <CampaignsTab
+                  workspace={
+                    <Suspense fallback={<PanelLoading testId="workspace-loading" />}>
+                      <WorkspacePanel />
+                    </Suspense>
+                  }
+                />
+              </Suspense>
             </Tabs.Content>
             <Tabs.Content value="publish" {...PANEL}>
-              <PublishTab />
+              <Suspense fallback={<PanelLoading testId="studio-tab-loading" />}>
+                <PublishTab />
+              </Suspense>
             </Tabs.Content>
           </div>
         </div>
