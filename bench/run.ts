@@ -1,4 +1,4 @@
-// `npm run bench [-- section…]`: runs the sections (api, tasks, progress, canvas, media, speed, web; all by default) one after
+// `npm run bench [-- section…]`: runs the sections (api, tasks, progress, canvas, waits, media, speed, web; all by default) one after
 // another, prints each as it finishes, then writes .tmp/bench/results.json and results.md. Budget misses print
 // MISS and still exit 0; only errors exit non-zero.
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -19,12 +19,23 @@ async function canvasSection(): Promise<BenchSection> {
   }
 }
 
+async function waitsSection(): Promise<BenchSection> {
+  const { runWaitsBench } = await import('./waits.bench.ts');
+  const studio = await startStudio('bench');
+  try {
+    return await runWaitsBench({ baseUrl: studio.baseUrl, ...DEMO });
+  } finally {
+    await studio.stop();
+  }
+}
+
 /** Each section's module is loaded only when it runs. */
 const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   api: async () => (await import('./api.bench.ts')).runApiBench(),
   tasks: async () => (await import('./tasks.bench.ts')).runTasksBench(),
   progress: async () => (await import('./progress.bench.ts')).runProgressBench(),
   canvas: canvasSection,
+  waits: waitsSection,
   media: async () => (await import('./media.bench.ts')).runMediaBench(),
   speed: async () => (await import('./speed.bench.ts')).runSpeedBench(),
   web: async () => (await import('./web.bench.ts')).runWebBench(),
