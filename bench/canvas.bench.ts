@@ -384,7 +384,7 @@ function section(
       const perFrame = (total: number) => (r.frames > 0 ? total / r.frames : Number.NaN);
       const busy = r.trace.spanMs > 0 ? (100 * (r.trace.scriptingMs + r.trace.renderingMs)) / r.trace.spanMs : 0;
       rows.push({
-        name: `${r.phase}: scripting / rendering per frame (trace; main thread ${busy.toFixed(0)} % busy, ${r.trace.drawnFrames} frames drawn)`,
+        name: `${r.phase}: scripting / rendering per frame (trace; main thread ${busy.toFixed(0)} % busy, ${r.trace.drawnFrames} DrawFrame events)`,
         ours: `${ms(perFrame(r.trace.scriptingMs))} / ${ms(perFrame(r.trace.renderingMs))}`,
         baseline: '',
       });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { CHROMIUM_ARGS } from '../scripts/chromium.ts';
-import { type BenchRow, type BenchSection, ms, percentile } from './report.ts';
+import { type BenchRow, type BenchSection, percentile } from './report.ts';
 
 const IMAGE_BUDGET_MS = 1500;
 const VIDEO_BUDGET_MS = 5000;
@@ -106,7 +106,12 @@ async function signIn(page: Page, { baseUrl, email, password }: Credentials): Pr
   await page.waitForURL('**/dashboard**');
 }
 
-async function generateOnce(page: Page, baseUrl: string, kind: 'image' | 'video', run: number): Promise<number> {
+async function generateOnce(
+  page: Page,
+  baseUrl: string,
+  kind: 'image' | 'video',
+  run: number,
+): Promise<{ page: number; server: number }> {
   await page.goto(`${baseUrl}/dashboard?view=genproStudio&tab=creator&mode=${kind}`);
   await page.getByTestId('studio').waitFor();
   if (kind === 'video') {
@@ -120,10 +125,30 @@ async function generateOnce(page: Page, baseUrl: string, kind: 'image' | 'video'
       ? newMediaShown('[data-testid="result-images"] img', '(img) => img.complete && img.naturalWidth > 0')
       : newMediaShown('[data-testid="result-video"] video', '(video) => video.readyState >= 1 && video.duration > 0');
   await page.evaluate(watcher('[data-testid="generate-button"]', ready));
+  const accepted = page.waitForResponse((response) =>
+    new URL(response.url()).pathname.startsWith(`/api/ai/generate/${kind}`),
+  );
   await page.getByTestId('generate-button').click();
   const time = await waited(page, 180_000);
-  console.error(`  waits: ${kind} ${run}: ${Math.round(time)} ms`);
-  return time;
+  const response = await accepted;
+  const task = await serverTime(page, baseUrl, (await response.json()) as { data: unknown });
+  // An image is made inside the request (the reply carries it): the request's own time is the task's.
+  const serverMs = Number.isNaN(task) ? response.request().timing().responseEnd : task;
+  console.error(`  waits: ${kind} ${run}: ${Math.round(time)} ms (task on the server: ${Math.round(serverMs)} ms)`);
+  return { page: time, server: serverMs };
+}
+
+/** The task's own time on the server (created → last update, i.e. completed), read back with the page's token. */
+async function serverTime(page: Page, baseUrl: string, reply: { data: unknown }): Promise<number> {
+  const data = reply.data as { taskId?: string };
+  if (!data || Array.isArray(data) || !data.taskId) return Number.NaN;
+  const token = (await page.evaluate("localStorage.getItem('auth_token')")) as string | null;
+  const res = await fetch(`${baseUrl}/api/tasks/${data.taskId}`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  if (!res.ok) return Number.NaN;
+  const view = ((await res.json()) as { data: { createdAt: string; updatedAt: string } }).data;
+  return Date.parse(view.updatedAt) - Date.parse(view.createdAt);
 }
 
 /** 50 uploaded images on the canvas, saved as a session; the canvas is then cleared (and so is its autosave). */
@@ -202,13 +227,19 @@ async function restoreOnce(credentials: Credentials, name: string): Promise<{ ms
   }
 }
 
+const seconds = (value: number) => `${(value / 1000).toFixed(2)} s`;
 const summary = (values: number[]) =>
-  `${ms(percentile(values, 50))} median, ${ms(Math.max(...values))} worst (${values.map((v) => Math.round(v)).join(', ')})`;
+  `${seconds(percentile(values, 50))} median, ${seconds(Math.max(...values))} worst (${values.map((v) => Math.round(v)).join(', ')} ms)`;
+const median = (runs: { page: number; server: number }[], key: 'page' | 'server') =>
+  percentile(
+    runs.map((r) => r[key]),
+    50,
+  );
 
 /** Runs the section against a running studio at `baseUrl`, signed in as the demo creator. */
 export async function runWaitsBench(credentials: Credentials): Promise<BenchSection> {
-  const images: number[] = [];
-  const videos: number[] = [];
+  const images: { page: number; server: number }[] = [];
+  const videos: { page: number; server: number }[] = [];
   const sessions: number[] = [];
   let savedNodes = 0;
   let restoredNodes = 0;
@@ -231,18 +262,18 @@ export async function runWaitsBench(credentials: Credentials): Promise<BenchSect
   }
   const rows: BenchRow[] = [
     {
-      name: `Generate → image shown (local, ${IMAGE_RUNS} runs)`,
-      ours: summary(images),
+      name: `Generate → image shown (local, ${IMAGE_RUNS} runs; the task itself: median ${seconds(median(images, 'server'))})`,
+      ours: summary(images.map((r) => r.page)),
       baseline: '',
       budget: `median ≤ ${IMAGE_BUDGET_MS} ms`,
-      pass: percentile(images, 50) <= IMAGE_BUDGET_MS,
+      pass: median(images, 'page') <= IMAGE_BUDGET_MS,
     },
     {
-      name: `Generate → ${VIDEO_SECONDS} s video shown (local, seedance, ${VIDEO_RUNS} runs)`,
-      ours: summary(videos),
+      name: `Generate → ${VIDEO_SECONDS} s video shown (local, seedance, ${VIDEO_RUNS} runs; the task itself: median ${seconds(median(videos, 'server'))})`,
+      ours: summary(videos.map((r) => r.page)),
       baseline: '',
       budget: `median ≤ ${VIDEO_BUDGET_MS} ms`,
-      pass: percentile(videos, 50) <= VIDEO_BUDGET_MS,
+      pass: median(videos, 'page') <= VIDEO_BUDGET_MS,
     },
     {
       name: `Load a saved canvas session of ${SESSION_IMAGES} images → all drawn (new browser each, ${SESSION_RUNS} runs; ${restoredNodes} of ${savedNodes} nodes in view)`,
@@ -257,6 +288,7 @@ export async function runWaitsBench(credentials: Credentials): Promise<BenchSect
     method: [
       'Studio started on a fresh data dir (local engines); headless Chromium (--disable-gpu), 1600×1000, the demo creator.',
       'Clock in the page: a capturing click listener on the button, stopped by the first requestAnimationFrame at which the result is there.',
+      'The task itself: GET /api/tasks/{id} afterwards, updatedAt − createdAt (queued + run on the server), or for an image made inside the request the request’s own time; the rest is the page, progress channel and the browser loading the media.',
       `Image: Creation Studio, image mode, default model; shown = a new result <img> decoded. Video: video mode, seedance, ${VIDEO_SECONDS} s; shown = a new result <video> with its metadata (duration, poster) loaded.`,
       `Session: ${SESSION_IMAGES} uploaded 1280×853 PNGs saved at zoom 0.2, canvas cleared; then in a new browser (empty cache) Load from the sessions list until all ${SESSION_IMAGES} are in the store and list and every mounted Konva node has its picture.`,
     ],
