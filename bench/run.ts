@@ -1,4 +1,4 @@
-// `npm run bench [-- section…]`: runs the sections (api, tasks, progress, canvas, media, speed, web; all by default) one after
+// `npm run bench [-- section…]`: runs the sections (api, tasks, progress, canvas, waits, media, speed, web; all by default) one after
 // another, prints each as it finishes, then writes .tmp/bench/results.json and results.md. Budget misses print
 // MISS and still exit 0; only errors exit non-zero.
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -9,26 +9,31 @@ import { type BenchSection, formatSection, markdownSection } from './report.ts';
 
 const DEMO = { email: 'creator@genpro.local', password: 'genpro-creator' };
 
-async function canvasSection(): Promise<BenchSection> {
-  const { runCanvasBench } = await import('./canvas.bench.ts');
-  const studio = await startStudio('bench');
+/** Runs `bench` against a studio started for it on a fresh data dir (signed in as the demo creator), then stops it. */
+async function withStudio<T>(name: string, bench: (target: { baseUrl: string } & typeof DEMO) => Promise<T>) {
+  const studio = await startStudio(name);
   try {
-    return await runCanvasBench({ baseUrl: studio.baseUrl, ...DEMO });
+    return await bench({ baseUrl: studio.baseUrl, ...DEMO });
   } finally {
     await studio.stop();
   }
+}
+
+async function canvasSection(): Promise<BenchSection> {
+  const { runCanvasBench } = await import('./canvas.bench.ts');
+  return withStudio('bench', runCanvasBench);
 }
 
 /** First-load JavaScript per route, then LCP and TBT of the dashboard and the studio in a throttled Chromium. */
 async function webSections(): Promise<BenchSection[]> {
   const bundle = await (await import('./web.bench.ts')).runWebBench();
   const { runWebVitalsBench } = await import('./web-vitals.bench.ts');
-  const studio = await startStudio('bench-vitals');
-  try {
-    return [bundle, await runWebVitalsBench({ baseUrl: studio.baseUrl, ...DEMO })];
-  } finally {
-    await studio.stop();
-  }
+  return [bundle, await withStudio('bench-vitals', runWebVitalsBench)];
+}
+
+async function waitsSection(): Promise<BenchSection> {
+  const { runWaitsBench } = await import('./waits.bench.ts');
+  return withStudio('bench', runWaitsBench);
 }
 
 /** Each section's module is loaded only when it runs. */
@@ -37,6 +42,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection | BenchSection[]>> = {
   tasks: async () => (await import('./tasks.bench.ts')).runTasksBench(),
   progress: async () => (await import('./progress.bench.ts')).runProgressBench(),
   canvas: canvasSection,
+  waits: waitsSection,
   media: async () => (await import('./media.bench.ts')).runMediaBench(),
   speed: async () => (await import('./speed.bench.ts')).runSpeedBench(),
   web: webSections,
