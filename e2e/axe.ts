@@ -23,6 +23,23 @@ function withoutKnownGaps(v: Record<string, unknown>): Array<Record<string, unkn
   return nodes.length > 0 ? [{ ...v, nodes }] : [];
 }
 
+/**
+ * Waits (up to 5 s) until no toast is fading in or out: axe measures a toast's contrast with its opacity, and
+ * halfway through its animation a readable toast reads as 2:1. A toast at rest is checked like everything else.
+ */
+async function toastsAtRest(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () =>
+        [...document.querySelectorAll<HTMLElement>('[data-sonner-toast]')]
+          .filter((toast) => toast.dataset.visible !== 'false')
+          .every((toast) => toast.dataset.removed !== 'true' && getComputedStyle(toast).opacity === '1'),
+      undefined,
+      { timeout: 5_000, polling: 100 },
+    )
+    .catch(() => undefined);
+}
+
 export interface AxeFinding {
   rule: string;
   impact: string;
@@ -37,6 +54,7 @@ export interface AxeFinding {
  * the page through the DevTools protocol, so the studio's CSP (no inline scripts) does not stop it.
  */
 export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
+  await toastsAtRest(page);
   await page.evaluate(AXE_SOURCE);
   const run = (runOnly: { type: 'tag' | 'rule'; values: string[] }) =>
     page.evaluate(
