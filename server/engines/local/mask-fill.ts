@@ -33,7 +33,11 @@ export function withChannels(image: RawImage, like: RawImage): RawImage {
 }
 
 /** The white area of the mask as one byte per pixel at the image size; values under 3 count as black. */
-export async function loadMask(mask: MediaBuffer, width: number, height: number): Promise<{ mask: Buffer; box: Box | null }> {
+export async function loadMask(
+  mask: MediaBuffer,
+  width: number,
+  height: number,
+): Promise<{ mask: Buffer; box: Box | null }> {
   const { data } = await sharp(mask.data)
     .rotate()
     .flatten({ background: '#000000' })
