@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Config, ConfigError } from '../config.ts';
 import { type Database, type MigrationStatus, migrationStatus } from '../db/client.ts';
-import { installJobSchema, jobSchemaReady } from './jobs/queue.ts';
+import { installJobSchema, jobSchemaReady } from './jobs/schema.ts';
 import type { JobKinds } from './jobs/types.ts';
 import { loadStoredSecrets, type StoredSecrets } from './secrets.ts';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { type Database, openPglite, openPostgres } from '../db/client.ts';
 import { STUDIO_JOBS } from '../jobs.ts';
-import { installJobSchema } from '../platform/jobs/queue.ts';
+import { installJobSchema } from '../platform/jobs/schema.ts';
 
 /** Test databases: one migrated template per run, copied for every test file. */
 export interface TemplateRef {

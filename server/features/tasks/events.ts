@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { tasks } from '../../db/schema/index.ts';
 import { USERS_CHANGED_CHANNEL } from '../../platform/auth/account-changes.ts';
-import { toTaskView } from '../../platform/jobs/queue.ts';
+import { toTaskView } from '../../platform/jobs/task-view.ts';
 import { TASK_CHANGED_CHANNEL } from '../../platform/jobs/wait.ts';
 
 const HEARTBEAT_MS = 15_000;

@@ -12,7 +12,7 @@ import {
 } from '../../../common/api/tasks.ts';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../platform/auth/session.ts';
-import { toTaskView } from '../../platform/jobs/queue.ts';
+import { toTaskView } from '../../platform/jobs/task-view.ts';
 import { drainingEvent, type TaskSubscriber, taskEventHubOf } from './events.ts';
 import { listRunningTasks } from './service.ts';
 

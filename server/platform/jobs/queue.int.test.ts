@@ -7,7 +7,8 @@ import { createTestUser, creditsOf, eventually, startOtherProcessBoss } from '..
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { grantWelcomeCredits } from '../credits/ledger.ts';
 import { AppError } from '../errors.ts';
-import { JobQueue, taskQueueName } from './queue.ts';
+import { JobQueue } from './queue.ts';
+import { taskQueueName } from './schema.ts';
 import { defineTask, PermanentTaskError, type ScheduledJob, type TaskRow } from './types.ts';
 
 const input = z.object({ n: z.number().optional() });

@@ -1,23 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
-import { MESSAGES } from '../../../common/messages.ts';
 import type { Config } from '../../config.ts';
 import type { Database, Db } from '../../db/client.ts';
-import { tasks } from '../../db/schema/index.ts';
 import type { Clock } from '../clock.ts';
-import { refundTask, reserveCredits } from '../credits/ledger.ts';
-import { AppError, notFound } from '../errors.ts';
-import { currentRequestId, runWithRequestId } from '../http/request-context.ts';
+import { runWithRequestId } from '../http/request-context.ts';
 import type { Lifecycle } from '../lifecycle.ts';
 import { assertStorageRoom } from '../media/quota.ts';
 import { MediaStore } from '../media/store.ts';
 import type { Metrics } from '../metrics/index.ts';
 import type { ObjectStorage } from '../storage/types.ts';
 import { retryingStorage } from '../storage/unavailable.ts';
-import { forgetStaleHeartbeats, HEARTBEAT_STALE_SECONDS, type ProcessRole, WorkerHeartbeat } from './heartbeat.ts';
+import { isPermanent, observeAttempt, raceAbort, TaskTimeout, toTaskError, WorkerShutdown } from './attempts.ts';
+import { type ProcessRole, WorkerHeartbeat } from './heartbeat.ts';
+import { giveBack, holdLease, type RunningAttempt } from './lease.ts';
+import { progressReporter } from './progress.ts';
+import { failJobsOfDeadProcess, TaskRecovery } from './recovery.ts';
+import {
+  BOSS_SCHEMA,
+  bossDb,
+  createQueue,
+  createScheduledQueue,
+  isTaskQueue,
+  MAINTENANCE_QUEUES,
+  TASK_JOB_DEFAULTS,
+  type TaskJobData,
+  taskQueueName,
+} from './schema.ts';
+import { completeAttempt, failTask, insertTask, readTask, requeueAttempt, startAttempt } from './task-rows.ts';
 import {
   type AnyTaskDefinition,
   type CreateTaskInput,
@@ -28,19 +38,11 @@ import {
   type ScheduledJob,
   type TaskDefinition,
   type TaskError,
-  type TaskProgress,
   type TaskRow,
 } from './types.ts';
 import { TaskWaiter } from './wait.ts';
+import { WakeUps } from './wake-ups.ts';
 
-/** pg-boss lives in its own schema of the studio's database. */
-const BOSS_SCHEMA = 'pgboss';
-const TASK_QUEUE_PREFIX = 'task.';
-/** The platform's own queues driven by pg-boss schedules (features bring theirs as ScheduledJob). */
-export const MAINTENANCE_QUEUES = {
-  mediaCleanup: 'maintenance.media-cleanup',
-  taskRecovery: 'maintenance.task-recovery',
-} as const;
 const SCHEDULES: Record<(typeof MAINTENANCE_QUEUES)[keyof typeof MAINTENANCE_QUEUES], string> = {
   [MAINTENANCE_QUEUES.mediaCleanup]: '7 * * * *',
   [MAINTENANCE_QUEUES.taskRecovery]: '* * * * *',
@@ -57,31 +59,8 @@ const INTERVAL_RUN_EXPIRE_SECONDS = 60;
  * only the fallback. (26 workers polling every second cost an idle PGlite studio a tenth of a core.)
  */
 const POLLING_INTERVAL_SECONDS = 30;
-/** A retry is woken this long after its delay, so that its start_after has surely passed. */
-const RETRY_WAKE_MARGIN_MS = 250;
-/** PostgreSQL: each send NOTIFYs this channel with the queue name; worker processes LISTEN and fetch at once. */
-const JOB_WAKE_CHANNEL = 'genpro_job_wake';
-const DEFAULTS = { retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 900 };
-const PROGRESS_WRITE_INTERVAL_MS = 500;
-/**
- * A queued task with no pg-boss job for this long is re-sent by the recovery sweep. Re-sending is harmless
- * (the job id is the task id, pg-boss ignores a duplicate), so this only needs to cover commit-then-send.
- */
-const ORPHAN_AFTER_SECONDS = 15;
-/**
- * A running attempt renews its job's lease this often; pg-boss expires (and retries) a job whose lease ran
- * out, so a worker that died (SIGKILL, lost host) is noticed within the lease, not the kind's full
- * expireInSeconds. The lease is long enough to survive a busy event loop.
- */
-const LEASE_SECONDS = 30;
-const LEASE_RENEW_MS = 5_000;
-
 /** Embedded databases some queue of this process has started on (see failJobsOfDeadProcess). */
 const startedDatabases = new WeakSet<Database>();
-
-interface TaskJobData {
-  taskId: string;
-}
 
 /** What the queue itself reads from the context it hands to handlers. */
 type QueueContext = JobContext & {
@@ -94,47 +73,6 @@ type QueueContext = JobContext & {
   /** The process's drain (SIGTERM): workers stop fetching at once. */
   lifecycle?: Pick<Lifecycle, 'onDrain'>;
 };
-
-/** A task attempt running in this process. */
-interface RunningAttempt {
-  taskId: string;
-  attempt: number;
-}
-
-/** Why stop() aborts an attempt it gave back to the queue: not a failure, nothing to record. */
-class WorkerShutdown extends Error {
-  constructor() {
-    super('worker shutting down');
-    this.name = 'WorkerShutdown';
-  }
-}
-
-/** What status calls return for a task. */
-interface TaskView {
-  id: string;
-  kind: string;
-  status: TaskRow['status'];
-  progress: number;
-  estimatedSecondsLeft: number | null;
-  result: Record<string, unknown> | null;
-  error: TaskError | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export function toTaskView(task: TaskRow): TaskView {
-  return {
-    id: task.id,
-    kind: task.kind,
-    status: task.status,
-    progress: task.progress,
-    estimatedSecondsLeft: task.estimatedSecondsLeft,
-    result: task.result ?? null,
-    error: task.error ?? null,
-    createdAt: task.createdAt.toISOString(),
-    updatedAt: task.updatedAt.toISOString(),
-  };
-}
 
 export interface JobQueueDeps {
   database: Database;
@@ -154,37 +92,6 @@ export interface JobQueueDeps {
   heartbeatIntervalSeconds?: number;
   /** A worker whose last beat is older is taken for dead; default HEARTBEAT_STALE_SECONDS (tests shorten it). */
   staleWorkerSeconds?: number;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * pg-boss's connection to the studio database. Once `isDetached()` (the queue has stopped), late calls
- * from attempts that outlived the stop answer nothing instead of failing on a closed pool: their jobs stay
- * active and expire, so another worker retries them.
- */
-// pg-boss's complete/fail/cancel commands end in "SELECT COUNT(*) FROM results" and read rows[0].count.
-const COUNT_COMMAND = /select\s+count\(\*\)\s+from\s+results\s*$/i;
-
-/**
- * pg-boss's database. Once the queue is stopped (detached) nothing reaches the pool any more: a handler
- * that settles after the stop gets an empty answer, shaped as pg-boss reads it.
- */
-function bossDb(database: Database, isDetached: () => boolean = () => false): PgBoss.Db {
-  return {
-    executeSql: (text, values) => {
-      if (!isDetached()) return database.executeSql(text, values);
-      return Promise.resolve({ rows: COUNT_COMMAND.test(text.trim()) ? [{ count: '0' }] : [] });
-    },
-  };
-}
-
-export function taskQueueName(kind: string): string {
-  return `${TASK_QUEUE_PREFIX}${kind}`;
-}
-
-function isTaskQueue(queue: string): boolean {
-  return queue.startsWith(TASK_QUEUE_PREFIX);
 }
 
 /**
@@ -213,16 +120,34 @@ export class JobQueue implements Jobs {
   /** Set by drain(): the workers fetch nothing more; tasks can still be created (an API process drains HTTP). */
   private draining = false;
   private drainStartedAt = 0;
-  private stopListening: (() => Promise<void>) | null = null;
-  private readonly retryWakes = new Set<NodeJS.Timeout>();
-  private readyCheckRunning = false;
-  private takeoverRunning = false;
   private stopping = false;
   private detached = false;
   private readonly waiter: TaskWaiter;
+  private readonly wakeUps: WakeUps;
+  private readonly recovery: TaskRecovery;
 
   constructor(private readonly deps: JobQueueDeps) {
     this.scheduled = deps.kinds?.scheduled ?? [];
+    this.wakeUps = new WakeUps({
+      database: deps.database,
+      log: deps.log,
+      boss: () => this.boss,
+      isStopping: () => this.stopping,
+      workerIds: this.workerIds,
+    });
+    this.recovery = new TaskRecovery({
+      database: deps.database,
+      log: deps.log,
+      definitions: this.definitions,
+      staleWorkerSeconds: deps.staleWorkerSeconds,
+      boss: () => this.boss,
+      isStopping: () => this.stopping,
+      isDraining: () => this.draining,
+      heartbeat: () => this.heartbeat,
+      send: (boss, definition, taskId) => this.send(boss, definition, taskId),
+      finalizeFailure: (taskId, error) => this.finalizeFailure(taskId, error),
+      wakeForRetry: (queue, delaySeconds) => this.wakeUps.wakeForRetry(queue, delaySeconds),
+    });
     this.waiter = new TaskWaiter({
       database: deps.database,
       log: deps.log,
@@ -281,7 +206,7 @@ export class JobQueue implements Jobs {
     boss.on('maintenance', () => {
       if (!this.runWorkers || this.stopping) return;
       this.recover().catch((error: unknown) => this.deps.log.warn({ err: error }, 'task recovery failed'));
-      void this.wakeReadyQueues();
+      void this.wakeUps.wakeReadyQueues();
     });
     await boss.start();
     this.boss = boss;
@@ -289,10 +214,11 @@ export class JobQueue implements Jobs {
       // The row exists before any attempt writes its id into tasks.worker_id.
       await this.startHeartbeat();
       // Before any worker of this process fetches (a job it had just fetched would look left by the dead process).
-      if (firstOnDatabase && this.deps.database.kind === 'pglite') await this.failJobsOfDeadProcess(boss);
+      if (firstOnDatabase && this.deps.database.kind === 'pglite')
+        await failJobsOfDeadProcess(this.deps.database, this.deps.log, boss);
     }
     for (const definition of this.definitions.values()) await this.activate(definition);
-    if (this.runWorkers) await this.listenForWakeUps();
+    if (this.runWorkers) await this.wakeUps.listenForWakeUps();
     for (const queue of Object.values(MAINTENANCE_QUEUES)) await createQueue(boss, queue);
     for (const job of this.scheduled) await createScheduledQueue(boss, job);
     if (this.runWorkers) {
@@ -324,12 +250,12 @@ export class JobQueue implements Jobs {
     const seconds = job.everySeconds(ctx);
     const options = { retryLimit: 0, expireInSeconds: INTERVAL_RUN_EXPIRE_SECONDS };
     await boss.send(job.name, {}, options);
-    this.notify(job.name);
+    this.wakeUps.notify(job.name);
     const timer = setInterval(() => {
       if (!this.boss || this.stopping) return;
       boss
         .sendThrottled(job.name, {}, options, seconds)
-        .then(() => this.notify(job.name))
+        .then(() => this.wakeUps.notify(job.name))
         .catch((error: unknown) => {
           if (!this.stopping) this.deps.log.warn({ err: error, queue: job.name }, 'scheduled job not sent');
         });
@@ -378,13 +304,11 @@ export class JobQueue implements Jobs {
     if (!boss || this.stopping) return;
     this.drain();
     this.stopping = true;
-    for (const timer of this.retryWakes) clearTimeout(timer);
-    this.retryWakes.clear();
+    this.wakeUps.clearRetryWakes();
     for (const timer of this.intervalTicks) clearInterval(timer);
     this.intervalTicks.clear();
     try {
-      await this.stopListening?.();
-      this.stopListening = null;
+      await this.wakeUps.unlisten();
       if (this.runWorkers) await this.finishOrGiveBack(boss);
       await boss.stop({ graceful: false, wait: true });
     } finally {
@@ -416,37 +340,13 @@ export class JobQueue implements Jobs {
       `worker stopping: grace over, giving back ${taskIds.length} running tasks`,
     );
     for (const [jobId, queue] of left) {
-      if (isTaskQueue(queue)) await this.giveBack(queue, jobId, attempts.get(jobId));
+      if (isTaskQueue(queue)) await giveBack(this.deps, queue, jobId, attempts.get(jobId));
       else await boss.fail(queue, jobId, { message: 'worker stopped' }).catch(() => undefined);
     }
     // From here pg-boss's own complete/fail of those attempts answer nothing (the jobs are no longer theirs).
     this.detached = true;
     for (const controller of this.running.keys()) controller.abort(new WorkerShutdown());
-    for (const queue of new Set(left.map(([, queue]) => queue))) await this.wakeOtherProcesses(queue);
-  }
-
-  /**
-   * Puts an attempt's job back as if never fetched (pending, no retry used, available now) and its task back to
-   * queued. The attempt itself is aborted right after; whatever it still writes is guarded by its attempt number.
-   */
-  private async giveBack(queue: string, jobId: string, attempt: RunningAttempt | undefined): Promise<void> {
-    try {
-      await this.deps.database.executeSql(
-        `UPDATE ${BOSS_SCHEMA}.job SET state = 'created', started_on = NULL, start_after = now()
-          WHERE name = $1 AND id = $2 AND state = 'active'`,
-        [queue, jobId],
-      );
-      if (!attempt) return;
-      await this.deps.database.db
-        .update(tasks)
-        .set({ status: 'queued', updatedAt: this.deps.clock.now() })
-        .where(and(eq(tasks.id, attempt.taskId), eq(tasks.attempts, attempt.attempt), eq(tasks.status, 'processing')));
-    } catch (error) {
-      this.deps.log.warn(
-        { err: error, taskId: jobId },
-        'task not given back; another worker retries it when its lease runs out',
-      );
-    }
+    for (const queue of new Set(left.map(([, queue]) => queue))) await this.wakeUps.wakeOtherProcesses(queue);
   }
 
   /** For /healthz: pg-boss is started and its schema answers. */
@@ -474,37 +374,7 @@ export class JobQueue implements Jobs {
     if (credits > 0 && this.ctx) await assertStorageRoom(this.ctx, input.userId, 0);
     const id = input.id ?? randomUUID();
     const now = this.deps.clock.now();
-    const task = await this.deps.database.db.transaction(async (tx) => {
-      if (credits > 0) {
-        await reserveCredits(tx, {
-          userId: input.userId,
-          amount: credits,
-          source: input.creditSource ?? 'generation',
-          description: input.description ?? input.kind,
-          generationType: input.generationType ?? null,
-          taskId: id,
-          now,
-        });
-      }
-      const [row] = await tx
-        .insert(tasks)
-        .values({
-          id,
-          userId: input.userId,
-          kind: input.kind,
-          status: 'queued',
-          progress: 0,
-          estimatedSecondsLeft: input.estimatedSeconds ?? null,
-          input: input.input,
-          creditsReserved: credits,
-          // The request that made it (X-Request-Id), followed into the worker's logs.
-          requestId: currentRequestId() ?? null,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      return row;
-    });
+    const task = await insertTask(this.deps.database, input, id, credits, now);
     try {
       await this.send(boss, definition, task.id);
     } catch (error) {
@@ -516,14 +386,7 @@ export class JobQueue implements Jobs {
 
   /** The user's task; 404 for an unknown id or another user's task. */
   async getTask(userId: string, id: string): Promise<TaskRow> {
-    if (!UUID.test(id)) throw notFound(MESSAGES.tasks.notFound);
-    const [task] = await this.deps.database.db
-      .select()
-      .from(tasks)
-      .where(and(eq(tasks.id, id), eq(tasks.userId, userId)))
-      .limit(1);
-    if (!task) throw notFound(MESSAGES.tasks.notFound);
-    return task;
+    return readTask(this.deps.database, userId, id);
   }
 
   waitFor(userId: string, taskId: string, timeoutMs: number): Promise<TaskRow> {
@@ -534,7 +397,7 @@ export class JobQueue implements Jobs {
   async runMaintenance(queue: string): Promise<string | null> {
     const boss = this.requireBoss();
     const id = await boss.send(queue, {}, { retryLimit: 0 });
-    this.notify(queue);
+    this.wakeUps.notify(queue);
     return id;
   }
 
@@ -544,131 +407,7 @@ export class JobQueue implements Jobs {
    */
   async recover(): Promise<{ resent: number; failed: number; takenOver: number }> {
     const boss = this.requireBoss();
-    await this.failUnleasedJobs(boss);
-    const takenOver = await this.takeOverFromStoppedWorkers();
-    await forgetStaleHeartbeats(this.deps.database);
-    const { rows: orphans } = await this.deps.database.executeSql(
-      `SELECT t.id, t.kind FROM tasks t
-        WHERE t.status IN ('queued', 'processing')
-          AND t.created_at < now() - make_interval(secs => $1)
-          AND NOT EXISTS (SELECT 1 FROM ${BOSS_SCHEMA}.job j WHERE j.id = t.id)
-          AND NOT EXISTS (SELECT 1 FROM ${BOSS_SCHEMA}.archive a WHERE a.id = t.id)
-        LIMIT 500`,
-      [ORPHAN_AFTER_SECONDS],
-    );
-    let resent = 0;
-    for (const row of orphans) {
-      const definition = this.definitions.get(String(row.kind));
-      if (!definition) continue;
-      await this.send(boss, definition, String(row.id));
-      resent++;
-    }
-    const { rows: dead } = await this.deps.database.executeSql(
-      `SELECT t.id, t.kind FROM tasks t
-        JOIN (SELECT id, state FROM ${BOSS_SCHEMA}.job UNION ALL SELECT id, state FROM ${BOSS_SCHEMA}.archive) j
-          ON j.id = t.id
-        WHERE t.status IN ('queued', 'processing') AND j.state IN ('failed', 'cancelled', 'completed')
-        LIMIT 500`,
-    );
-    let failed = 0;
-    for (const row of dead) {
-      const error = { code: 'interrupted', message: MESSAGES.tasks.interrupted };
-      if (await this.finalizeFailure(String(row.id), error)) failed++;
-    }
-    if (resent > 0 || failed > 0) this.deps.log.info({ resent, failed }, 'task recovery');
-    return { resent, failed, takenOver };
-  }
-
-  /**
-   * Runs at each beat of this process (so it does not wait for this process's turn at pg-boss maintenance, which
-   * one process of the cluster gets every 10 s) and in recover(); one pass at a time.
-   */
-  private async takeOverFromStoppedWorkers(): Promise<number> {
-    const boss = this.boss;
-    if (!boss || this.stopping || this.draining || this.takeoverRunning) return 0;
-    this.takeoverRunning = true;
-    try {
-      return await this.failJobsOfStoppedWorkers(boss);
-    } catch (error) {
-      if (!this.stopping) this.deps.log.warn({ err: error }, 'takeover of stopped workers’ tasks failed');
-      return 0;
-    } finally {
-      this.takeoverRunning = false;
-    }
-  }
-
-  private get staleWorkerSeconds(): number {
-    return this.deps.staleWorkerSeconds ?? HEARTBEAT_STALE_SECONDS;
-  }
-
-  /**
-   * Fails for retry the task jobs of workers that stopped beating, so that another worker takes them within about
-   * HEARTBEAT_STALE_SECONDS of a crash rather than when their lease runs out. A job qualifies when its task's
-   * attempt was started by a worker (tasks.worker_id) with no beat for that long, its lease has not been renewed
-   * for that long either, and it was not fetched just now (by a live worker that has yet to write its id). Only a
-   * process whose own beats have been written for that long judges others: after a database outage every
-   * heartbeat looks stale until the processes beat again.
-   */
-  private async failJobsOfStoppedWorkers(boss: PgBoss): Promise<number> {
-    const heartbeat = this.heartbeat;
-    const stale = this.staleWorkerSeconds;
-    if (!heartbeat?.beatingFor(stale)) return 0;
-    const { rows } = await this.deps.database.executeSql(
-      `SELECT j.name, j.id, t.worker_id FROM tasks t
-         JOIN ${BOSS_SCHEMA}.job j ON j.name = $1 || t.kind AND j.id = t.id
-        WHERE t.status = 'processing' AND t.worker_id IS NOT NULL AND t.worker_id <> $2
-          AND j.state = 'active'
-          AND j.started_on < now() - make_interval(secs => $3)
-          AND j.started_on + j.expire_in < now() + make_interval(secs => $4)
-          AND NOT EXISTS (SELECT 1 FROM worker_heartbeats h
-                           WHERE h.id = t.worker_id AND h.last_beat_at > now() - make_interval(secs => $3))
-        LIMIT 500`,
-      [TASK_QUEUE_PREFIX, heartbeat.id, stale, Math.max(0, LEASE_SECONDS - stale)],
-    );
-    for (const row of rows) await boss.fail(String(row.name), String(row.id), { message: 'worker stopped beating' });
-    if (rows.length === 0) return 0;
-    this.deps.log.warn(
-      { taskIds: rows.map((row) => String(row.id)), workerIds: [...new Set(rows.map((row) => String(row.worker_id)))] },
-      'tasks of a worker that stopped beating failed for retry',
-    );
-    for (const name of new Set(rows.map((row) => String(row.name)))) {
-      const definition = this.definitions.get(name.slice(TASK_QUEUE_PREFIX.length));
-      this.wakeForRetry(name, definition?.retryDelaySeconds ?? DEFAULTS.retryDelaySeconds);
-    }
-    return rows.length;
-  }
-
-  /**
-   * An embedded database belongs to one process, and no queue of this process has fetched a job from it
-   * yet: every active job is left by a process that died (SIGKILL, power loss). Failing them now retries
-   * them (or, without retries left, lets recover() fail and refund their tasks) instead of waiting for
-   * their leases to run out.
-   */
-  private async failJobsOfDeadProcess(boss: PgBoss): Promise<void> {
-    const { rows } = await this.deps.database.executeSql(
-      `SELECT name, id FROM ${BOSS_SCHEMA}.job WHERE state = 'active'`,
-    );
-    for (const row of rows) await boss.fail(String(row.name), String(row.id), { message: 'worker process died' });
-    if (rows.length > 0)
-      this.deps.log.warn({ jobs: rows.length }, 'jobs left active by an earlier process failed for retry');
-  }
-
-  /**
-   * A worker takes its lease (holdLease) right after fetching a job; a task job fetched longer than a lease
-   * ago whose expiry is still the kind's full expireInSeconds was fetched by a worker that died before it
-   * started the attempt. Failing it retries it now rather than when that expiry runs out.
-   */
-  private async failUnleasedJobs(boss: PgBoss): Promise<void> {
-    const { rows } = await this.deps.database.executeSql(
-      `SELECT name, id FROM ${BOSS_SCHEMA}.job
-        WHERE state = 'active' AND name LIKE $1
-          AND started_on < now() - make_interval(secs => $2)
-          AND started_on + expire_in > now() + make_interval(secs => $2)
-        LIMIT 500`,
-      [`${TASK_QUEUE_PREFIX}%`, LEASE_SECONDS],
-    );
-    for (const row of rows) await boss.fail(String(row.name), String(row.id), { message: 'worker lost' });
-    if (rows.length > 0) this.deps.log.warn({ jobs: rows.length }, 'jobs fetched by a lost worker failed for retry');
+    return this.recovery.recover(boss);
   }
 
   private definition(kind: string): AnyTaskDefinition {
@@ -697,75 +436,16 @@ export class JobQueue implements Jobs {
     const data: TaskJobData = { taskId };
     await boss.send(queue, data, {
       id: taskId,
-      retryLimit: definition.retryLimit ?? DEFAULTS.retryLimit,
-      retryDelay: definition.retryDelaySeconds ?? DEFAULTS.retryDelaySeconds,
-      expireInSeconds: definition.expireInSeconds ?? DEFAULTS.expireInSeconds,
+      retryLimit: definition.retryLimit ?? TASK_JOB_DEFAULTS.retryLimit,
+      retryDelay: definition.retryDelaySeconds ?? TASK_JOB_DEFAULTS.retryDelaySeconds,
+      expireInSeconds: definition.expireInSeconds ?? TASK_JOB_DEFAULTS.expireInSeconds,
     });
-    this.notify(queue);
-    await this.wakeOtherProcesses(queue);
+    this.wakeUps.notify(queue);
+    await this.wakeUps.wakeOtherProcesses(queue);
   }
 
   private get pollingIntervalSeconds(): number {
     return this.deps.pollingIntervalSeconds ?? POLLING_INTERVAL_SECONDS;
-  }
-
-  /** Wakes the queue's workers when pg-boss makes the retry of a failed attempt available. */
-  private wakeForRetry(queue: string, delaySeconds: number): void {
-    if (this.stopping) return;
-    const timer = setTimeout(
-      () => {
-        this.retryWakes.delete(timer);
-        this.notify(queue);
-      },
-      delaySeconds * 1000 + RETRY_WAKE_MARGIN_MS,
-    );
-    timer.unref();
-    this.retryWakes.add(timer);
-  }
-
-  /** Wakes the workers of every queue this process works that has a job ready now. */
-  private async wakeReadyQueues(): Promise<void> {
-    const queues = [...this.workerIds.keys()];
-    if (this.readyCheckRunning || this.stopping || queues.length === 0) return;
-    this.readyCheckRunning = true;
-    try {
-      // Served by pg-boss's partial index job_i5 (name, start_after) WHERE state < 'active': pending jobs only.
-      const { rows } = await this.deps.database.executeSql(
-        `SELECT DISTINCT name FROM ${BOSS_SCHEMA}.job
-          WHERE state < 'active' AND start_after < now() AND name = ANY($1::text[])`,
-        [queues],
-      );
-      for (const row of rows as Array<{ name: string }>) this.notify(row.name);
-    } catch (error) {
-      if (!this.stopping) this.deps.log.warn({ err: error }, 'ready job check failed; workers fall back to polling');
-    } finally {
-      this.readyCheckRunning = false;
-    }
-  }
-
-  /** PostgreSQL: tells worker processes elsewhere that `queue` has a job (else they would wait for polling). */
-  private async wakeOtherProcesses(queue: string): Promise<void> {
-    if (this.deps.database.kind !== 'postgres') return;
-    try {
-      await this.deps.database.executeSql('SELECT pg_notify($1, $2)', [JOB_WAKE_CHANNEL, queue]);
-    } catch (error) {
-      this.deps.log.warn({ err: error, queue }, 'job wake-up not sent; workers will poll for it');
-    }
-  }
-
-  /** Worker processes on PostgreSQL fetch as soon as any process sends a job to one of their queues. */
-  private async listenForWakeUps(): Promise<void> {
-    if (this.deps.database.kind !== 'postgres' || !this.deps.database.listen) return;
-    try {
-      this.stopListening = await this.deps.database.listen(JOB_WAKE_CHANNEL, (queue) => this.notify(queue));
-    } catch (error) {
-      this.deps.log.warn({ err: error }, 'cannot listen for job wake-ups; workers will poll');
-    }
-  }
-
-  private notify(queue: string): void {
-    if (!this.boss) return;
-    for (const workerId of this.workerIds.get(queue) ?? []) this.boss.notifyWorker(workerId);
   }
 
   private async activate(definition: AnyTaskDefinition): Promise<void> {
@@ -817,7 +497,7 @@ export class JobQueue implements Jobs {
         kinds: this.definitions.size,
       },
       state: () => ({ running: this.running.size, lastTask: this.lastTask }),
-      afterBeat: () => void this.takeOverFromStoppedWorkers(),
+      afterBeat: () => void this.recovery.takeOverFromStoppedWorkers(),
     });
     this.heartbeat = heartbeat;
     await heartbeat.start();
@@ -833,21 +513,10 @@ export class JobQueue implements Jobs {
   private async runJob(definition: AnyTaskDefinition, job: PgBoss.JobWithMetadata<TaskJobData>): Promise<object> {
     const ctx = this.ctx;
     if (!ctx) throw new Error('the job queue has no context');
-    const db = this.deps.database.db;
     const taskId = job.data?.taskId;
     if (!taskId) return { skipped: 'no task id' };
     const now = this.deps.clock.now();
-    const [task] = await db
-      .update(tasks)
-      .set({
-        status: 'processing',
-        attempts: sql`${tasks.attempts} + 1`,
-        startedAt: now,
-        updatedAt: now,
-        workerId: this.workerId,
-      })
-      .where(and(eq(tasks.id, taskId), inArray(tasks.status, ['queued', 'processing'])))
-      .returning();
+    const task = await startAttempt(this.deps.database, taskId, now, this.workerId);
     if (!task) return { skipped: 'task already finished' };
     const attempt = task.attempts;
     const isFinalAttempt = job.retryCount >= job.retryLimit;
@@ -855,10 +524,19 @@ export class JobQueue implements Jobs {
 
     const controller = new AbortController();
     this.attemptStarted(controller, task);
-    const expireInSeconds = definition.expireInSeconds ?? DEFAULTS.expireInSeconds;
+    const expireInSeconds = definition.expireInSeconds ?? TASK_JOB_DEFAULTS.expireInSeconds;
     const timer = setTimeout(() => controller.abort(new TaskTimeout()), Math.max(500, expireInSeconds * 1000 - 1000));
-    const report = this.progressReporter(taskId, attempt);
-    const lease = this.holdLease(definition, job);
+    const report = progressReporter(this.deps.database, this.deps.clock, taskId, attempt);
+    const lease = holdLease(
+      {
+        database: this.deps.database,
+        log: this.deps.log,
+        isStopping: () => this.stopping,
+        isDetached: () => this.detached,
+      },
+      definition,
+      job,
+    );
     try {
       const parsed = definition.input.safeParse(task.input);
       if (!parsed.success) throw new PermanentTaskError('invalid_input', 'The task input is not valid');
@@ -881,18 +559,7 @@ export class JobQueue implements Jobs {
         controller.signal,
       );
       const done = this.deps.clock.now();
-      await db
-        .update(tasks)
-        .set({
-          status: 'completed',
-          progress: 100,
-          estimatedSecondsLeft: 0,
-          result: result as Record<string, unknown>,
-          error: null,
-          finishedAt: done,
-          updatedAt: done,
-        })
-        .where(and(eq(tasks.id, taskId), eq(tasks.attempts, attempt), eq(tasks.status, 'processing')));
+      await completeAttempt(this.deps.database, taskId, attempt, result as Record<string, unknown>, done);
       observed.finished('completed');
       return { taskId, status: 'completed' };
     } catch (thrown) {
@@ -905,15 +572,12 @@ export class JobQueue implements Jobs {
       // pg-boss makes a retry available after the delay whenever retries are left (a permanent failure's
       // retry finds the task finished and is skipped).
       if (job.retryCount < job.retryLimit) {
-        this.wakeForRetry(job.name, definition.retryDelaySeconds ?? DEFAULTS.retryDelaySeconds);
+        this.wakeUps.wakeForRetry(job.name, definition.retryDelaySeconds ?? TASK_JOB_DEFAULTS.retryDelaySeconds);
       }
       if (permanent || isFinalAttempt) {
         await this.finalizeFailure(taskId, error, attempt);
       } else {
-        await db
-          .update(tasks)
-          .set({ status: 'queued', error, updatedAt: this.deps.clock.now() })
-          .where(and(eq(tasks.id, taskId), eq(tasks.attempts, attempt), eq(tasks.status, 'processing')));
+        await requeueAttempt(this.deps.database, taskId, attempt, error, this.deps.clock.now());
       }
       throw thrown instanceof Error ? thrown : new Error(error.message);
     } finally {
@@ -925,227 +589,6 @@ export class JobQueue implements Jobs {
 
   /** Marks the task failed, refunds its credits and runs the kind's onFailed, in one transaction. */
   private async finalizeFailure(taskId: string, error: TaskError, attempt?: number): Promise<boolean> {
-    const ctx = this.ctx;
-    return this.deps.database.db.transaction(async (tx) => {
-      const now = this.deps.clock.now();
-      const [task] = await tx
-        .update(tasks)
-        .set({ status: 'failed', error, estimatedSecondsLeft: null, finishedAt: now, updatedAt: now })
-        .where(
-          and(
-            eq(tasks.id, taskId),
-            inArray(tasks.status, ['queued', 'processing']),
-            attempt === undefined ? undefined : eq(tasks.attempts, attempt),
-          ),
-        )
-        .returning();
-      if (!task) return false;
-      await refundTask(tx, taskId, `Refund: ${task.kind} failed`);
-      const definition = this.definitions.get(task.kind);
-      if (definition?.onFailed && ctx) await definition.onFailed({ task, ctx, tx, error });
-      return true;
-    });
+    return failTask(this.deps.database, this.deps.clock, this.definitions, this.ctx, { taskId, error, attempt });
   }
-
-  /**
-   * Keeps the attempt's job alive: its expiry becomes now + LEASE_SECONDS (never later than the kind's own
-   * expiry), renewed every LEASE_RENEW_MS while the attempt runs. pg-boss reads only `started_on +
-   * expire_in` to expire an active job, and `expire_in` stays as sent (it is the handler's time limit).
-   */
-  private holdLease(definition: AnyTaskDefinition, job: PgBoss.JobWithMetadata<TaskJobData>): NodeJS.Timeout {
-    const renew = () =>
-      this.deps.database
-        .executeSql(
-          `UPDATE ${BOSS_SCHEMA}.job
-              SET started_on = LEAST($3::timestamptz, now() - expire_in + make_interval(secs => $4))
-            WHERE name = $1 AND id = $2 AND state = 'active'
-            RETURNING id`,
-          [taskQueueName(definition.kind), job.id, job.startedOn, LEASE_SECONDS],
-        )
-        .then(({ rows }) => {
-          if (rows.length === 0 && !this.stopping)
-            this.deps.log.warn({ taskId: job.id }, 'task job lease lost; another worker may retry it');
-        })
-        .catch((error: unknown) => {
-          if (!this.detached) this.deps.log.warn({ err: error, taskId: job.id }, 'task job lease not renewed');
-        });
-    void renew();
-    const timer = setInterval(() => void renew(), LEASE_RENEW_MS);
-    timer.unref();
-    return timer;
-  }
-
-  private progressReporter(taskId: string, attempt: number): (progress: TaskProgress) => Promise<void> {
-    let lastWrite = 0;
-    let lastProgress = -1;
-    // A report that arrives within the write interval waits here; the newest one is written when the
-    // interval is over, so the last value of a burst (an engine's final step) is never dropped.
-    let pending: TaskProgress | null = null;
-    let trailing: NodeJS.Timeout | null = null;
-    const report = async ({ progress, estimatedSecondsLeft }: TaskProgress): Promise<void> => {
-      const value = Math.max(0, Math.min(99, Math.round(progress)));
-      const nowMs = Date.now();
-      if (value === lastProgress && estimatedSecondsLeft === undefined) return;
-      if (nowMs - lastWrite < PROGRESS_WRITE_INTERVAL_MS && value - lastProgress < 10) {
-        pending = { progress, estimatedSecondsLeft };
-        trailing ??= setTimeout(
-          () => {
-            trailing = null;
-            const next = pending;
-            pending = null;
-            if (next) void report(next).catch(() => undefined);
-          },
-          PROGRESS_WRITE_INTERVAL_MS - (nowMs - lastWrite),
-        );
-        trailing.unref();
-        return;
-      }
-      pending = null;
-      lastWrite = nowMs;
-      lastProgress = value;
-      await this.deps.database.db
-        .update(tasks)
-        .set({
-          progress: value,
-          ...(estimatedSecondsLeft === undefined
-            ? {}
-            : {
-                estimatedSecondsLeft:
-                  estimatedSecondsLeft === null ? null : Math.max(0, Math.round(estimatedSecondsLeft)),
-              }),
-          updatedAt: this.deps.clock.now(),
-        })
-        .where(and(eq(tasks.id, taskId), eq(tasks.attempts, attempt), eq(tasks.status, 'processing')));
-    };
-    return report;
-  }
-}
-
-/**
- * Logs an attempt's start ("task started": kind, task id, attempt, request id, time queued) and end ("task finished":
- * outcome, run time) with a child logger carrying those ids, which the handler logs with too; counts it in the
- * metrics (tasks by kind and outcome, queue wait, run time).
- */
-function observeAttempt(
-  log: FastifyBaseLogger,
-  metrics: Metrics | undefined,
-  kind: string,
-  task: TaskRow,
-  job: PgBoss.JobWithMetadata<TaskJobData>,
-) {
-  const attemptLog = log.child({
-    taskId: task.id,
-    kind,
-    attempt: task.attempts,
-    ...(task.requestId ? { requestId: task.requestId } : {}),
-  });
-  // Queued since the job was created, or since its retry fell due.
-  const queuedSince = Math.max(new Date(job.createdOn).getTime(), new Date(job.startAfter).getTime());
-  const queueWaitMs = Number.isFinite(queuedSince) ? Math.max(0, Date.now() - queuedSince) : undefined;
-  if (queueWaitMs !== undefined) metrics?.taskQueueWait.observe({ kind }, queueWaitMs / 1000);
-  attemptLog.info({ queueWaitMs }, 'task started');
-  const startedAt = performance.now();
-  return {
-    log: attemptLog,
-    finished(outcome: 'completed' | 'failed' | 'retried') {
-      const runMs = Math.round(performance.now() - startedAt);
-      metrics?.tasks.inc({ kind, outcome });
-      metrics?.taskRunTime.observe({ kind }, runMs / 1000);
-      attemptLog.info({ outcome, runMs }, 'task finished');
-    },
-  };
-}
-
-class TaskTimeout extends Error {
-  constructor() {
-    super(MESSAGES.tasks.timedOut);
-    this.name = 'TaskTimeout';
-  }
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-function isPermanent(error: unknown): boolean {
-  if (error instanceof PermanentTaskError) return true;
-  return error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 429;
-}
-
-function toTaskError(error: unknown): TaskError {
-  if (error instanceof PermanentTaskError || error instanceof AppError)
-    return { code: error.code, message: error.message };
-  if (error instanceof TaskTimeout) return { code: 'timeout', message: error.message };
-  return { code: 'task_failed', message: MESSAGES.generic.internal };
-}
-
-/**
- * pg-boss 10 creates a queue (a row and a partition of its job table) without a lock: processes starting at
- * once on a database that lacks the queue may deadlock on PostgreSQL. PostgreSQL aborts one of them; trying
- * again finds the queue made by the other.
- */
-async function createQueue(boss: PgBoss, name: string, options?: PgBoss.Queue): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await boss.createQueue(name, options);
-    } catch (error) {
-      if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
-    }
-  }
-}
-
-/** An `everySeconds` job's queue is stately: at most one run waiting and one running, across processes. */
-function createScheduledQueue(boss: PgBoss, job: ScheduledJob): Promise<void> {
-  return createQueue(boss, job.name, 'cron' in job ? undefined : { name: job.name, policy: 'stately' });
-}
-
-/**
- * Installs pg-boss's schema (and the queues of every known kind) into a database. Used by the test
- * template so per-test copies start without migrating pg-boss; start() does the same when needed.
- */
-export async function installJobSchema(database: Database, kinds?: JobKinds): Promise<void> {
-  const boss = new PgBoss({
-    db: bossDb(database),
-    schema: BOSS_SCHEMA,
-    migrate: true,
-    supervise: false,
-    schedule: false,
-  });
-  boss.on('error', () => undefined);
-  await boss.start();
-  try {
-    for (const definition of kinds?.tasks ?? []) await boss.createQueue(taskQueueName(definition.kind));
-    for (const queue of Object.values(MAINTENANCE_QUEUES)) await boss.createQueue(queue);
-    for (const job of kinds?.scheduled ?? []) await createScheduledQueue(boss, job);
-  } finally {
-    await boss.stop({ graceful: false, wait: true, close: false });
-  }
-}
-
-/** The schema version this pg-boss needs (its package's version.json). */
-const BOSS_SCHEMA_VERSION = (createRequire(import.meta.url)('pg-boss/version.json') as { schema: number }).schema;
-
-/**
- * Whether pg-boss's schema is installed at the version this pg-boss needs (a process with MIGRATE_ON_START=false
- * waits for it; `npm run migrate` installs it with installJobSchema).
- */
-export async function jobSchemaReady(database: Database): Promise<boolean> {
-  const [table] = (await database.executeSql(`SELECT to_regclass('${BOSS_SCHEMA}.version')::text AS name`)).rows;
-  if (!table?.name) return false;
-  const [row] = (await database.executeSql(`SELECT version FROM ${BOSS_SCHEMA}.version`)).rows;
-  return Number(row?.version) >= BOSS_SCHEMA_VERSION;
 }

@@ -5,7 +5,8 @@ import type { AppContext } from '../../context.ts';
 import { tasks } from '../../db/schema/index.ts';
 import { createTestUser, eventually } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { JobQueue, taskQueueName } from './queue.ts';
+import { JobQueue } from './queue.ts';
+import { taskQueueName } from './schema.ts';
 import { defineTask } from './types.ts';
 
 const echo = defineTask({

@@ -8,7 +8,8 @@ import { creditTransactions, tasks } from '../../db/schema/index.ts';
 import { createTestUser, creditsOf, eventually, startOtherProcessBoss } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import type { ProcessRole } from './heartbeat.ts';
-import { JobQueue, taskQueueName } from './queue.ts';
+import { JobQueue } from './queue.ts';
+import { taskQueueName } from './schema.ts';
 import { defineTask, type TaskRow } from './types.ts';
 
 // Worker processes as the cluster sees them: each beats a worker_heartbeats row, its attempts carry its id, a

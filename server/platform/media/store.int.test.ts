@@ -8,7 +8,7 @@ import { mediaObjects } from '../../db/schema/index.ts';
 import { createTestUser, eventually, makeTestClip, solidPng } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { ManualClock } from '../clock.ts';
-import { MAINTENANCE_QUEUES } from '../jobs/queue.ts';
+import { MAINTENANCE_QUEUES } from '../jobs/schema.ts';
 import { MediaStore } from './store.ts';
 
 let t: TestApp;

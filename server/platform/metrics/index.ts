@@ -15,7 +15,7 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
-/** pg-boss's schema (server/platform/jobs/queue.ts BOSS_SCHEMA). */
+/** pg-boss's schema (server/platform/jobs/schema.ts BOSS_SCHEMA). */
 const BOSS_SCHEMA = 'pgboss';
 /** A scrape reads the database for the queue depth; a database that does not answer in time leaves it out. */
 const SCRAPE_QUERY_TIMEOUT_MS = 2_000;

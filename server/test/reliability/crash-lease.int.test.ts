@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tasks } from '../../db/schema/index.ts';
-import { taskQueueName } from '../../platform/jobs/queue.ts';
+import { taskQueueName } from '../../platform/jobs/schema.ts';
 import { defineTask } from '../../platform/jobs/types.ts';
 import { createTestUser, eventually, startOtherProcessBoss } from '../fixtures.ts';
 import { createTestApp, type TestApp } from '../harness.ts';

@@ -10,17 +10,11 @@ import { cn } from '../../ui/cn.ts';
 import { FormMessage } from '../../ui/Field.tsx';
 import { PlatformMark } from '../../ui/PlatformMark.tsx';
 import { usePublish, useScheduledPosts } from './api.ts';
-import {
-  attachedMedia,
-  type ContentChoice,
-  ContentPicker,
-  MessageField,
-  NetworkLimits,
-  PlatformChecklist,
-  PostLengthNotice,
-} from './ComposeFields.tsx';
+import { MessageField, NetworkLimits, PlatformChecklist, PostLengthNotice } from './ComposeFields.tsx';
+import { ContentPicker } from './ContentPicker.tsx';
 import { type PlatformView, usePlatformStates } from './connect.ts';
 import { errorText, socialMessage } from './messages.ts';
+import { attachedMedia, type ContentChoice } from './postMedia.ts';
 
 const M = MESSAGES.social;
 

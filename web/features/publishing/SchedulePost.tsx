@@ -8,18 +8,13 @@ import { Button } from '../../ui/Button.tsx';
 import { SelectField } from '../../ui/controls.tsx';
 import { FormMessage } from '../../ui/Field.tsx';
 import { useCreateScheduled } from './api.ts';
-import {
-  attachedMedia,
-  ContentPicker,
-  MessageField,
-  NetworkLimits,
-  PlatformChecklist,
-  PostLengthNotice,
-} from './ComposeFields.tsx';
+import { MessageField, NetworkLimits, PlatformChecklist, PostLengthNotice } from './ComposeFields.tsx';
+import { ContentPicker } from './ContentPicker.tsx';
 import type { PlatformView } from './connect.ts';
 import { MonthCalendar, monthOf } from './MonthCalendar.tsx';
 import { errorText, socialMessage } from './messages.ts';
 import { type Draft, draftAttachments } from './PublishNow.tsx';
+import { attachedMedia } from './postMedia.ts';
 import { formatDay, useNow, zoneOptions } from './zone.ts';
 
 const M = MESSAGES.social;

@@ -36,7 +36,7 @@ export interface PublishJournal {
 
 /**
  * How long a claim outlives its holder's last renewal, and how often a running publish renews it: as the job queue's
- * leases (platform/jobs/queue.ts), so a publish whose process died is free again about when its task is retried.
+ * leases (platform/jobs/lease.ts), so a publish whose process died is free again about when its task is retried.
  */
 const CLAIM_LEASE_MS = 30_000;
 const CLAIM_RENEW_MS = 5_000;
