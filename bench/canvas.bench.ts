@@ -5,12 +5,9 @@
 // Then the same phases again under Chromium's 4× CPU throttle (a modest laptop), plus dragging one image and
 // a Magic Selector mask stroke on a 4K image, each inside a performance trace that splits the main thread's
 // time per frame into scripting and rendering (vsync-locked rAF deltas alone hide how close a frame came).
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { CHROMIUM_ARGS } from '../scripts/chromium.ts';
+import { type Credentials, openBenchBrowser, signIn } from './browser.ts';
 import { type BenchRow, type BenchSection, ms, percentile } from './report.ts';
 import { type MainThreadTime, traced } from './trace.ts';
 
@@ -278,26 +275,12 @@ async function magicSelectorStroke(context: BrowserContext, baseUrl: string, pre
 }
 
 /** Runs the canvas benchmark against a running studio at `baseUrl` signed in as `email`. */
-export async function runCanvasBench(options: {
-  baseUrl: string;
-  email: string;
-  password: string;
-}): Promise<BenchSection> {
-  const { baseUrl, email, password } = options;
-  const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'genpro-bench-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1600, height: 1000 },
-    args: CHROMIUM_ARGS,
-  });
+export async function runCanvasBench(options: Credentials): Promise<BenchSection> {
+  const { baseUrl } = options;
+  const browser = await openBenchBrowser();
+  const { context, page } = browser;
   try {
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(`${baseUrl}/auth/login`);
-    await page.locator('#login-email').fill(email);
-    await page.locator('#login-password').fill(password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL('**/dashboard**');
+    await signIn(page, options);
     await page.goto(`${baseUrl}/dashboard?view=genproStudio&canvas=1&bench=1`);
     await page.getByTestId('canvas-stage').locator('canvas').first().waitFor();
     const seeded = await page.evaluate((n) => {
@@ -324,8 +307,7 @@ export async function runCanvasBench(options: {
     throttled.push(await magicSelectorStroke(context, baseUrl, '4× CPU: '));
     return section(results, heap, throttled);
   } finally {
-    await context.close();
-    await rm(userDataDir, { recursive: true, force: true });
+    await browser.close();
   }
 }
 

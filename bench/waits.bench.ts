@@ -4,12 +4,9 @@
 // press, and a requestAnimationFrame check notes the first frame the result is there (the image decoded,
 // the video's metadata and poster in, the canvas's 50 images in the store and list and every mounted one
 // drawn from its picture, no placeholder left). Not part of `npm test`; run with `npm run bench -- waits`.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { CHROMIUM_ARGS } from '../scripts/chromium.ts';
+import { type Credentials, openBenchBrowser, signIn } from './browser.ts';
 import { type BenchRow, type BenchSection, percentile } from './report.ts';
 
 const IMAGE_BUDGET_MS = 1500;
@@ -21,12 +18,6 @@ const VIDEO_RUNS = 2;
 const SESSION_RUNS = 3;
 const SESSION_IMAGES = 50;
 const VIDEO_SECONDS = 8;
-
-interface Credentials {
-  baseUrl: string;
-  email: string;
-  password: string;
-}
 
 /**
  * Installs the in-page clock: the next click inside `clickSelector` starts it, and the first animation frame
@@ -78,33 +69,6 @@ async function waited(page: Page, timeout: number): Promise<number> {
     polling: 100,
   });
   return (await page.evaluate('window.__waited')) as number;
-}
-
-async function openBrowser(): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
-  const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'genpro-bench-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1600, height: 1000 },
-    args: CHROMIUM_ARGS,
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    close: async () => {
-      await context.close();
-      await rm(userDataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function signIn(page: Page, { baseUrl, email, password }: Credentials): Promise<void> {
-  await page.goto(`${baseUrl}/auth/login`);
-  await page.locator('#login-email').fill(email);
-  await page.locator('#login-password').fill(password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/dashboard**');
 }
 
 async function generateOnce(
@@ -203,7 +167,7 @@ async function restoreOnce(
   credentials: Credentials,
   name: string,
 ): Promise<{ ms: number; applied: number; nodes: number }> {
-  const browser = await openBrowser();
+  const browser = await openBenchBrowser();
   try {
     const { page } = browser;
     await signIn(page, credentials);
@@ -251,7 +215,7 @@ export async function runWaitsBench(credentials: Credentials): Promise<BenchSect
   const applied: number[] = [];
   let savedNodes = 0;
   let restoredNodes = 0;
-  const browser = await openBrowser();
+  const browser = await openBenchBrowser();
   try {
     const { page } = browser;
     await signIn(page, credentials);

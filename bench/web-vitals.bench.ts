@@ -2,11 +2,8 @@
 // HTTP cache) by a signed-in creator in headless Chromium on a slow laptop and a slow network: CDP
 // Network.emulateNetworkConditions (1.6 Mbps down, 750 kbps up, 150 ms RTT, as Lighthouse's "slow 4G") and
 // Emulation.setCPUThrottlingRate 4. Each page is loaded RUNS times; the median is reported.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../scripts/chromium.ts';
+import type { BrowserContext } from 'playwright-core';
+import { type Credentials, openBenchBrowser, signIn } from './browser.ts';
 import { type BenchRow, type BenchSection, ms, percentile } from './report.ts';
 
 const LCP_BUDGET_MS = 2_500;
@@ -85,28 +82,14 @@ async function loadOnce(context: BrowserContext, url: string, ready: string): Pr
   }
 }
 
-export async function runWebVitalsBench(options: {
-  baseUrl: string;
-  email: string;
-  password: string;
-}): Promise<BenchSection> {
-  const { baseUrl, email, password } = options;
-  const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'genpro-vitals-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1366, height: 768 },
-    args: CHROMIUM_ARGS,
-  });
+export async function runWebVitalsBench(options: Credentials): Promise<BenchSection> {
+  const { baseUrl } = options;
+  const browser = await openBenchBrowser({ width: 1366, height: 768 });
+  const { context, page } = browser;
   const rows: BenchRow[] = [];
   try {
     // Signed in once without throttling; the session outlives the pages opened below.
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(`${baseUrl}/auth/login`);
-    await page.locator('#login-email').fill(email);
-    await page.locator('#login-password').fill(password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL('**/dashboard**');
+    await signIn(page, options);
     await page.getByTestId('view-description').waitFor();
 
     for (const target of PAGES) {
@@ -139,8 +122,7 @@ export async function runWebVitalsBench(options: {
       );
     }
   } finally {
-    await context.close();
-    await rm(userDataDir, { recursive: true, force: true });
+    await browser.close();
   }
   return {
     title: 'Web: Largest Contentful Paint and Total Blocking Time, slow laptop on a slow network',
