@@ -1,7 +1,10 @@
 import { MESSAGES } from '../../../../common/messages.ts';
-import { journaledPublish, type PublishJournal } from './journal.ts';
+import { type JournaledPublish, journaledPublish, type PublishJournal } from './journal.ts';
 import { metaRetryAfterSeconds } from './meta.ts';
 import {
+  type AuthCallback,
+  type Authenticated,
+  type AuthRequest,
   type Connector,
   ConnectorError,
   type ConnectorFailure,
@@ -166,274 +169,329 @@ function idOf(body: Body, what: string): string {
   throw new ConnectorError('bad-body', `no id in the reply to ${what}`);
 }
 
-export function instagramConnector(o: InstagramOptions): Connector {
-  const graph = `${o.apiBase}/${INSTAGRAM_API_VERSION}`;
-  const pollIntervalMs = o.pollIntervalMs ?? 5000;
-  const maxPolls = o.maxPolls ?? 48;
+/** What the steps of one Instagram connector share: its options, the versioned Graph URL and the polling settings. */
+interface InstagramContext extends InstagramOptions {
+  graph: string;
+  pollIntervalMs: number;
+  maxPolls: number;
+}
 
-  async function longLived(shortLived: string): Promise<TokenSet> {
-    const query = new URLSearchParams({
-      grant_type: 'ig_exchange_token',
-      client_secret: o.clientSecret,
-      access_token: shortLived,
-    });
-    return tokenSetOf(await request(`${o.apiBase}/access_token?${query}`, {}));
-  }
-
-  function tokenSetOf(body: Body): TokenSet {
-    const token = body.access_token;
-    if (typeof token !== 'string' || !token) throw new ConnectorError('bad-body', 'no access_token');
-    const expiresIn = Number(body.expires_in);
-    return {
-      accessToken: token,
-      refreshToken: token,
-      expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(Date.now() + expiresIn * 1000) : null,
-    };
-  }
-
-  const me = (token: string, fields: string) => request(`${graph}/me?fields=${encodeURIComponent(fields)}`, { token });
-
-  async function containerStatus(token: string, id: string, signal?: AbortSignal) {
-    const body = await request(`${graph}/${id}?fields=status_code,status`, { token }, signal);
-    return { code: String(body.status_code ?? ''), status: typeof body.status === 'string' ? body.status : '' };
-  }
-
-  /** Polls a container until FINISHED (or PUBLISHED); ERROR refuses the post, EXPIRED and a timeout retry. */
-  async function untilFinished(token: string, id: string, signal?: AbortSignal): Promise<'FINISHED' | 'PUBLISHED'> {
-    for (let poll = 0; ; poll++) {
-      const { code, status } = await containerStatus(token, id, signal);
-      if (code === 'FINISHED' || code === 'PUBLISHED') return code;
-      if (code === 'ERROR') throw new ConnectorError('bad-body', `Instagram could not process the media: ${status}`);
-      if (code === 'EXPIRED') throw new ConnectorError('retry', 'the Instagram media container expired');
-      if (poll + 1 >= maxPolls) {
-        throw new ConnectorError(
-          'retry',
-          'Instagram is still processing the media',
-          Math.ceil((pollIntervalMs * maxPolls) / 1000),
-        );
-      }
-      await sleep(pollIntervalMs, signal);
-    }
-  }
-
-  async function createContainers(token: string, input: PostInput, signal?: AbortSignal): Promise<string> {
-    const create = (fields: Record<string, unknown>) =>
-      request(`${graph}/${input.authorId}/media`, { token, json: fields }, signal).then((b) => idOf(b, 'POST /media'));
-    const [only] = input.media;
-    if (input.media.length === 1 && only) {
-      return only.kind === 'video'
-        ? create({ media_type: 'REELS', video_url: only.url, caption: input.message })
-        : create({ image_url: only.url, caption: input.message });
-    }
-    const children: string[] = [];
-    for (const m of input.media) {
-      children.push(
-        await create(
-          m.kind === 'video'
-            ? { media_type: 'VIDEO', video_url: m.url, is_carousel_item: true }
-            : { image_url: m.url, is_carousel_item: true },
-        ),
-      );
-    }
-    // Each item is processed before the carousel is made of them.
-    for (const child of children) await untilFinished(token, child, signal);
-    return create({ media_type: 'CAROUSEL', children: children.join(','), caption: input.message });
-  }
-
-  /** The account's media with this caption published since `since` (newest first), if any. */
-  async function publishedSince(token: string, input: PostInput, since: number, signal?: AbortSignal) {
-    const body = await request(
-      `${graph}/${input.authorId}/media?fields=id,caption,permalink,timestamp&limit=25`,
-      { token },
-      signal,
-    );
-    for (const m of (body.data ?? []) as Array<Body>) {
-      const at = Date.parse(String(m.timestamp ?? ''));
-      if (!Number.isFinite(at) || at < since - 60_000) continue;
-      if ((m.caption ?? '') === input.message && typeof m.id === 'string') {
-        return { externalId: m.id, shareUrl: String(m.permalink ?? ''), views: null } as PostOutcome;
-      }
-    }
-    return null;
-  }
-
-  /** Instagram's publishing limit per account (100 API posts in 24 h): full means trying again later. */
-  async function assertQuotaLeft(token: string, igUserId: string, signal?: AbortSignal) {
-    const body = await request(
-      `${graph}/${igUserId}/content_publishing_limit?fields=quota_usage,config`,
-      { token },
-      signal,
-    );
-    const first = ((body.data ?? []) as Body[])[0];
-    const usage = countOf(first?.quota_usage);
-    const config = first?.config as Body | undefined;
-    const total = countOf(config?.quota_total);
-    if (usage !== null && total !== null && usage >= total) {
-      throw new ConnectorError(
-        'retry',
-        `Instagram's publishing limit is reached (${usage} of ${total} posts in 24 hours)`,
-        3600,
-      );
-    }
-  }
-
-  async function outcomeOf(token: string, mediaId: string, signal?: AbortSignal): Promise<PostOutcome> {
-    const body = await request(`${graph}/${mediaId}?fields=id,permalink`, { token }, signal);
-    const permalink = body.permalink;
-    if (typeof permalink !== 'string' || !permalink) throw new ConnectorError('bad-body', 'no permalink in the reply');
-    return { externalId: mediaId, shareUrl: permalink, views: null };
-  }
-
+export function instagramConnector(options: InstagramOptions): Connector {
+  const o: InstagramContext = {
+    ...options,
+    graph: `${options.apiBase}/${INSTAGRAM_API_VERSION}`,
+    pollIntervalMs: options.pollIntervalMs ?? 5000,
+    maxPolls: options.maxPolls ?? 48,
+  };
   return {
     platform: 'instagram',
     mode: 'live',
     // A long-lived token lasts 60 days and is refreshed only while valid (and once 24 h old): a week ahead.
     refreshMarginMs: INSTAGRAM_REFRESH_MARGIN_MS,
-    generateAuthUrl(redirectUri) {
-      // Instagram's authorize page takes no PKCE; the pair's verifier is kept by the caller and unused here.
-      const { codeVerifier, state } = pkcePair();
-      const query = new URLSearchParams({
-        client_id: o.clientId,
-        redirect_uri: redirectUri,
-        response_type: 'code',
-        scope: SCOPES.join(','),
-        state,
-      });
-      return { url: `${o.authBase}/oauth/authorize?${query}`, codeVerifier, state };
-    },
-    async authenticate(input) {
-      // Instagram appends `#_` to the code in the redirect.
-      const code = input.code.replace(/#_$/, '');
-      const exchanged = await request(`${o.tokenBase}/oauth/access_token`, {
-        form: {
-          client_id: o.clientId,
-          client_secret: o.clientSecret,
-          grant_type: 'authorization_code',
-          redirect_uri: input.redirectUri,
-          code,
-        },
-      });
-      // The reply is {access_token, user_id, permissions}, or the same inside `data: [...]`.
-      const first = (Array.isArray(exchanged.data) ? (exchanged.data[0] ?? {}) : exchanged) as Body;
-      const shortLived = first.access_token;
-      if (typeof shortLived !== 'string' || !shortLived) throw new ConnectorError('bad-body', 'no access_token');
-      const tokens = await longLived(shortLived);
-      const profile = await me(tokens.accessToken, 'user_id,username,followers_count');
-      const userId = profile.user_id ?? profile.id ?? first.user_id;
-      const username = profile.username;
-      if ((typeof userId !== 'string' && typeof userId !== 'number') || typeof username !== 'string') {
-        throw new ConnectorError('bad-body', 'no user in /me');
-      }
-      return {
-        tokens,
-        profile: { externalId: String(userId), username, followerCount: countOf(profile.followers_count) },
-      };
-    },
-    async refreshToken(refreshToken) {
-      const query = new URLSearchParams({ grant_type: 'ig_refresh_token', access_token: refreshToken });
-      try {
-        return tokenSetOf(await request(`${o.apiBase}/refresh_access_token?${query}`, {}));
-      } catch (error) {
-        // A token Instagram no longer refreshes (expired, revoked): only reconnecting helps.
-        if (error instanceof ConnectorError && error.failure === 'bad-body') {
-          throw new ConnectorError('refresh-token', error.message);
-        }
-        throw error;
-      }
-    },
-    async fetchProfile(accessToken) {
-      const body = await me(accessToken, 'followers_count');
-      const followerCount = countOf(body.followers_count);
-      if (followerCount === null) throw new ConnectorError('bad-body', 'no followers_count in /me');
-      return { followerCount };
-    },
-    async fetchPostMetrics(accessToken, externalIds) {
-      const out = new Map<string, PostMetrics>();
-      for (const id of externalIds) {
-        try {
-          const body = await request(`${graph}/${id}/insights?metric=views,likes,comments,shares`, {
-            token: accessToken,
-          });
-          const values = new Map<string, number | null>();
-          for (const metric of (body.data ?? []) as Array<{ name?: string; values?: Array<{ value?: unknown }> }>) {
-            if (metric.name) values.set(metric.name, countOf(metric.values?.[0]?.value));
-          }
-          out.set(id, {
-            views: values.get('views') ?? null,
-            likes: values.get('likes') ?? null,
-            comments: values.get('comments') ?? null,
-            shares: values.get('shares') ?? null,
-          });
-          continue;
-        } catch (error) {
-          // No insights for this media (code 10: too few viewers; 100: a metric its type lacks, or no such media).
-          if (!(error instanceof MetaError && (error.code === 10 || error.code === 100))) throw error;
-        }
-        try {
-          const media = await request(`${graph}/${id}?fields=like_count,comments_count`, { token: accessToken });
-          out.set(id, {
-            views: null,
-            likes: countOf(media.like_count),
-            comments: countOf(media.comments_count),
-            shares: null,
-          });
-        } catch (error) {
-          // A media deleted on Instagram is left out.
-          if (error instanceof MetaError && error.code === 100) continue;
-          throw error;
-        }
-      }
-      return out;
-    },
-    async post(accessToken, input, signal) {
-      assertPublishable(input.media);
-      const key = { platform: 'instagram' as const, accountId: input.authorId, idempotencyKey: input.idempotencyKey };
-      return journaledPublish<Publish>(o.journal, key, async ({ recorded, record }) => {
-        if (recorded?.outcome) return recorded.outcome;
-        // An outcome not recorded (the database unreachable) is found again by the retry: never a failure here.
-        const done = async (state: Publish, outcome: PostOutcome) => {
-          await record({ ...state, outcome }).catch(() => undefined);
-          return outcome;
-        };
-        let state = recorded;
-        if (state?.mediaId) return done(state, await outcomeOf(accessToken, state.mediaId, signal));
-        if (state?.containerId) {
-          // A retry: the container may have been published already (the reply was lost) or be waiting.
-          const { code } = await containerStatus(accessToken, state.containerId, signal);
-          if (code === 'PUBLISHED') {
-            const found = await publishedSince(accessToken, input, state.startedAt, signal);
-            if (found) return done(state, found);
-            throw new ConnectorError('bad-body', 'Instagram published this post but its media could not be found');
-          }
-          if (code !== 'FINISHED' && code !== 'IN_PROGRESS') state = { ...state, containerId: null };
-        } else if (!state) {
-          // Nothing recorded (a first attempt, or one older than the journal keeps): the account's recent media.
-          const found = await publishedSince(accessToken, input, Date.now() - REPUBLISH_WINDOW_MS, signal);
-          if (found) return done({ startedAt: Date.now(), containerId: null }, found);
-        }
-        state ??= { startedAt: Date.now(), containerId: null };
-        if (!state.containerId) {
-          await assertQuotaLeft(accessToken, input.authorId, signal);
-          state = { ...state, containerId: await createContainers(accessToken, input, signal) };
-          // Recorded before it can be published: a retry asks this container whether it was.
-          await record(state);
-        }
-        const containerId = state.containerId as string;
-        if ((await untilFinished(accessToken, containerId, signal)) === 'PUBLISHED') {
-          const found = await publishedSince(accessToken, input, state.startedAt, signal);
-          if (!found) throw new ConnectorError('bad-body', 'Instagram published this post but its media was not found');
-          return done(state, found);
-        }
-        const published = await request(
-          `${graph}/${input.authorId}/media_publish`,
-          { token: accessToken, json: { creation_id: containerId } },
-          signal,
-        );
-        const mediaId = idOf(published, 'POST /media_publish');
-        state = { ...state, mediaId };
-        await record(state).catch(() => undefined);
-        return done(state, await outcomeOf(accessToken, mediaId, signal));
-      });
-    },
+    generateAuthUrl: (redirectUri) => authUrl(o, redirectUri),
+    authenticate: (input) => authenticate(o, input),
+    refreshToken: (refreshToken) => refresh(o, refreshToken),
+    fetchProfile: (accessToken) => fetchProfile(o, accessToken),
+    fetchPostMetrics: (accessToken, externalIds) => fetchPostMetrics(o, accessToken, externalIds),
+    post: (accessToken, input, signal) => post(o, accessToken, input, signal),
   };
+}
+
+async function longLived(o: InstagramContext, shortLived: string): Promise<TokenSet> {
+  const query = new URLSearchParams({
+    grant_type: 'ig_exchange_token',
+    client_secret: o.clientSecret,
+    access_token: shortLived,
+  });
+  return tokenSetOf(await request(`${o.apiBase}/access_token?${query}`, {}));
+}
+
+function tokenSetOf(body: Body): TokenSet {
+  const token = body.access_token;
+  if (typeof token !== 'string' || !token) throw new ConnectorError('bad-body', 'no access_token');
+  const expiresIn = Number(body.expires_in);
+  return {
+    accessToken: token,
+    refreshToken: token,
+    expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(Date.now() + expiresIn * 1000) : null,
+  };
+}
+
+const me = (o: InstagramContext, token: string, fields: string) =>
+  request(`${o.graph}/me?fields=${encodeURIComponent(fields)}`, { token });
+
+async function containerStatus(o: InstagramContext, token: string, id: string, signal?: AbortSignal) {
+  const body = await request(`${o.graph}/${id}?fields=status_code,status`, { token }, signal);
+  return { code: String(body.status_code ?? ''), status: typeof body.status === 'string' ? body.status : '' };
+}
+
+/** Polls a container until FINISHED (or PUBLISHED); ERROR refuses the post, EXPIRED and a timeout retry. */
+async function untilFinished(
+  o: InstagramContext,
+  token: string,
+  id: string,
+  signal?: AbortSignal,
+): Promise<'FINISHED' | 'PUBLISHED'> {
+  for (let poll = 0; ; poll++) {
+    const { code, status } = await containerStatus(o, token, id, signal);
+    if (code === 'FINISHED' || code === 'PUBLISHED') return code;
+    if (code === 'ERROR') throw new ConnectorError('bad-body', `Instagram could not process the media: ${status}`);
+    if (code === 'EXPIRED') throw new ConnectorError('retry', 'the Instagram media container expired');
+    if (poll + 1 >= o.maxPolls) {
+      throw new ConnectorError(
+        'retry',
+        'Instagram is still processing the media',
+        Math.ceil((o.pollIntervalMs * o.maxPolls) / 1000),
+      );
+    }
+    await sleep(o.pollIntervalMs, signal);
+  }
+}
+
+async function createContainers(
+  o: InstagramContext,
+  token: string,
+  input: PostInput,
+  signal?: AbortSignal,
+): Promise<string> {
+  const create = (fields: Record<string, unknown>) =>
+    request(`${o.graph}/${input.authorId}/media`, { token, json: fields }, signal).then((b) => idOf(b, 'POST /media'));
+  const [only] = input.media;
+  if (input.media.length === 1 && only) {
+    return only.kind === 'video'
+      ? create({ media_type: 'REELS', video_url: only.url, caption: input.message })
+      : create({ image_url: only.url, caption: input.message });
+  }
+  const children: string[] = [];
+  for (const m of input.media) {
+    children.push(
+      await create(
+        m.kind === 'video'
+          ? { media_type: 'VIDEO', video_url: m.url, is_carousel_item: true }
+          : { image_url: m.url, is_carousel_item: true },
+      ),
+    );
+  }
+  // Each item is processed before the carousel is made of them.
+  for (const child of children) await untilFinished(o, token, child, signal);
+  return create({ media_type: 'CAROUSEL', children: children.join(','), caption: input.message });
+}
+
+/** The account's media with this caption published since `since` (newest first), if any. */
+async function publishedSince(
+  o: InstagramContext,
+  token: string,
+  input: PostInput,
+  since: number,
+  signal?: AbortSignal,
+) {
+  const body = await request(
+    `${o.graph}/${input.authorId}/media?fields=id,caption,permalink,timestamp&limit=25`,
+    { token },
+    signal,
+  );
+  for (const m of (body.data ?? []) as Array<Body>) {
+    const at = Date.parse(String(m.timestamp ?? ''));
+    if (!Number.isFinite(at) || at < since - 60_000) continue;
+    if ((m.caption ?? '') === input.message && typeof m.id === 'string') {
+      return { externalId: m.id, shareUrl: String(m.permalink ?? ''), views: null } as PostOutcome;
+    }
+  }
+  return null;
+}
+
+/** Instagram's publishing limit per account (100 API posts in 24 h): full means trying again later. */
+async function assertQuotaLeft(o: InstagramContext, token: string, igUserId: string, signal?: AbortSignal) {
+  const body = await request(
+    `${o.graph}/${igUserId}/content_publishing_limit?fields=quota_usage,config`,
+    { token },
+    signal,
+  );
+  const first = ((body.data ?? []) as Body[])[0];
+  const usage = countOf(first?.quota_usage);
+  const config = first?.config as Body | undefined;
+  const total = countOf(config?.quota_total);
+  if (usage !== null && total !== null && usage >= total) {
+    throw new ConnectorError(
+      'retry',
+      `Instagram's publishing limit is reached (${usage} of ${total} posts in 24 hours)`,
+      3600,
+    );
+  }
+}
+
+async function outcomeOf(
+  o: InstagramContext,
+  token: string,
+  mediaId: string,
+  signal?: AbortSignal,
+): Promise<PostOutcome> {
+  const body = await request(`${o.graph}/${mediaId}?fields=id,permalink`, { token }, signal);
+  const permalink = body.permalink;
+  if (typeof permalink !== 'string' || !permalink) throw new ConnectorError('bad-body', 'no permalink in the reply');
+  return { externalId: mediaId, shareUrl: permalink, views: null };
+}
+
+function authUrl(o: InstagramContext, redirectUri: string): AuthRequest {
+  // Instagram's authorize page takes no PKCE; the pair's verifier is kept by the caller and unused here.
+  const { codeVerifier, state } = pkcePair();
+  const query = new URLSearchParams({
+    client_id: o.clientId,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: SCOPES.join(','),
+    state,
+  });
+  return { url: `${o.authBase}/oauth/authorize?${query}`, codeVerifier, state };
+}
+
+async function authenticate(o: InstagramContext, input: AuthCallback): Promise<Authenticated> {
+  // Instagram appends `#_` to the code in the redirect.
+  const code = input.code.replace(/#_$/, '');
+  const exchanged = await request(`${o.tokenBase}/oauth/access_token`, {
+    form: {
+      client_id: o.clientId,
+      client_secret: o.clientSecret,
+      grant_type: 'authorization_code',
+      redirect_uri: input.redirectUri,
+      code,
+    },
+  });
+  // The reply is {access_token, user_id, permissions}, or the same inside `data: [...]`.
+  const first = (Array.isArray(exchanged.data) ? (exchanged.data[0] ?? {}) : exchanged) as Body;
+  const shortLived = first.access_token;
+  if (typeof shortLived !== 'string' || !shortLived) throw new ConnectorError('bad-body', 'no access_token');
+  const tokens = await longLived(o, shortLived);
+  const profile = await me(o, tokens.accessToken, 'user_id,username,followers_count');
+  const userId = profile.user_id ?? profile.id ?? first.user_id;
+  const username = profile.username;
+  if ((typeof userId !== 'string' && typeof userId !== 'number') || typeof username !== 'string') {
+    throw new ConnectorError('bad-body', 'no user in /me');
+  }
+  return {
+    tokens,
+    profile: { externalId: String(userId), username, followerCount: countOf(profile.followers_count) },
+  };
+}
+
+async function refresh(o: InstagramContext, refreshToken: string): Promise<TokenSet> {
+  const query = new URLSearchParams({ grant_type: 'ig_refresh_token', access_token: refreshToken });
+  try {
+    return tokenSetOf(await request(`${o.apiBase}/refresh_access_token?${query}`, {}));
+  } catch (error) {
+    // A token Instagram no longer refreshes (expired, revoked): only reconnecting helps.
+    if (error instanceof ConnectorError && error.failure === 'bad-body') {
+      throw new ConnectorError('refresh-token', error.message);
+    }
+    throw error;
+  }
+}
+
+async function fetchProfile(o: InstagramContext, accessToken: string): Promise<{ followerCount: number }> {
+  const body = await me(o, accessToken, 'followers_count');
+  const followerCount = countOf(body.followers_count);
+  if (followerCount === null) throw new ConnectorError('bad-body', 'no followers_count in /me');
+  return { followerCount };
+}
+
+async function fetchPostMetrics(
+  o: InstagramContext,
+  accessToken: string,
+  externalIds: readonly string[],
+): Promise<Map<string, PostMetrics>> {
+  const out = new Map<string, PostMetrics>();
+  for (const id of externalIds) {
+    try {
+      const body = await request(`${o.graph}/${id}/insights?metric=views,likes,comments,shares`, {
+        token: accessToken,
+      });
+      const values = new Map<string, number | null>();
+      for (const metric of (body.data ?? []) as Array<{ name?: string; values?: Array<{ value?: unknown }> }>) {
+        if (metric.name) values.set(metric.name, countOf(metric.values?.[0]?.value));
+      }
+      out.set(id, {
+        views: values.get('views') ?? null,
+        likes: values.get('likes') ?? null,
+        comments: values.get('comments') ?? null,
+        shares: values.get('shares') ?? null,
+      });
+      continue;
+    } catch (error) {
+      // No insights for this media (code 10: too few viewers; 100: a metric its type lacks, or no such media).
+      if (!(error instanceof MetaError && (error.code === 10 || error.code === 100))) throw error;
+    }
+    try {
+      const media = await request(`${o.graph}/${id}?fields=like_count,comments_count`, { token: accessToken });
+      out.set(id, {
+        views: null,
+        likes: countOf(media.like_count),
+        comments: countOf(media.comments_count),
+        shares: null,
+      });
+    } catch (error) {
+      // A media deleted on Instagram is left out.
+      if (error instanceof MetaError && error.code === 100) continue;
+      throw error;
+    }
+  }
+  return out;
+}
+
+async function post(o: InstagramContext, accessToken: string, input: PostInput, signal?: AbortSignal) {
+  assertPublishable(input.media);
+  const key = { platform: 'instagram' as const, accountId: input.authorId, idempotencyKey: input.idempotencyKey };
+  return journaledPublish<Publish>(o.journal, key, (run) => publish(o, run, accessToken, input, signal));
+}
+
+async function publish(
+  o: InstagramContext,
+  { recorded, record }: JournaledPublish<Publish>,
+  accessToken: string,
+  input: PostInput,
+  signal?: AbortSignal,
+): Promise<PostOutcome> {
+  if (recorded?.outcome) return recorded.outcome;
+  // An outcome not recorded (the database unreachable) is found again by the retry: never a failure here.
+  const done = async (state: Publish, outcome: PostOutcome) => {
+    await record({ ...state, outcome }).catch(() => undefined);
+    return outcome;
+  };
+  let state = recorded;
+  if (state?.mediaId) return done(state, await outcomeOf(o, accessToken, state.mediaId, signal));
+  if (state?.containerId) {
+    // A retry: the container may have been published already (the reply was lost) or be waiting.
+    const { code } = await containerStatus(o, accessToken, state.containerId, signal);
+    if (code === 'PUBLISHED') {
+      const found = await publishedSince(o, accessToken, input, state.startedAt, signal);
+      if (found) return done(state, found);
+      throw new ConnectorError('bad-body', 'Instagram published this post but its media could not be found');
+    }
+    if (code !== 'FINISHED' && code !== 'IN_PROGRESS') state = { ...state, containerId: null };
+  } else if (!state) {
+    // Nothing recorded (a first attempt, or one older than the journal keeps): the account's recent media.
+    const found = await publishedSince(o, accessToken, input, Date.now() - REPUBLISH_WINDOW_MS, signal);
+    if (found) return done({ startedAt: Date.now(), containerId: null }, found);
+  }
+  state ??= { startedAt: Date.now(), containerId: null };
+  if (!state.containerId) {
+    await assertQuotaLeft(o, accessToken, input.authorId, signal);
+    state = { ...state, containerId: await createContainers(o, accessToken, input, signal) };
+    // Recorded before it can be published: a retry asks this container whether it was.
+    await record(state);
+  }
+  const containerId = state.containerId as string;
+  if ((await untilFinished(o, accessToken, containerId, signal)) === 'PUBLISHED') {
+    const found = await publishedSince(o, accessToken, input, state.startedAt, signal);
+    if (!found) throw new ConnectorError('bad-body', 'Instagram published this post but its media was not found');
+    return done(state, found);
+  }
+  const published = await request(
+    `${o.graph}/${input.authorId}/media_publish`,
+    { token: accessToken, json: { creation_id: containerId } },
+    signal,
+  );
+  const mediaId = idOf(published, 'POST /media_publish');
+  state = { ...state, mediaId };
+  await record(state).catch(() => undefined);
+  return done(state, await outcomeOf(o, accessToken, mediaId, signal));
 }

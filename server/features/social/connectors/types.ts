@@ -91,10 +91,28 @@ export class ConnectorError extends Error {
   }
 }
 
-interface AuthRequest {
+export interface AuthRequest {
   url: string;
   codeVerifier: string;
   state: string;
+}
+
+/** What the OAuth callback brings back: the code, with the verifier and redirect URI of its AuthRequest. */
+export interface AuthCallback {
+  code: string;
+  codeVerifier: string;
+  redirectUri: string;
+}
+
+/** A connected account: its tokens and profile on the network. */
+export interface Authenticated {
+  tokens: TokenSet;
+  profile: SocialProfile;
+  /**
+   * Optional: every account the login granted, when the person must choose which one to connect (the Facebook
+   * Pages they manage); `tokens`/`profile` are then the first of them.
+   */
+  choices?: Array<{ tokens: TokenSet; profile: SocialProfile }>;
 }
 
 export interface Connector {
@@ -106,15 +124,7 @@ export interface Connector {
    */
   refreshMarginMs?: number;
   generateAuthUrl(redirectUri: string): AuthRequest;
-  authenticate(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<{
-    tokens: TokenSet;
-    profile: SocialProfile;
-    /**
-     * Optional: every account the login granted, when the person must choose which one to connect (the Facebook
-     * Pages they manage); `tokens`/`profile` are then the first of them.
-     */
-    choices?: Array<{ tokens: TokenSet; profile: SocialProfile }>;
-  }>;
+  authenticate(input: AuthCallback): Promise<Authenticated>;
   refreshToken(refreshToken: string): Promise<TokenSet>;
   post(accessToken: string, input: PostInput, signal?: AbortSignal): Promise<PostOutcome>;
   /** The account's follower count now (X users/me public_metrics, LinkedIn memberFollowersCount, sandbox follows). */
@@ -257,7 +267,7 @@ export function pkceCodeFlow(o: { authorizeUrl: string; clientId: string; scope:
       });
       return { url: `${o.authorizeUrl}?${query}`, codeVerifier, state };
     },
-    async exchangeCode(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<TokenSet> {
+    async exchangeCode(input: AuthCallback): Promise<TokenSet> {
       const { body } = await o.token({
         grant_type: 'authorization_code',
         code: input.code,

@@ -1,6 +1,9 @@
 import { MESSAGES } from '../../../../common/messages.ts';
-import { journaledPublish, type PublishJournal } from './journal.ts';
+import { type JournaledPublish, journaledPublish, type PublishJournal } from './journal.ts';
 import {
+  type AuthCallback,
+  type Authenticated,
+  type AuthRequest,
   type Connector,
   ConnectorError,
   callApi,
@@ -169,238 +172,294 @@ function theVideo(input: PostInput): PostMedia {
   return video;
 }
 
-export function youtubeConnector(o: YoutubeOptions): Connector {
-  const chunkBytes = o.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+/** What the steps of one YouTube connector share: its options, the checked chunk size and its OAuth flow. */
+interface YoutubeContext extends YoutubeOptions {
+  chunkBytes: number;
+  oauth: ReturnType<typeof pkceCodeFlow>;
+}
+
+export function youtubeConnector(options: YoutubeOptions): Connector {
+  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   if (!Number.isInteger(chunkBytes) || chunkBytes <= 0 || chunkBytes % CHUNK_UNIT !== 0) {
     throw new RangeError(`YouTube upload chunks are multiples of 256 KiB, not ${chunkBytes} bytes`);
   }
   const oauth = pkceCodeFlow({
-    authorizeUrl: `${o.authBase}/o/oauth2/v2/auth`,
-    clientId: o.clientId,
+    authorizeUrl: `${options.authBase}/o/oauth2/v2/auth`,
+    clientId: options.clientId,
     scope: SCOPES,
-    token: (form) => callApi(o.tokenUrl, { form: { ...form, client_id: o.clientId, client_secret: o.clientSecret } }),
-  });
-
-  async function myChannel(accessToken: string) {
-    const body = await getJson(`${o.apiBase}/youtube/v3/channels?part=snippet,statistics&mine=true`, accessToken);
-    const channel = ((body.items ?? []) as Array<Record<string, unknown>>)[0];
-    if (!channel || typeof channel.id !== 'string') {
-      throw new ConnectorError('bad-body', MESSAGES.social.youtubeNoChannel);
-    }
-    const snippet = (channel.snippet ?? {}) as Record<string, unknown>;
-    const stats = (channel.statistics ?? {}) as Record<string, unknown>;
-    const name =
-      typeof snippet.customUrl === 'string' && snippet.customUrl
-        ? snippet.customUrl
-        : typeof snippet.title === 'string' && snippet.title
-          ? snippet.title
-          : channel.id;
-    return {
-      id: channel.id,
-      name,
-      subscribers: stats.hiddenSubscriberCount === true ? null : count(stats.subscriberCount),
-    };
-  }
-
-  /** Asks the session what arrived: the next byte to send, or the finished video's resource. */
-  async function queryUpload(
-    sessionUrl: string,
-    accessToken: string,
-    total: number,
-    signal?: AbortSignal,
-  ): Promise<{ next: number } | { video: Record<string, unknown> }> {
-    const res = await send(sessionUrl, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${accessToken}`, 'content-range': `bytes */${total}` },
-      signal,
-    });
-    if (res.status === 308) return { next: nextByte(res.headers.get('range')) };
-    if (res.status === 200 || res.status === 201) return { video: (await res.json()) as Record<string, unknown> };
-    throw await googleError(res);
-  }
-
-  async function startSession(accessToken: string, input: PostInput, video: PostMedia, signal?: AbortSignal) {
-    const { title, description } = youtubeSnippet(input.message);
-    if (!title) throw new ConnectorError('bad-body', MESSAGES.social.youtubeTitleMissing);
-    const res = await send(`${o.apiBase}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${accessToken}`,
-        'content-type': 'application/json; charset=UTF-8',
-        'x-upload-content-type': video.contentType,
-        'x-upload-content-length': String(video.sizeBytes),
-      },
-      body: JSON.stringify({
-        snippet: { title, description },
-        status: { privacyStatus: input.privacy ?? 'private', selfDeclaredMadeForKids: false },
+    token: (form) =>
+      callApi(options.tokenUrl, {
+        form: { ...form, client_id: options.clientId, client_secret: options.clientSecret },
       }),
-      signal,
-    });
-    if (!res.ok) throw await googleError(res);
-    await res.arrayBuffer().catch(() => undefined);
-    const location = res.headers.get('location');
-    if (!location) throw new ConnectorError('retry', 'no upload session URI (Location) in the reply');
-    return location;
-  }
-
+  });
+  const o: YoutubeContext = { ...options, chunkBytes, oauth };
   return {
     platform: 'youtube',
     mode: 'live',
-    generateAuthUrl(redirectUri) {
-      const auth = oauth.generateAuthUrl(redirectUri);
-      const url = new URL(auth.url);
-      // A refresh token on every consent (offline + consent), as Google's web-server flow documents.
-      url.searchParams.set('access_type', 'offline');
-      url.searchParams.set('prompt', 'consent');
-      url.searchParams.set('include_granted_scopes', 'true');
-      return { ...auth, url: url.toString() };
-    },
-    async authenticate(input) {
-      const tokens = await oauth.exchangeCode(input);
-      const channel = await myChannel(tokens.accessToken);
-      return {
-        tokens,
-        profile: { externalId: channel.id, username: channel.name, followerCount: channel.subscribers },
-      };
-    },
+    generateAuthUrl: (redirectUri) => authUrl(o, redirectUri),
+    authenticate: (input) => authenticate(o, input),
     refreshToken: oauth.refreshToken,
-    async fetchProfile(accessToken) {
-      const channel = await myChannel(accessToken);
-      if (channel.subscribers === null) throw new ConnectorError('bad-body', MESSAGES.social.youtubeSubscribersHidden);
-      return { followerCount: channel.subscribers };
-    },
-    async fetchPostMetrics(accessToken, externalIds) {
-      const out = new Map<string, PostMetrics>();
-      for (let i = 0; i < externalIds.length; i += IDS_PER_LOOKUP) {
-        const ids = externalIds
-          .slice(i, i + IDS_PER_LOOKUP)
-          .map(encodeURIComponent)
-          .join(',');
-        const body = await getJson(`${o.apiBase}/youtube/v3/videos?part=statistics&id=${ids}`, accessToken);
-        // A deleted or private-to-others video is not in items: left out.
-        for (const item of (body.items ?? []) as Array<{ id?: string; statistics?: Record<string, unknown> }>) {
-          if (!item.id || !item.statistics) continue;
-          const s = item.statistics;
-          out.set(item.id, {
-            views: count(s.viewCount),
-            likes: count(s.likeCount),
-            comments: count(s.commentCount),
-            shares: null,
-          });
-        }
-      }
-      return out;
-    },
-    async post(accessToken, input, signal) {
-      const video = theVideo(input);
-      const key = { platform: 'youtube' as const, accountId: input.authorId, idempotencyKey: input.idempotencyKey };
-      return journaledPublish<Upload>(o.journal, key, async ({ recorded, record }) => {
-        if (recorded?.outcome) return recorded.outcome;
-        // The video is recorded right after Google answers (not recorded: the retry asks the session again).
-        const finish = async (resource: Record<string, unknown>) => {
-          const outcome = videoOutcome(resource);
-          await record({ outcome }).catch(() => undefined);
-          return outcome;
-        };
-        // A session that cannot be resumed (refused for good) is forgotten: a republish starts a new one.
-        const forget = () => record(null).catch(() => undefined);
-        let session =
-          recorded?.sessionUrl && typeof recorded.total === 'number'
-            ? { sessionUrl: recorded.sessionUrl, total: recorded.total }
-            : null;
-        let next = 0;
-        if (session) {
-          // A retried publish: ask the session what arrived before sending anything.
-          const state = await queryUpload(session.sessionUrl, accessToken, session.total, signal).catch(
-            (error: unknown) => {
-              // A session Google no longer knows (404/410): start a new one.
-              if (error instanceof ConnectorError && (error.status === 404 || error.status === 410)) return null;
-              throw error;
-            },
-          );
-          if (state && 'video' in state) return finish(state.video);
-          if (state) next = state.next;
-          else session = null;
-        }
-        if (!session) {
-          session = { sessionUrl: await startSession(accessToken, input, video, signal), total: video.sizeBytes };
-          // Before any byte is sent: a retry asks this session instead of uploading a second video.
-          await record(session);
-        }
-        const bytes = await video.read();
-        if (bytes.length !== session.total) {
-          await forget();
-          throw new ConnectorError('bad-body', `the video is ${bytes.length} bytes, ${session.total} announced`);
-        }
-        let lastError: ConnectorError | undefined;
-        let failures = 0;
-        while (failures < UPLOAD_ATTEMPTS) {
-          if (lastError) {
-            // Google's advice for 5xx and broken connections: back off exponentially, then ask what arrived.
-            await new Promise((resolve) => setTimeout(resolve, BACKOFF_MS * 2 ** (failures - 1)));
-            const state = await queryUpload(session.sessionUrl, accessToken, session.total, signal).catch(
-              (error: unknown) => {
-                if (error instanceof ConnectorError && error.failure === 'retry') return error;
-                throw error;
-              },
-            );
-            if (state instanceof ConnectorError) {
-              lastError = state;
-              failures++;
-              continue;
-            }
-            if ('video' in state) return finish(state.video);
-            next = state.next;
-            lastError = undefined;
-          }
-          // One chunk: a multiple of 256 KiB, the last one whatever is left.
-          const end = Math.min(next + chunkBytes, session.total);
-          const res = await send(session.sessionUrl, {
-            method: 'PUT',
-            headers: {
-              authorization: `Bearer ${accessToken}`,
-              'content-type': video.contentType,
-              'content-range': `bytes ${next}-${end - 1}/${session.total}`,
-            },
-            body: new Uint8Array(bytes.subarray(next, end)),
-            signal,
-          }).catch((error: unknown) => {
-            if (error instanceof ConnectorError) return error;
-            throw error;
-          });
-          if (res instanceof ConnectorError) {
-            lastError = res;
-            failures++;
-            continue;
-          }
-          if (res.status === 200 || res.status === 201) {
-            return finish((await res.json()) as Record<string, unknown>);
-          }
-          if (res.status === 308) {
-            // The chunk is in: Range says up to where; the next chunk starts there.
-            await res.arrayBuffer().catch(() => undefined);
-            const arrived = nextByte(res.headers.get('range'));
-            if (arrived > next) {
-              next = arrived;
-              continue;
-            }
-            lastError = new ConnectorError('retry', 'the upload stopped before the end', undefined, 308);
-            failures++;
-            continue;
-          }
-          const error = await googleError(res);
-          if (error.failure !== 'retry' || res.status < 500) {
-            // Refused for good (or the token): this session is not resumed.
-            if (error.failure === 'bad-body') await forget();
-            throw error;
-          }
-          lastError = error;
-          failures++;
-        }
-        throw lastError ?? new ConnectorError('retry', 'the upload did not finish');
-      });
-    },
+    fetchProfile: (accessToken) => fetchProfile(o, accessToken),
+    fetchPostMetrics: (accessToken, externalIds) => fetchPostMetrics(o, accessToken, externalIds),
+    post: (accessToken, input, signal) => post(o, accessToken, input, signal),
   };
+}
+
+async function myChannel(o: YoutubeContext, accessToken: string) {
+  const body = await getJson(`${o.apiBase}/youtube/v3/channels?part=snippet,statistics&mine=true`, accessToken);
+  const channel = ((body.items ?? []) as Array<Record<string, unknown>>)[0];
+  if (!channel || typeof channel.id !== 'string') {
+    throw new ConnectorError('bad-body', MESSAGES.social.youtubeNoChannel);
+  }
+  const snippet = (channel.snippet ?? {}) as Record<string, unknown>;
+  const stats = (channel.statistics ?? {}) as Record<string, unknown>;
+  const name =
+    typeof snippet.customUrl === 'string' && snippet.customUrl
+      ? snippet.customUrl
+      : typeof snippet.title === 'string' && snippet.title
+        ? snippet.title
+        : channel.id;
+  return {
+    id: channel.id,
+    name,
+    subscribers: stats.hiddenSubscriberCount === true ? null : count(stats.subscriberCount),
+  };
+}
+
+/** Asks the session what arrived: the next byte to send, or the finished video's resource. */
+async function queryUpload(
+  sessionUrl: string,
+  accessToken: string,
+  total: number,
+  signal?: AbortSignal,
+): Promise<{ next: number } | { video: Record<string, unknown> }> {
+  const res = await send(sessionUrl, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${accessToken}`, 'content-range': `bytes */${total}` },
+    signal,
+  });
+  if (res.status === 308) return { next: nextByte(res.headers.get('range')) };
+  if (res.status === 200 || res.status === 201) return { video: (await res.json()) as Record<string, unknown> };
+  throw await googleError(res);
+}
+
+async function startSession(
+  o: YoutubeContext,
+  accessToken: string,
+  input: PostInput,
+  video: PostMedia,
+  signal?: AbortSignal,
+) {
+  const { title, description } = youtubeSnippet(input.message);
+  if (!title) throw new ConnectorError('bad-body', MESSAGES.social.youtubeTitleMissing);
+  const res = await send(`${o.apiBase}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${accessToken}`,
+      'content-type': 'application/json; charset=UTF-8',
+      'x-upload-content-type': video.contentType,
+      'x-upload-content-length': String(video.sizeBytes),
+    },
+    body: JSON.stringify({
+      snippet: { title, description },
+      status: { privacyStatus: input.privacy ?? 'private', selfDeclaredMadeForKids: false },
+    }),
+    signal,
+  });
+  if (!res.ok) throw await googleError(res);
+  await res.arrayBuffer().catch(() => undefined);
+  const location = res.headers.get('location');
+  if (!location) throw new ConnectorError('retry', 'no upload session URI (Location) in the reply');
+  return location;
+}
+
+function authUrl(o: YoutubeContext, redirectUri: string): AuthRequest {
+  const auth = o.oauth.generateAuthUrl(redirectUri);
+  const url = new URL(auth.url);
+  // A refresh token on every consent (offline + consent), as Google's web-server flow documents.
+  url.searchParams.set('access_type', 'offline');
+  url.searchParams.set('prompt', 'consent');
+  url.searchParams.set('include_granted_scopes', 'true');
+  return { ...auth, url: url.toString() };
+}
+
+async function authenticate(o: YoutubeContext, input: AuthCallback): Promise<Authenticated> {
+  const tokens = await o.oauth.exchangeCode(input);
+  const channel = await myChannel(o, tokens.accessToken);
+  return {
+    tokens,
+    profile: { externalId: channel.id, username: channel.name, followerCount: channel.subscribers },
+  };
+}
+
+async function fetchProfile(o: YoutubeContext, accessToken: string): Promise<{ followerCount: number }> {
+  const channel = await myChannel(o, accessToken);
+  if (channel.subscribers === null) throw new ConnectorError('bad-body', MESSAGES.social.youtubeSubscribersHidden);
+  return { followerCount: channel.subscribers };
+}
+
+async function fetchPostMetrics(
+  o: YoutubeContext,
+  accessToken: string,
+  externalIds: readonly string[],
+): Promise<Map<string, PostMetrics>> {
+  const out = new Map<string, PostMetrics>();
+  for (let i = 0; i < externalIds.length; i += IDS_PER_LOOKUP) {
+    const ids = externalIds
+      .slice(i, i + IDS_PER_LOOKUP)
+      .map(encodeURIComponent)
+      .join(',');
+    const body = await getJson(`${o.apiBase}/youtube/v3/videos?part=statistics&id=${ids}`, accessToken);
+    // A deleted or private-to-others video is not in items: left out.
+    for (const item of (body.items ?? []) as Array<{ id?: string; statistics?: Record<string, unknown> }>) {
+      if (!item.id || !item.statistics) continue;
+      const s = item.statistics;
+      out.set(item.id, {
+        views: count(s.viewCount),
+        likes: count(s.likeCount),
+        comments: count(s.commentCount),
+        shares: null,
+      });
+    }
+  }
+  return out;
+}
+
+async function post(o: YoutubeContext, accessToken: string, input: PostInput, signal?: AbortSignal) {
+  const video = theVideo(input);
+  const key = { platform: 'youtube' as const, accountId: input.authorId, idempotencyKey: input.idempotencyKey };
+  return journaledPublish<Upload>(o.journal, key, (run) => publish(o, run, accessToken, input, video, signal));
+}
+
+/** A resumable upload session: its URI and the size announced when it was opened. */
+type Session = { sessionUrl: string; total: number };
+
+async function publish(
+  o: YoutubeContext,
+  { recorded, record }: JournaledPublish<Upload>,
+  accessToken: string,
+  input: PostInput,
+  video: PostMedia,
+  signal?: AbortSignal,
+): Promise<PostOutcome> {
+  if (recorded?.outcome) return recorded.outcome;
+  // The video is recorded right after Google answers (not recorded: the retry asks the session again).
+  const finish = async (resource: Record<string, unknown>) => {
+    const outcome = videoOutcome(resource);
+    await record({ outcome }).catch(() => undefined);
+    return outcome;
+  };
+  // A session that cannot be resumed (refused for good) is forgotten: a republish starts a new one.
+  const forget = () => record(null).catch(() => undefined);
+  let session: Session | null =
+    recorded?.sessionUrl && typeof recorded.total === 'number'
+      ? { sessionUrl: recorded.sessionUrl, total: recorded.total }
+      : null;
+  let next = 0;
+  if (session) {
+    // A retried publish: ask the session what arrived before sending anything.
+    const state = await queryUpload(session.sessionUrl, accessToken, session.total, signal).catch((error: unknown) => {
+      // A session Google no longer knows (404/410): start a new one.
+      if (error instanceof ConnectorError && (error.status === 404 || error.status === 410)) return null;
+      throw error;
+    });
+    if (state && 'video' in state) return finish(state.video);
+    if (state) next = state.next;
+    else session = null;
+  }
+  if (!session) {
+    session = { sessionUrl: await startSession(o, accessToken, input, video, signal), total: video.sizeBytes };
+    // Before any byte is sent: a retry asks this session instead of uploading a second video.
+    await record(session);
+  }
+  return finish(await sendBytes(o, session, accessToken, video, next, forget, signal));
+}
+
+/**
+ * Sends the video's bytes from `from` on, in chunks; after a 5xx or a broken connection it backs off, asks the
+ * session what arrived and resumes (UPLOAD_ATTEMPTS failures at most). Answers the video resource Google made.
+ */
+async function sendBytes(
+  o: YoutubeContext,
+  session: Session,
+  accessToken: string,
+  video: PostMedia,
+  from: number,
+  forget: () => Promise<void>,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const bytes = await video.read();
+  if (bytes.length !== session.total) {
+    await forget();
+    throw new ConnectorError('bad-body', `the video is ${bytes.length} bytes, ${session.total} announced`);
+  }
+  let next = from;
+  let lastError: ConnectorError | undefined;
+  let failures = 0;
+  while (failures < UPLOAD_ATTEMPTS) {
+    if (lastError) {
+      // Google's advice for 5xx and broken connections: back off exponentially, then ask what arrived.
+      await new Promise((resolve) => setTimeout(resolve, BACKOFF_MS * 2 ** (failures - 1)));
+      const state = await queryUpload(session.sessionUrl, accessToken, session.total, signal).catch(
+        (error: unknown) => {
+          if (error instanceof ConnectorError && error.failure === 'retry') return error;
+          throw error;
+        },
+      );
+      if (state instanceof ConnectorError) {
+        lastError = state;
+        failures++;
+        continue;
+      }
+      if ('video' in state) return state.video;
+      next = state.next;
+      lastError = undefined;
+    }
+    // One chunk: a multiple of 256 KiB, the last one whatever is left.
+    const end = Math.min(next + o.chunkBytes, session.total);
+    const res = await send(session.sessionUrl, {
+      method: 'PUT',
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': video.contentType,
+        'content-range': `bytes ${next}-${end - 1}/${session.total}`,
+      },
+      body: new Uint8Array(bytes.subarray(next, end)),
+      signal,
+    }).catch((error: unknown) => {
+      if (error instanceof ConnectorError) return error;
+      throw error;
+    });
+    if (res instanceof ConnectorError) {
+      lastError = res;
+      failures++;
+      continue;
+    }
+    if (res.status === 200 || res.status === 201) {
+      return (await res.json()) as Record<string, unknown>;
+    }
+    if (res.status === 308) {
+      // The chunk is in: Range says up to where; the next chunk starts there.
+      await res.arrayBuffer().catch(() => undefined);
+      const arrived = nextByte(res.headers.get('range'));
+      if (arrived > next) {
+        next = arrived;
+        continue;
+      }
+      lastError = new ConnectorError('retry', 'the upload stopped before the end', undefined, 308);
+      failures++;
+      continue;
+    }
+    const error = await googleError(res);
+    if (error.failure !== 'retry' || res.status < 500) {
+      // Refused for good (or the token): this session is not resumed.
+      if (error.failure === 'bad-body') await forget();
+      throw error;
+    }
+    lastError = error;
+    failures++;
+  }
+  throw lastError ?? new ConnectorError('retry', 'the upload did not finish');
 }
 
 function videoOutcome(video: Record<string, unknown>): PostOutcome {
