@@ -1,8 +1,11 @@
 import {
+  type AuthCallback,
+  type Authenticated,
   type Connector,
   ConnectorError,
   callApi,
   countOf,
+  type PostInput,
   type PostMedia,
   type PostMetrics,
   pkceCodeFlow,
@@ -61,141 +64,158 @@ function checkMedia(media: readonly PostMedia[]): void {
 /** GET /2/tweets takes at most 100 ids a call. */
 const IDS_PER_LOOKUP = 100;
 
-export function twitterConnector(o: TwitterOptions): Connector {
-  const basic = `Basic ${Buffer.from(`${encodeURIComponent(o.clientId)}:${encodeURIComponent(o.clientSecret)}`).toString('base64')}`;
+interface TwitterContext extends TwitterOptions {
+  oauth: ReturnType<typeof pkceCodeFlow>;
+}
+
+export function twitterConnector(options: TwitterOptions): Connector {
+  const basic = `Basic ${Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`).toString('base64')}`;
   const oauth = pkceCodeFlow({
-    authorizeUrl: `${o.authBase}/i/oauth2/authorize`,
-    clientId: o.clientId,
+    authorizeUrl: `${options.authBase}/i/oauth2/authorize`,
+    clientId: options.clientId,
     scope: SCOPES,
     token: (form) =>
-      callApi(`${o.apiBase}/2/oauth2/token`, {
+      callApi(`${options.apiBase}/2/oauth2/token`, {
         headers: { authorization: basic },
-        form: { ...form, client_id: o.clientId },
+        form: { ...form, client_id: options.clientId },
       }),
   });
-  async function usersMe(accessToken: string) {
-    const me = await callApi(`${o.apiBase}/2/users/me?user.fields=public_metrics`, {
-      headers: { authorization: `Bearer ${accessToken}` },
-    });
-    const data = (me.body.data ?? {}) as { id?: string; username?: string; public_metrics?: Record<string, unknown> };
-    return { id: data.id, username: data.username, followerCount: countOf(data.public_metrics?.followers_count) };
-  }
-  const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
-  /** One file through the chunked upload; answers its media id once X may attach it. */
-  async function upload(accessToken: string, media: PostMedia, signal?: AbortSignal): Promise<string> {
-    const bytes = await media.read();
-    const init = await callApi(
-      `${o.apiBase}/2/media/upload/initialize`,
-      {
-        headers: bearer(accessToken),
-        json: { media_type: media.contentType, total_bytes: bytes.length, media_category: categoryOf(media) },
-      },
-      signal,
-    );
-    const id = (init.body.data as { id?: string } | undefined)?.id;
-    if (!id) throw new ConnectorError('bad-body', 'no media id in the upload initialize reply');
-    for (let offset = 0, index = 0; offset < bytes.length; offset += SEGMENT_BYTES, index++) {
-      const form = new FormData();
-      form.set('segment_index', String(index));
-      form.set('media', new Blob([new Uint8Array(bytes.subarray(offset, offset + SEGMENT_BYTES))]), 'media');
-      await callRaw(
-        `${o.apiBase}/2/media/upload/${id}/append`,
-        { method: 'POST', headers: bearer(accessToken), body: form },
-        signal,
-      );
-    }
-    const finalized = await callApi(
-      `${o.apiBase}/2/media/upload/${id}/finalize`,
-      { method: 'POST', headers: bearer(accessToken) },
-      signal,
-    );
-    let info = (finalized.body.data as { processing_info?: ProcessingInfo } | undefined)?.processing_info;
-    let waited = 0;
-    // Video and GIFs are processed after finalize: pending → in_progress → succeeded | failed.
-    while (info && info.state !== 'succeeded') {
-      if (info.state === 'failed') {
-        throw new ConnectorError(
-          'bad-body',
-          `X could not process the ${media.kind}: ${info.error?.message ?? 'failed'}`,
-        );
-      }
-      const after = Math.max(1, Math.min(30, Number(info.check_after_secs) || 1));
-      if (waited + after > PROCESSING_WAIT_SECONDS) {
-        throw new ConnectorError('retry', `X is still processing the ${media.kind}`, 60);
-      }
-      await pause(after, signal);
-      waited += after;
-      const status = await callApi(
-        `${o.apiBase}/2/media/upload?command=STATUS&media_id=${id}`,
-        { headers: bearer(accessToken) },
-        signal,
-      );
-      info = (status.body.data as { processing_info?: ProcessingInfo } | undefined)?.processing_info;
-    }
-    return id;
-  }
+  const o: TwitterContext = { ...options, oauth };
   return {
     platform: 'twitter',
     mode: 'live',
     generateAuthUrl: oauth.generateAuthUrl,
-    async authenticate(input) {
-      const tokens = await oauth.exchangeCode(input);
-      const me = await usersMe(tokens.accessToken);
-      if (!me.id || !me.username) throw new ConnectorError('bad-body', 'no user in /2/users/me');
-      return {
-        tokens,
-        profile: { externalId: me.id, username: me.username, followerCount: me.followerCount },
-      };
-    },
-    async fetchProfile(accessToken) {
-      const me = await usersMe(accessToken);
-      if (me.followerCount === null) throw new ConnectorError('bad-body', 'no public_metrics in /2/users/me');
-      return { followerCount: me.followerCount };
-    },
-    async fetchPostMetrics(accessToken, externalIds) {
-      const out = new Map<string, PostMetrics>();
-      for (let i = 0; i < externalIds.length; i += IDS_PER_LOOKUP) {
-        const ids = externalIds.slice(i, i + IDS_PER_LOOKUP).join(',');
-        const { body } = await callApi(`${o.apiBase}/2/tweets?ids=${ids}&tweet.fields=public_metrics`, {
-          headers: { authorization: `Bearer ${accessToken}` },
-        });
-        // Deleted or protected tweets come back under `errors`, not `data`: left out.
-        for (const tweet of (body.data ?? []) as Array<{ id?: string; public_metrics?: Record<string, unknown> }>) {
-          const m = tweet.public_metrics;
-          if (!tweet.id || !m) continue;
-          const retweets = countOf(m.retweet_count);
-          const quotes = countOf(m.quote_count);
-          out.set(tweet.id, {
-            views: countOf(m.impression_count),
-            likes: countOf(m.like_count),
-            comments: countOf(m.reply_count),
-            shares: retweets === null && quotes === null ? null : (retweets ?? 0) + (quotes ?? 0),
-          });
-        }
-      }
-      return out;
-    },
+    authenticate: (input) => authenticate(o, input),
+    fetchProfile: (accessToken) => fetchProfile(o, accessToken),
+    fetchPostMetrics: (accessToken, externalIds) => fetchPostMetrics(o, accessToken, externalIds),
     refreshToken: oauth.refreshToken,
-    async post(accessToken, input, signal) {
-      // The message was fitted to X's limit before (common/rules/post-text.ts). The files are uploaded and
-      // attached; only a caller that gives no files (URLs alone) has them linked, 23 characters each.
-      checkMedia(input.media);
-      const mediaIds: string[] = [];
-      for (const media of input.media) mediaIds.push(await upload(accessToken, media, signal));
-      const text = mediaIds.length > 0 ? input.message : [input.message, ...input.mediaUrls].join('\n');
-      const { body } = await callApi(
-        `${o.apiBase}/2/tweets`,
-        {
-          headers: bearer(accessToken),
-          json: { ...(text ? { text } : {}), ...(mediaIds.length > 0 ? { media: { media_ids: mediaIds } } : {}) },
-        },
-        signal,
-      );
-      const id = (body.data as { id?: string } | undefined)?.id;
-      if (!id) throw new ConnectorError('bad-body', 'no tweet id in the reply');
-      return { externalId: id, shareUrl: `https://x.com/i/web/status/${id}`, views: null };
-    },
+    post: (accessToken, input, signal) => post(o, accessToken, input, signal),
   };
+}
+
+const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
+
+async function usersMe(o: TwitterContext, accessToken: string) {
+  const me = await callApi(`${o.apiBase}/2/users/me?user.fields=public_metrics`, {
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
+  const data = (me.body.data ?? {}) as { id?: string; username?: string; public_metrics?: Record<string, unknown> };
+  return { id: data.id, username: data.username, followerCount: countOf(data.public_metrics?.followers_count) };
+}
+
+/** One file through the chunked upload; answers its media id once X may attach it. */
+async function upload(o: TwitterContext, accessToken: string, media: PostMedia, signal?: AbortSignal): Promise<string> {
+  const bytes = await media.read();
+  const init = await callApi(
+    `${o.apiBase}/2/media/upload/initialize`,
+    {
+      headers: bearer(accessToken),
+      json: { media_type: media.contentType, total_bytes: bytes.length, media_category: categoryOf(media) },
+    },
+    signal,
+  );
+  const id = (init.body.data as { id?: string } | undefined)?.id;
+  if (!id) throw new ConnectorError('bad-body', 'no media id in the upload initialize reply');
+  for (let offset = 0, index = 0; offset < bytes.length; offset += SEGMENT_BYTES, index++) {
+    const form = new FormData();
+    form.set('segment_index', String(index));
+    form.set('media', new Blob([new Uint8Array(bytes.subarray(offset, offset + SEGMENT_BYTES))]), 'media');
+    await callRaw(
+      `${o.apiBase}/2/media/upload/${id}/append`,
+      { method: 'POST', headers: bearer(accessToken), body: form },
+      signal,
+    );
+  }
+  const finalized = await callApi(
+    `${o.apiBase}/2/media/upload/${id}/finalize`,
+    { method: 'POST', headers: bearer(accessToken) },
+    signal,
+  );
+  let info = (finalized.body.data as { processing_info?: ProcessingInfo } | undefined)?.processing_info;
+  let waited = 0;
+  // Video and GIFs are processed after finalize: pending → in_progress → succeeded | failed.
+  while (info && info.state !== 'succeeded') {
+    if (info.state === 'failed') {
+      throw new ConnectorError('bad-body', `X could not process the ${media.kind}: ${info.error?.message ?? 'failed'}`);
+    }
+    const after = Math.max(1, Math.min(30, Number(info.check_after_secs) || 1));
+    if (waited + after > PROCESSING_WAIT_SECONDS) {
+      throw new ConnectorError('retry', `X is still processing the ${media.kind}`, 60);
+    }
+    await pause(after, signal);
+    waited += after;
+    const status = await callApi(
+      `${o.apiBase}/2/media/upload?command=STATUS&media_id=${id}`,
+      { headers: bearer(accessToken) },
+      signal,
+    );
+    info = (status.body.data as { processing_info?: ProcessingInfo } | undefined)?.processing_info;
+  }
+  return id;
+}
+
+async function authenticate(o: TwitterContext, input: AuthCallback): Promise<Authenticated> {
+  const tokens = await o.oauth.exchangeCode(input);
+  const me = await usersMe(o, tokens.accessToken);
+  if (!me.id || !me.username) throw new ConnectorError('bad-body', 'no user in /2/users/me');
+  return {
+    tokens,
+    profile: { externalId: me.id, username: me.username, followerCount: me.followerCount },
+  };
+}
+
+async function fetchProfile(o: TwitterContext, accessToken: string): Promise<{ followerCount: number }> {
+  const me = await usersMe(o, accessToken);
+  if (me.followerCount === null) throw new ConnectorError('bad-body', 'no public_metrics in /2/users/me');
+  return { followerCount: me.followerCount };
+}
+
+async function fetchPostMetrics(
+  o: TwitterContext,
+  accessToken: string,
+  externalIds: readonly string[],
+): Promise<Map<string, PostMetrics>> {
+  const out = new Map<string, PostMetrics>();
+  for (let i = 0; i < externalIds.length; i += IDS_PER_LOOKUP) {
+    const ids = externalIds.slice(i, i + IDS_PER_LOOKUP).join(',');
+    const { body } = await callApi(`${o.apiBase}/2/tweets?ids=${ids}&tweet.fields=public_metrics`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    // Deleted or protected tweets come back under `errors`, not `data`: left out.
+    for (const tweet of (body.data ?? []) as Array<{ id?: string; public_metrics?: Record<string, unknown> }>) {
+      const m = tweet.public_metrics;
+      if (!tweet.id || !m) continue;
+      const retweets = countOf(m.retweet_count);
+      const quotes = countOf(m.quote_count);
+      out.set(tweet.id, {
+        views: countOf(m.impression_count),
+        likes: countOf(m.like_count),
+        comments: countOf(m.reply_count),
+        shares: retweets === null && quotes === null ? null : (retweets ?? 0) + (quotes ?? 0),
+      });
+    }
+  }
+  return out;
+}
+
+async function post(o: TwitterContext, accessToken: string, input: PostInput, signal?: AbortSignal) {
+  // The message was fitted to X's limit before (common/rules/post-text.ts). The files are uploaded and
+  // attached; only a caller that gives no files (URLs alone) has them linked, 23 characters each.
+  checkMedia(input.media);
+  const mediaIds: string[] = [];
+  for (const media of input.media) mediaIds.push(await upload(o, accessToken, media, signal));
+  const text = mediaIds.length > 0 ? input.message : [input.message, ...input.mediaUrls].join('\n');
+  const { body } = await callApi(
+    `${o.apiBase}/2/tweets`,
+    {
+      headers: bearer(accessToken),
+      json: { ...(text ? { text } : {}), ...(mediaIds.length > 0 ? { media: { media_ids: mediaIds } } : {}) },
+    },
+    signal,
+  );
+  const id = (body.data as { id?: string } | undefined)?.id;
+  if (!id) throw new ConnectorError('bad-body', 'no tweet id in the reply');
+  return { externalId: id, shareUrl: `https://x.com/i/web/status/${id}`, views: null };
 }
 
 interface ProcessingInfo {
