@@ -224,6 +224,225 @@ function env(i: number, n: number, attack: number, release: number): number {
   return Math.max(0, Math.min(a, r));
 }
 
+/** What every voice of one bar draws on: the song's grid, key and noise, and this bar's chord. */
+interface Bar {
+  plan: MusicPlan;
+  mix: Mixer;
+  rng: Rng;
+  noise: Float32Array;
+  steps: GenreSpec;
+  scale: number[];
+  root: number;
+  beat: number;
+  stepLen: number;
+  /** Seconds to samples. */
+  at: (seconds: number) => number;
+  has: (voice: Voice) => boolean;
+  index: number;
+  t0: number;
+  barStart: number;
+  barLen: number;
+  degree: number;
+  chord: number[];
+}
+
+function addDrums({ mix, rng, noise, steps, stepLen, at, t0 }: Bar): void {
+  for (let s = 0; s < 16; s++) {
+    const swing = s % 2 === 1 ? steps.swing * stepLen : 0;
+    const st = at(t0 + s * stepLen + swing);
+    const kick = steps.kick.length ? steps.kick : [0, 8];
+    if (kick.includes(s)) {
+      const n = at(0.35);
+      let ph = 0;
+      mix.add(st, n, 0, (i) => {
+        const f = 45 + 110 * Math.exp(-i / (SAMPLE_RATE * 0.03));
+        ph += f / SAMPLE_RATE;
+        return sine(ph) * Math.exp(-i / (SAMPLE_RATE * 0.12)) * 0.9;
+      });
+    }
+    if ((steps.snare.length ? steps.snare : [4, 12]).includes(s)) {
+      const n = at(0.2);
+      mix.add(
+        st,
+        n,
+        0.05,
+        (i) =>
+          (noise[i % noise.length] * 0.5 + sine((190 * i) / SAMPLE_RATE) * 0.3) *
+          Math.exp(-i / (SAMPLE_RATE * 0.05)) *
+          0.6,
+      );
+    }
+    if ((steps.hats.length ? steps.hats : [2, 6, 10, 14]).includes(s)) {
+      const n = at(0.05);
+      const off = rng.int(0, 20_000);
+      mix.add(
+        st,
+        n,
+        0.35,
+        (i) =>
+          (noise[(i + off) % noise.length] - noise[(i + off + 1) % noise.length]) *
+          Math.exp(-i / (SAMPLE_RATE * 0.012)) *
+          0.18,
+      );
+    }
+  }
+}
+
+function addTimpani({ mix, scale, root, at, barStart, degree }: Bar): void {
+  const f = midiHz(root - 12 + scale[degree % 7]);
+  mix.add(barStart, at(1.2), -0.1, (i) => sine((f * i) / SAMPLE_RATE) * Math.exp(-i / (SAMPLE_RATE * 0.35)) * 0.55);
+}
+
+function addBass({ plan, mix, stepLen, at, t0, chord }: Bar): void {
+  const f = midiHz(chord[0] - 12);
+  const pattern = plan.genre === 'hip hop' ? [0, 7, 10] : plan.genre === 'electronic' ? [2, 6, 10, 14] : [0, 4, 8, 12];
+  for (const s of pattern) {
+    const n = at(stepLen * (plan.genre === 'hip hop' ? 3 : 1.8));
+    let lp = 0;
+    mix.add(at(t0 + s * stepLen), n, 0, (i) => {
+      const raw = plan.genre === 'hip hop' ? sine((f * i) / SAMPLE_RATE) : saw((f * i) / SAMPLE_RATE);
+      lp += 0.08 * (raw - lp);
+      return lp * env(i, n, 200, 800) * 0.5;
+    });
+  }
+}
+
+/** Strings when the plan has them, else the pad: held chords, detuned saws through a low-pass. */
+function addPadOrStrings({ mix, at, has, barStart, barLen, chord }: Bar): void {
+  const strings = has('strings');
+  for (const [k, note] of chord.entries()) {
+    const f = midiHz(note + (strings ? 0 : 12));
+    let lp = 0;
+    const detune = 1.003 + k * 0.001;
+    const len = barLen + at(0.3);
+    const attack = at(strings ? 0.4 : 0.8);
+    const release = at(0.5);
+    mix.add(barStart, len, k === 0 ? -0.4 : k === 1 ? 0.4 : 0, (i) => {
+      const ph = (f * i) / SAMPLE_RATE;
+      const raw = saw(ph) + saw(ph * detune);
+      lp += (strings ? 0.05 : 0.025) * (raw - lp);
+      const vib = strings ? 1 + 0.15 * sine((5 * i) / SAMPLE_RATE) : 1;
+      return lp * env(i, len, attack, release) * 0.11 * vib;
+    });
+  }
+}
+
+/** Guitar when the plan has it, else synth chords: stabs on the bar's off-beats. */
+function addChordsOrGuitar({ mix, stepLen, at, has, t0, chord }: Bar): void {
+  const guitar = has('guitar');
+  const hits = guitar ? [0, 3, 6, 8, 11, 14] : [0, 6, 8, 14];
+  for (const s of hits) {
+    const n = at(stepLen * (guitar ? 2.5 : 4));
+    const notes = guitar ? [chord[0] - 12, chord[0] - 5, chord[0]] : chord;
+    const freqs = notes.map(midiHz);
+    const wave = guitar ? saw : square;
+    const release = at(0.05);
+    mix.add(at(t0 + s * stepLen), n, guitar ? -0.3 : 0.2, (i) => {
+      let v = 0;
+      for (const f of freqs) v += wave((f * i) / SAMPLE_RATE);
+      v /= notes.length;
+      if (guitar) v = Math.tanh(v * 4) * 0.5;
+      return v * env(i, n, 80, release) * Math.exp(-i / (SAMPLE_RATE * 0.4)) * (guitar ? 0.35 : 0.16);
+    });
+  }
+}
+
+function addPiano({ mix, beat, stepLen, at, t0, chord }: Bar): void {
+  for (const s of [0, 6, 10]) {
+    const n = at(beat * 2);
+    const freqs = chord.map((note) => midiHz(note + 12));
+    const release = at(0.05);
+    mix.add(at(t0 + s * stepLen), n, 0.15, (i) => {
+      let v = 0;
+      for (const f of freqs) v += sine((f * i) / SAMPLE_RATE) + 0.3 * sine((2 * f * i) / SAMPLE_RATE);
+      return (v / freqs.length) * Math.exp(-i / (SAMPLE_RATE * 0.5)) * env(i, n, 30, release) * 0.28;
+    });
+  }
+}
+
+function addArp({ mix, stepLen, at, t0, chord }: Bar): void {
+  for (let s = 0; s < 16; s++) {
+    const note = chord[s % 3] + 12 * (1 + Math.floor(s / 8));
+    const f = midiHz(note);
+    const n = at(stepLen * 0.9);
+    mix.add(
+      at(t0 + s * stepLen),
+      n,
+      s % 2 ? 0.5 : -0.5,
+      (i) => square((f * i) / SAMPLE_RATE) * env(i, n, 40, at(0.04)) * Math.exp(-i / (SAMPLE_RATE * 0.09)) * 0.09,
+    );
+  }
+}
+
+function addLead({ mix, rng, scale, root, beat, at, t0, degree }: Bar): void {
+  const melody = [0, 2, 4, 2, 1, 3, 4, 6].map((x) => rng.int(0, 1) + x);
+  for (let q = 0; q < 8; q++) {
+    if (rng.chance(0.25)) continue;
+    const idx = degree + melody[q];
+    const note = root + 12 + scale[idx % 7] + 12 * Math.floor(idx / 7);
+    const f = midiHz(note);
+    const n = at(beat * 0.5 * 0.95);
+    mix.add(at(t0 + q * beat * 0.5), n, 0.1, (i) => {
+      const vib = 1 + 0.004 * sine((5.5 * i) / SAMPLE_RATE);
+      return tri((f * vib * i) / SAMPLE_RATE) * env(i, n, 300, at(0.08)) * 0.2;
+    });
+  }
+}
+
+function addBells({ mix, rng, beat, at, t0, chord }: Bar): void {
+  for (let q = 0; q < 4; q++) {
+    if (!rng.chance(0.5)) continue;
+    const note = chord[rng.int(0, 2)] + 24;
+    const f = midiHz(note);
+    const n = at(1.6);
+    mix.add(
+      at(t0 + q * beat),
+      n,
+      rng.range(-0.6, 0.6),
+      (i) =>
+        (sine((f * i) / SAMPLE_RATE) + 0.4 * sine((f * 2.76 * i) / SAMPLE_RATE)) *
+        Math.exp(-i / (SAMPLE_RATE * 0.45)) *
+        0.09,
+    );
+  }
+}
+
+/**
+ * One bar of every voice the plan has, in a fixed order: the voices draw from the one seeded generator,
+ * so the order is part of the output.
+ */
+function addBar(bar: Bar, intro: number): void {
+  const { plan, rng, has, index: b } = bar;
+  if (has('drums') && b >= intro) addDrums(bar);
+  if (has('timpani') && (b % 2 === 0 || plan.mood === 'epic')) addTimpani(bar);
+  if (has('bass') && b >= intro) addBass(bar);
+  if (has('pad') || has('strings')) addPadOrStrings(bar);
+  if (has('chords') || has('guitar')) addChordsOrGuitar(bar);
+  if (has('piano')) addPiano(bar);
+  if (has('arp') && b >= intro) addArp(bar);
+  if (has('lead') && b >= intro) addLead(bar);
+  if (has('bells') && rng.chance(0.8)) addBells(bar);
+}
+
+/** Master: soft clip, normalise to -1 dBFS, fade in/out. */
+function master(mix: Mixer, durationSeconds: number, at: (seconds: number) => number): void {
+  const total = mix.length;
+  let peak = 1e-6;
+  for (let i = 0; i < total; i++) {
+    mix.left[i] = Math.tanh(mix.left[i]);
+    mix.right[i] = Math.tanh(mix.right[i]);
+    peak = Math.max(peak, Math.abs(mix.left[i]), Math.abs(mix.right[i]));
+  }
+  const gain = 0.89 / peak;
+  const fadeIn = Math.min(at(0.05), total);
+  const fadeOut = Math.min(at(Math.min(2, durationSeconds / 5)), total);
+  for (let i = 0; i < total; i++) {
+    const f = Math.min(1, i / Math.max(1, fadeIn), (total - i) / Math.max(1, fadeOut));
+    mix.left[i] *= gain * f;
+    mix.right[i] *= gain * f;
+  }
+}
+
 /** Renders the plan to stereo float PCM of exactly durationSeconds. */
 export function renderMusic(
   plan: MusicPlan,
@@ -250,181 +469,14 @@ export function renderMusic(
   const at = (seconds: number) => Math.round(seconds * SAMPLE_RATE);
   const has = (v: Voice) => plan.voices.includes(v);
   const intro = plan.voices.length > 2 ? 1 : 0;
+  const song = { plan, mix, rng, noise, steps, scale, root, beat, stepLen, at, has };
 
   for (let b = 0; b < bars; b++) {
     const t0 = b * bar;
     const degree = plan.progression[b % plan.progression.length];
-    const chord = chordNotes(degree);
-    const barStart = at(t0);
-    const barLen = at(bar);
-    const drumsOn = has('drums') && b >= intro;
-    if (drumsOn) {
-      for (let s = 0; s < 16; s++) {
-        const swing = s % 2 === 1 ? steps.swing * stepLen : 0;
-        const st = at(t0 + s * stepLen + swing);
-        const kick = steps.kick.length ? steps.kick : [0, 8];
-        if (kick.includes(s)) {
-          const n = at(0.35);
-          let ph = 0;
-          mix.add(st, n, 0, (i) => {
-            const f = 45 + 110 * Math.exp(-i / (SAMPLE_RATE * 0.03));
-            ph += f / SAMPLE_RATE;
-            return sine(ph) * Math.exp(-i / (SAMPLE_RATE * 0.12)) * 0.9;
-          });
-        }
-        if ((steps.snare.length ? steps.snare : [4, 12]).includes(s)) {
-          const n = at(0.2);
-          mix.add(
-            st,
-            n,
-            0.05,
-            (i) =>
-              (noise[i % noise.length] * 0.5 + sine((190 * i) / SAMPLE_RATE) * 0.3) *
-              Math.exp(-i / (SAMPLE_RATE * 0.05)) *
-              0.6,
-          );
-        }
-        if ((steps.hats.length ? steps.hats : [2, 6, 10, 14]).includes(s)) {
-          const n = at(0.05);
-          const off = rng.int(0, 20_000);
-          mix.add(
-            st,
-            n,
-            0.35,
-            (i) =>
-              (noise[(i + off) % noise.length] - noise[(i + off + 1) % noise.length]) *
-              Math.exp(-i / (SAMPLE_RATE * 0.012)) *
-              0.18,
-          );
-        }
-      }
-    }
-    if (has('timpani') && (b % 2 === 0 || plan.mood === 'epic')) {
-      const f = midiHz(root - 12 + scale[degree % 7]);
-      mix.add(barStart, at(1.2), -0.1, (i) => sine((f * i) / SAMPLE_RATE) * Math.exp(-i / (SAMPLE_RATE * 0.35)) * 0.55);
-    }
-    if (has('bass') && b >= intro) {
-      const f = midiHz(chord[0] - 12);
-      const pattern =
-        plan.genre === 'hip hop' ? [0, 7, 10] : plan.genre === 'electronic' ? [2, 6, 10, 14] : [0, 4, 8, 12];
-      for (const s of pattern) {
-        const n = at(stepLen * (plan.genre === 'hip hop' ? 3 : 1.8));
-        let lp = 0;
-        mix.add(at(t0 + s * stepLen), n, 0, (i) => {
-          const raw = plan.genre === 'hip hop' ? sine((f * i) / SAMPLE_RATE) : saw((f * i) / SAMPLE_RATE);
-          lp += 0.08 * (raw - lp);
-          return lp * env(i, n, 200, 800) * 0.5;
-        });
-      }
-    }
-    if (has('pad') || has('strings')) {
-      const strings = has('strings');
-      for (const [k, note] of chord.entries()) {
-        const f = midiHz(note + (strings ? 0 : 12));
-        let lp = 0;
-        const detune = 1.003 + k * 0.001;
-        const len = barLen + at(0.3);
-        const attack = at(strings ? 0.4 : 0.8);
-        const release = at(0.5);
-        mix.add(barStart, len, k === 0 ? -0.4 : k === 1 ? 0.4 : 0, (i) => {
-          const ph = (f * i) / SAMPLE_RATE;
-          const raw = saw(ph) + saw(ph * detune);
-          lp += (strings ? 0.05 : 0.025) * (raw - lp);
-          const vib = strings ? 1 + 0.15 * sine((5 * i) / SAMPLE_RATE) : 1;
-          return lp * env(i, len, attack, release) * 0.11 * vib;
-        });
-      }
-    }
-    if (has('chords') || has('guitar')) {
-      const guitar = has('guitar');
-      const hits = guitar ? [0, 3, 6, 8, 11, 14] : [0, 6, 8, 14];
-      for (const s of hits) {
-        const n = at(stepLen * (guitar ? 2.5 : 4));
-        const notes = guitar ? [chord[0] - 12, chord[0] - 5, chord[0]] : chord;
-        const freqs = notes.map(midiHz);
-        const wave = guitar ? saw : square;
-        const release = at(0.05);
-        mix.add(at(t0 + s * stepLen), n, guitar ? -0.3 : 0.2, (i) => {
-          let v = 0;
-          for (const f of freqs) v += wave((f * i) / SAMPLE_RATE);
-          v /= notes.length;
-          if (guitar) v = Math.tanh(v * 4) * 0.5;
-          return v * env(i, n, 80, release) * Math.exp(-i / (SAMPLE_RATE * 0.4)) * (guitar ? 0.35 : 0.16);
-        });
-      }
-    }
-    if (has('piano')) {
-      for (const s of [0, 6, 10]) {
-        const n = at(beat * 2);
-        const freqs = chord.map((note) => midiHz(note + 12));
-        const release = at(0.05);
-        mix.add(at(t0 + s * stepLen), n, 0.15, (i) => {
-          let v = 0;
-          for (const f of freqs) v += sine((f * i) / SAMPLE_RATE) + 0.3 * sine((2 * f * i) / SAMPLE_RATE);
-          return (v / freqs.length) * Math.exp(-i / (SAMPLE_RATE * 0.5)) * env(i, n, 30, release) * 0.28;
-        });
-      }
-    }
-    if (has('arp') && b >= intro) {
-      for (let s = 0; s < 16; s++) {
-        const note = chord[s % 3] + 12 * (1 + Math.floor(s / 8));
-        const f = midiHz(note);
-        const n = at(stepLen * 0.9);
-        mix.add(
-          at(t0 + s * stepLen),
-          n,
-          s % 2 ? 0.5 : -0.5,
-          (i) => square((f * i) / SAMPLE_RATE) * env(i, n, 40, at(0.04)) * Math.exp(-i / (SAMPLE_RATE * 0.09)) * 0.09,
-        );
-      }
-    }
-    if (has('lead') && b >= intro) {
-      const melody = [0, 2, 4, 2, 1, 3, 4, 6].map((x) => rng.int(0, 1) + x);
-      for (let q = 0; q < 8; q++) {
-        if (rng.chance(0.25)) continue;
-        const idx = degree + melody[q];
-        const note = root + 12 + scale[idx % 7] + 12 * Math.floor(idx / 7);
-        const f = midiHz(note);
-        const n = at(beat * 0.5 * 0.95);
-        mix.add(at(t0 + q * beat * 0.5), n, 0.1, (i) => {
-          const vib = 1 + 0.004 * sine((5.5 * i) / SAMPLE_RATE);
-          return tri((f * vib * i) / SAMPLE_RATE) * env(i, n, 300, at(0.08)) * 0.2;
-        });
-      }
-    }
-    if (has('bells') && rng.chance(0.8)) {
-      for (let q = 0; q < 4; q++) {
-        if (!rng.chance(0.5)) continue;
-        const note = chord[rng.int(0, 2)] + 24;
-        const f = midiHz(note);
-        const n = at(1.6);
-        mix.add(
-          at(t0 + q * beat),
-          n,
-          rng.range(-0.6, 0.6),
-          (i) =>
-            (sine((f * i) / SAMPLE_RATE) + 0.4 * sine((f * 2.76 * i) / SAMPLE_RATE)) *
-            Math.exp(-i / (SAMPLE_RATE * 0.45)) *
-            0.09,
-        );
-      }
-    }
+    addBar({ ...song, index: b, t0, barStart: at(t0), barLen: at(bar), degree, chord: chordNotes(degree) }, intro);
   }
-  // Master: soft clip, normalise to -1 dBFS, fade in/out.
-  let peak = 1e-6;
-  for (let i = 0; i < total; i++) {
-    mix.left[i] = Math.tanh(mix.left[i]);
-    mix.right[i] = Math.tanh(mix.right[i]);
-    peak = Math.max(peak, Math.abs(mix.left[i]), Math.abs(mix.right[i]));
-  }
-  const gain = 0.89 / peak;
-  const fadeIn = Math.min(at(0.05), total);
-  const fadeOut = Math.min(at(Math.min(2, durationSeconds / 5)), total);
-  for (let i = 0; i < total; i++) {
-    const f = Math.min(1, i / Math.max(1, fadeIn), (total - i) / Math.max(1, fadeOut));
-    mix.left[i] *= gain * f;
-    mix.right[i] *= gain * f;
-  }
+  master(mix, durationSeconds, at);
   return { left: mix.left, right: mix.right };
 }
 

@@ -41,12 +41,33 @@ export interface FixtureRow {
   values: Record<string, unknown>;
 }
 
+/** The hashes the caller computes: of FIXTURE_PASSWORD and of FIXTURE.sessionToken. */
+interface FixtureHashes {
+  passwordHash: string;
+  sessionTokenHash: string;
+}
+
 const T0 = new Date('2026-01-15T10:00:00.000Z');
 const later = (days: number) => new Date(Date.now() + days * 86_400_000);
 
 /** Every row, parents first. `passwordHash` and `sessionTokenHash` are computed by the caller. */
-export function previousSchemaRows(hashes: { passwordHash: string; sessionTokenHash: string }): FixtureRow[] {
-  const { creator, brand, admin, asset, editorSession, campaign } = FIXTURE;
+export function previousSchemaRows(hashes: FixtureHashes): FixtureRow[] {
+  return [
+    ...accountRows(hashes),
+    ...billingRows(),
+    ...mediaRows(),
+    ...platformRows(),
+    ...studioRows(),
+    ...profileAndPayoutRows(),
+    ...campaignRows(),
+    ...socialRows(),
+    ...notificationAndAdminRows(),
+  ];
+}
+
+/** The users and their sign-in: settings, two-factor, codes, a pending sign-up, sessions. */
+function accountRows(hashes: FixtureHashes): FixtureRow[] {
+  const { creator, brand, admin } = FIXTURE;
   const user = (id: string, email: string, role: string, extra: Record<string, unknown> = {}) => ({
     table: 'users',
     values: {
@@ -123,6 +144,13 @@ export function previousSchemaRows(hashes: { passwordHash: string; sessionTokenH
       values: { user_id: creator.id, code_hash: 'code-hash-1', expires_at: T0, consumed_at: T0 },
     },
     { table: 'auth_attempts', values: { kind: 'login', subject: creator.email, created_at: T0 } },
+  ];
+}
+
+/** Subscriptions, a paid order and its event, and the credit and money ledgers. */
+function billingRows(): FixtureRow[] {
+  const { creator, brand } = FIXTURE;
+  return [
     {
       table: 'subscriptions',
       values: { user_id: creator.id, plan_type: 'trial', status: 'trialing', trial_end: later(7) },
@@ -180,6 +208,13 @@ export function previousSchemaRows(hashes: { passwordHash: string; sessionTokenH
         description: 'Wallet top-up',
       },
     },
+  ];
+}
+
+/** The media library: a stored object, the asset made from it, and an upload. */
+function mediaRows(): FixtureRow[] {
+  const { creator, asset } = FIXTURE;
+  return [
     {
       table: 'media_objects',
       values: {
@@ -225,6 +260,13 @@ export function previousSchemaRows(hashes: { passwordHash: string; sessionTokenH
         height: 48,
       },
     },
+  ];
+}
+
+/** The task queue and its worker, engine calls, rate limits and server secrets. */
+function platformRows(): FixtureRow[] {
+  const { creator, asset } = FIXTURE;
+  return [
     {
       table: 'tasks',
       values: {
@@ -270,6 +312,13 @@ export function previousSchemaRows(hashes: { passwordHash: string; sessionTokenH
         value: 'upgrade-fixture-media-url-secret-kept-across-the-upgrade-0123456789',
       },
     },
+  ];
+}
+
+/** The studio's saved work: an editor session, a character, a persona and a workspace item. */
+function studioRows(): FixtureRow[] {
+  const { creator, asset, editorSession } = FIXTURE;
+  return [
     {
       table: 'editor_sessions',
       values: {
@@ -302,6 +351,13 @@ export function previousSchemaRows(hashes: { passwordHash: string; sessionTokenH
       table: 'campaign_workspace_items',
       values: { user_id: creator.id, asset_type: 'persona', persona_id: ID.persona, asset_id: asset.id },
     },
+  ];
+}
+
+/** Brand and creator profiles, the Stripe account, a bank account and payouts. */
+function profileAndPayoutRows(): FixtureRow[] {
+  const { creator, brand, admin } = FIXTURE;
+  return [
     {
       table: 'brand_profiles',
       values: { user_id: brand.id, company_name: 'Trailworks', verification_status: 'verified' },
@@ -369,6 +425,13 @@ export function previousSchemaRows(hashes: { passwordHash: string; sessionTokenH
         failed_at: T0,
       },
     },
+  ];
+}
+
+/** A campaign with its material, an accepted application and the collaboration. */
+function campaignRows(): FixtureRow[] {
+  const { creator, brand, asset, campaign } = FIXTURE;
+  return [
     {
       table: 'campaigns',
       values: {
@@ -412,6 +475,13 @@ export function previousSchemaRows(hashes: { passwordHash: string; sessionTokenH
         agreed_cents: 20_000,
       },
     },
+  ];
+}
+
+/** Social accounts and posts, and the sandbox platform behind them. */
+function socialRows(): FixtureRow[] {
+  const { creator } = FIXTURE;
+  return [
     {
       table: 'social_accounts',
       values: {
@@ -476,6 +546,13 @@ export function previousSchemaRows(hashes: { passwordHash: string; sessionTokenH
       table: 'sandbox_follows',
       values: { platform: 'instagram', owner_user_id: creator.id, visitor_hash: 'visitor-1' },
     },
+  ];
+}
+
+/** Notifications, mail, and the admin audit log. */
+function notificationAndAdminRows(): FixtureRow[] {
+  const { creator, admin, campaign } = FIXTURE;
+  return [
     {
       table: 'notifications',
       values: {

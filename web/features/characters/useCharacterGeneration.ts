@@ -1,0 +1,96 @@
+// The Characters tool's state: which characters are selected, the generation settings, prompt and scenario, and
+// the one error line shared by deleting and generating; generate() follows the task to its url.
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  type CHARACTER_ASPECT_RATIOS,
+  CHARACTER_MESSAGES,
+  type Character,
+  type CharacterStyle,
+} from '../../../common/api/characters.ts';
+import {
+  cacheCharacters,
+  charactersKey,
+  deleteCharacter,
+  errorText,
+  generateWithCharacters,
+  waitForResult,
+} from './api.ts';
+
+export type CharacterOutput = 'image' | 'video';
+export type CharacterAspectRatio = (typeof CHARACTER_ASPECT_RATIOS)[number];
+
+export function useCharacterGeneration(list: Character[]) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [selected, setSelected] = useState<string[]>([]);
+  const [output, setOutput] = useState<CharacterOutput>('image');
+  const [style, setStyle] = useState<CharacterStyle>('consistent');
+  const [aspectRatio, setAspectRatio] = useState<CharacterAspectRatio>('1:1');
+  const [prompt, setPrompt] = useState('');
+  const [scenario, setScenario] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<{ url: string; type: CharacterOutput } | null>(null);
+
+  const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+
+  async function remove(id: string) {
+    try {
+      await deleteCharacter(id);
+      setSelected((s) => s.filter((x) => x !== id));
+      queryClient.setQueryData<Character[]>(charactersKey, (l = []) => {
+        const next = l.filter((c) => c.id !== id);
+        cacheCharacters(next);
+        return next;
+      });
+    } catch (e) {
+      setError(errorText(e, t('characters.deleteFailed')));
+    }
+  }
+
+  async function generate() {
+    const ids = selected.filter((id) => list.some((c) => c.id === id));
+    if (!prompt.trim() || ids.length === 0) {
+      setError(CHARACTER_MESSAGES.promptAndCharacter);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    try {
+      const reply = await generateWithCharacters({
+        service: 'stability',
+        type: output === 'video' ? 'text-to-video' : 'text-to-image',
+        prompt,
+        scenario: scenario || undefined,
+        characterIds: ids,
+        aspectRatio,
+        style,
+        numImages: 1,
+      });
+      const url = reply.data.url ?? (await waitForResult(reply.data.taskId));
+      setResult({ url, type: reply.data.type });
+    } catch (e) {
+      setError(errorText(e, CHARACTER_MESSAGES.generationFailed));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return {
+    selected,
+    toggle,
+    remove,
+    settings: { output, setOutput, style, setStyle, aspectRatio, setAspectRatio },
+    prompt,
+    setPrompt,
+    scenario,
+    setScenario,
+    busy,
+    error,
+    result,
+    generate,
+  };
+}
