@@ -94,20 +94,34 @@ export async function followGeneration(
   };
 }
 
+/** What an image or video task made: its url and the engine that made it. */
+export interface GeneratedOutput {
+  url: string;
+  engine: string | null;
+}
+
 /**
- * The url an image or video task made, followed over the progress channel for at most `timeoutMs`; rejects with
+ * The output of an image or video task, followed over the progress channel for at most `timeoutMs`; rejects with
  * an Error whose message the user sees (the task's own error, else `failedMessage`, also on the time-out), or with
  * the AbortError or ApiError of the watch.
  */
-export async function generatedUrl(
+export async function generatedOutput(
   taskId: string,
   { signal, timeoutMs, failedMessage }: { signal?: AbortSignal; timeoutMs: number; failedMessage: string },
-): Promise<string> {
+): Promise<GeneratedOutput> {
   const task = await watchTask(taskId, { signal, timeoutMs }).catch((error: unknown) => {
     if (error instanceof TaskWatchTimeout) throw new Error(failedMessage);
     throw error;
   });
   const status = generationStatusOf(task);
-  if (status.status === 'completed' && status.url) return status.url;
+  if (status.status === 'completed' && status.url) return { url: status.url, engine: status.engine };
   throw new Error(status.error || failedMessage);
+}
+
+/** The url of `generatedOutput`. */
+export async function generatedUrl(
+  taskId: string,
+  options: { signal?: AbortSignal; timeoutMs: number; failedMessage: string },
+): Promise<string> {
+  return (await generatedOutput(taskId, options)).url;
 }

@@ -1,14 +1,13 @@
 // The dialog that creates or edits a character: name, description, image (uploaded), style, personality and
 // backstory. Saving puts the character into the cached list.
 import { useQueryClient } from '@tanstack/react-query';
-import { X } from 'lucide-react';
-import { Dialog } from 'radix-ui';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CHARACTER_MESSAGES, type Character } from '../../../common/api/characters.ts';
 import { uploadFiles } from '../../api/uploads.ts';
 import { Button } from '../../ui/Button.tsx';
 import { TextAreaField, TextField } from '../../ui/Field.tsx';
+import { ModalDialog } from '../../ui/ModalDialog.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { cacheCharacters, charactersKey, errorText, saveCharacter } from './api.ts';
 
@@ -96,89 +95,76 @@ export function CharacterDialog({
 }) {
   const { t } = useTranslation();
   const { draft, set, error, busy, upload, submit } = useCharacterForm(editing, () => onOpenChange(false));
+  const imageInputId = useId();
 
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/60 backdrop-blur-[2px]" />
-        <Dialog.Content
-          aria-describedby={undefined}
-          className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[min(32rem,92vw)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-line bg-surface p-5 shadow-xl"
-        >
-          <div className="mb-4 flex items-center gap-2">
-            <Dialog.Title className="flex-1 text-base font-semibold">
-              {editing ? t('characters.edit') : t('characters.create')}
-            </Dialog.Title>
-            <Dialog.Close
-              aria-label={t('common.close')}
-              className="grid size-8 place-items-center rounded-lg text-muted hover:bg-surface-2"
-            >
-              <X className="size-4" aria-hidden />
-            </Dialog.Close>
-          </div>
-          <form onSubmit={submit} className="space-y-3" noValidate>
-            <TextField
-              label={t('characters.name')}
-              value={draft.name}
-              onChange={(e) => set('name')(e.target.value)}
-              data-testid="character-name"
-              required
-            />
-            <TextAreaField
-              label={t('characters.description')}
-              value={draft.description}
-              onChange={(e) => set('description')(e.target.value)}
-              rows={2}
-              required
-            />
-            <div className="space-y-1.5">
-              <span className="text-sm font-medium">{t('characters.image')}</span>
-              <div className="flex items-center gap-3">
-                {draft.imageUrl && (
-                  <img src={draft.imageUrl} alt="" className="size-14 rounded-lg border border-line object-cover" />
-                )}
-                <input
-                  type="file"
-                  accept="image/png,image/jpeg,image/webp,image/gif"
-                  onChange={(e) => void upload(e.target.files?.[0])}
-                  data-testid="character-image"
-                  className="text-xs"
-                />
-              </div>
-            </div>
-            <TextField
-              label={t('characters.style')}
-              value={draft.style}
-              onChange={(e) => set('style')(e.target.value)}
-            />
-            <TextAreaField
-              label={t('characters.personality')}
-              value={draft.personality}
-              onChange={(e) => set('personality')(e.target.value)}
-              rows={2}
-            />
-            <TextAreaField
-              label={t('characters.backstory')}
-              value={draft.backstory}
-              onChange={(e) => set('backstory')(e.target.value)}
-              rows={2}
-            />
-            {error && (
-              <p role="alert" className="text-sm text-danger">
-                {error}
-              </p>
+    <ModalDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={editing ? t('characters.edit') : t('characters.create')}
+      testId="character-dialog"
+      className="max-w-lg"
+    >
+      <form onSubmit={submit} className="space-y-3" noValidate>
+        <TextField
+          label={t('characters.name')}
+          value={draft.name}
+          onChange={(e) => set('name')(e.target.value)}
+          data-testid="character-name"
+          required
+        />
+        <TextAreaField
+          label={t('characters.description')}
+          value={draft.description}
+          onChange={(e) => set('description')(e.target.value)}
+          rows={2}
+          required
+        />
+        <div className="space-y-1.5">
+          <label htmlFor={imageInputId} className="text-sm font-medium">
+            {t('characters.image')}
+          </label>
+          <div className="flex items-center gap-3">
+            {draft.imageUrl && (
+              <img src={draft.imageUrl} alt="" className="size-14 rounded-lg border border-line object-cover" />
             )}
-            <div className="flex justify-end gap-2">
-              <Button type="button" variant="ghost" onClick={() => onOpenChange(false)}>
-                {t('characters.cancel')}
-              </Button>
-              <Button type="submit" disabled={busy} data-testid="character-save">
-                {busy ? <Spinner /> : t('characters.save')}
-              </Button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+            <input
+              id={imageInputId}
+              type="file"
+              accept="image/png,image/jpeg,image/webp,image/gif"
+              onChange={(e) => void upload(e.target.files?.[0])}
+              data-testid="character-image"
+              className="text-xs"
+            />
+          </div>
+        </div>
+        <TextField label={t('characters.style')} value={draft.style} onChange={(e) => set('style')(e.target.value)} />
+        <TextAreaField
+          label={t('characters.personality')}
+          value={draft.personality}
+          onChange={(e) => set('personality')(e.target.value)}
+          rows={2}
+        />
+        <TextAreaField
+          label={t('characters.backstory')}
+          value={draft.backstory}
+          onChange={(e) => set('backstory')(e.target.value)}
+          rows={2}
+        />
+        {error && (
+          <p role="alert" className="text-sm text-danger">
+            {error}
+          </p>
+        )}
+        <div className="sticky -bottom-4 -mx-5 -mb-4 flex justify-end gap-2 border-t border-line bg-surface px-5 py-3">
+          <Button type="button" variant="ghost" onClick={() => onOpenChange(false)}>
+            {t('characters.cancel')}
+          </Button>
+          <Button type="submit" disabled={busy} data-testid="character-save">
+            {busy ? <Spinner /> : t('characters.save')}
+          </Button>
+        </div>
+      </form>
+    </ModalDialog>
   );
 }

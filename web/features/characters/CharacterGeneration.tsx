@@ -1,11 +1,12 @@
 // The Characters tool's generation parts: the settings (output, character style, aspect ratio) and the result
-// with its download link.
+// with its download link and the engine that made it.
 import { Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { CHARACTER_ASPECT_RATIOS, CHARACTER_STYLES, type CharacterStyle } from '../../../common/api/characters.ts';
 import { cn } from '../../ui/cn.ts';
+import { EngineBadge } from '../../ui/EngineBadge.tsx';
 import { inputClass } from '../../ui/Field.tsx';
-import type { CharacterAspectRatio, CharacterOutput } from './useCharacterGeneration.ts';
+import type { CharacterAspectRatio, CharacterOutput, CharacterResult } from './useCharacterGeneration.ts';
 
 const STYLE_LABEL: Record<CharacterStyle, string> = { consistent: 'same', unique: 'unique', blend: 'blend' };
 
@@ -76,13 +77,7 @@ export function GenerationSettings({
   );
 }
 
-export function GenerationResult({
-  result,
-  prompt,
-}: {
-  result: { url: string; type: CharacterOutput };
-  prompt: string;
-}) {
+export function GenerationResult({ result, prompt }: { result: CharacterResult; prompt: string }) {
   const { t } = useTranslation();
   return (
     <div data-testid="characters-result" className="space-y-2">
@@ -100,6 +95,7 @@ export function GenerationResult({
         <Download className="size-4" aria-hidden />
         {t('characters.download')}
       </a>
+      <EngineBadge engine={result.engine} className="text-muted" />
     </div>
   );
 }

@@ -8,7 +8,7 @@ import type {
   CharacterGenerateReply,
 } from '../../../common/api/characters.ts';
 import { apiRequest } from '../../api/client.ts';
-import { generatedUrl } from '../../api/generation.ts';
+import { type GeneratedOutput, generatedOutput } from '../../api/generation.ts';
 
 export const charactersKey = ['characters'] as const;
 const CACHE_KEY = 'genpro.characters';
@@ -66,9 +66,9 @@ export function generateWithCharacters(body: CharacterGenerateBody): Promise<Cha
 
 const FAILED = 'Character content generation failed';
 
-/** Follows the task until it finishes (6 minutes at most); resolves with the url. */
-export function waitForResult(taskId: string, signal?: AbortSignal): Promise<string> {
-  return generatedUrl(taskId, { signal, timeoutMs: 6 * 60_000, failedMessage: FAILED });
+/** Follows the task until it finishes (6 minutes at most); resolves with the url and the engine that made it. */
+export function waitForResult(taskId: string, signal?: AbortSignal): Promise<GeneratedOutput> {
+  return generatedOutput(taskId, { signal, timeoutMs: 6 * 60_000, failedMessage: FAILED });
 }
 
 /** The message of a failed call, or the fallback when it has none. */

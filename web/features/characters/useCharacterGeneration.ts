@@ -9,6 +9,7 @@ import {
   type Character,
   type CharacterStyle,
 } from '../../../common/api/characters.ts';
+import { useRefreshAssets } from '../../api/assets.ts';
 import {
   cacheCharacters,
   charactersKey,
@@ -20,10 +21,17 @@ import {
 
 export type CharacterOutput = 'image' | 'video';
 export type CharacterAspectRatio = (typeof CHARACTER_ASPECT_RATIOS)[number];
+/** A finished generation: the file, its kind and the engine that made it. */
+export interface CharacterResult {
+  url: string;
+  type: CharacterOutput;
+  engine: string | null;
+}
 
 export function useCharacterGeneration(list: Character[]) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const refreshAssets = useRefreshAssets();
   const [selected, setSelected] = useState<string[]>([]);
   const [output, setOutput] = useState<CharacterOutput>('image');
   const [style, setStyle] = useState<CharacterStyle>('consistent');
@@ -32,7 +40,7 @@ export function useCharacterGeneration(list: Character[]) {
   const [scenario, setScenario] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<{ url: string; type: CharacterOutput } | null>(null);
+  const [result, setResult] = useState<CharacterResult | null>(null);
 
   const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
 
@@ -70,8 +78,12 @@ export function useCharacterGeneration(list: Character[]) {
         style,
         numImages: 1,
       });
-      const url = reply.data.url ?? (await waitForResult(reply.data.taskId));
-      setResult({ url, type: reply.data.type });
+      const engine = reply.data.media[0]?.metadata.engine;
+      const made = reply.data.url
+        ? { url: reply.data.url, engine: typeof engine === 'string' ? engine : null }
+        : await waitForResult(reply.data.taskId);
+      setResult({ ...made, type: reply.data.type });
+      refreshAssets();
     } catch (e) {
       setError(errorText(e, CHARACTER_MESSAGES.generationFailed));
     } finally {
