@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { bearerOf, listenLocally, readBody, sendJson } from './fake-http.ts';
 
 // What the fakes of X and LinkedIn share: their OAuth 2.0 authorization code + PKCE flows (the consent page, the
 // code exchange, refresh tokens that work once), a local HTTP server on port 0, JSON replies.
@@ -91,25 +91,20 @@ function escapeHtml(s: string): string {
 
 /** A local HTTP server on port 0 answering with `handle`; answers its base URL and a close function. */
 export async function startFakeServer(
-  handle: (r: FakeRequest) => Promise<void> | void,
+  handle: (r: FakeRequest) => unknown,
 ): Promise<{ server: Server; base: string; close(): Promise<void> }> {
   const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', ...headers });
-      res.end(JSON.stringify(body));
-    };
+    const raw = await readBody(req);
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      sendJson(res, status, body, headers);
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'fake'}`);
-    const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
     try {
-      await handle({ req, res, url, raw: Buffer.concat(chunks), bearer, send });
+      await handle({ req, res, url, raw, bearer: bearerOf(req), send });
     } catch (error) {
       if (!res.headersSent) send(500, { message: String(error) });
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = await listenLocally(server);
   return {
     server,
     base,
