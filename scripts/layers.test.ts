@@ -18,7 +18,18 @@ const FILES: Record<string, string> = {
   'server/features/assets/service.ts':
     "import { y } from '../../platform/jobs/value.ts';\n\nexport const x = y;\nexport type X = string;\n",
   'server/jobs.ts': "import { x } from './features/assets/service.ts';\n\nexport const all = [x];\n",
+  // The size rule: a function body of 201 lines is refused in code, allowed in a test; 200 lines pass.
+  'web/features/long/Panel.tsx': functionOfLines('TooLong', 201),
+  'web/features/long/Fits.tsx': functionOfLines('Fits', 200),
+  'web/features/long/Panel.test.ts': functionOfLines('LongCase', 201),
+  'e2e/long.e2e.test.ts': functionOfLines('LongJourney', 201),
 };
+
+/** An exported function whose body spans `lines` lines between its braces. */
+function functionOfLines(name: string, lines: number): string {
+  const steps = Array.from({ length: lines - 2 }, (_, i) => `  total += ${i};\n`).join('');
+  return `export function ${name}(): number {\n  let total = 0;\n${steps}  return total;\n}\n`;
+}
 
 let dir = '';
 beforeAll(async () => {
@@ -51,5 +62,18 @@ describe('layer rule: server/platform never imports server/features', () => {
     ]);
     expect(restricted[0]?.message).toContain('server/platform never imports server/features');
     expect(res.status).not.toBe(0);
+  });
+});
+
+describe('size rule: no function over 200 lines outside tests', () => {
+  it('flags a 201-line function in code, not one of 200 lines, nor long tests and journeys', () => {
+    const biome = path.resolve('node_modules/@biomejs/biome/bin/biome');
+    const res = spawnSync(process.execPath, [biome, 'lint', '--reporter=json', '--max-diagnostics=100', '.'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    const report = JSON.parse(res.stdout) as { diagnostics: Array<{ category: string; location: { path: string } }> };
+    const long = report.diagnostics.filter((d) => d.category === 'lint/complexity/noExcessiveLinesPerFunction');
+    expect(long.map((d) => d.location.path)).toEqual(['web/features/long/Panel.tsx']);
   });
 });
