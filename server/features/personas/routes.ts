@@ -28,10 +28,9 @@ import {
   listPersonas,
   mayPublishPersonas,
   regeneratePersona,
-  startPersonaUgcVideo,
-  startPersonaVideo,
   updatePersonaImages,
 } from './service.ts';
+import { startPersonaUgcVideo, startPersonaVideo } from './video.ts';
 
 const errors = errorReplies(400, 401, 402, 403, 404, 409, 413, 422, 500, 502);
 
