@@ -15,7 +15,8 @@ import { STUDIO_JOBS } from '../../jobs.ts';
 import { hashPassword, sha256 } from '../../platform/auth/crypto.ts';
 import { LocalStorage } from '../../platform/storage/local.ts';
 import { previousMigrations } from './previous-migrations.ts';
-import { FIXTURE, FIXTURE_PASSWORD, insertStatement, previousSchemaRows } from './previous-schema-fixture.ts';
+import { insertStatement, previousSchemaRows } from './previous-schema-fixture.ts';
+import { FIXTURE, FIXTURE_PASSWORD } from './previous-schema-ids.ts';
 
 // An upgrade keeps data: a database made by the PREVIOUS schema version (every migration but the last), holding a
 // row in every one of its tables, is migrated to the current schema; every row is still there with every value, and
