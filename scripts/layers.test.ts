@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sourceFiles } from './lint/feature-graph.ts';
 
 // The layer rule of `npm run lint` (biome.json, noRestrictedImports on server/platform/**): the platform never
 // imports a feature. Checked here on a small tree linted with the project's own biome.json.
@@ -75,5 +77,16 @@ describe('size rule: no function over 200 lines outside tests', () => {
     const report = JSON.parse(res.stdout) as { diagnostics: Array<{ category: string; location: { path: string } }> };
     const long = report.diagnostics.filter((d) => d.category === 'lint/complexity/noExcessiveLinesPerFunction');
     expect(long.map((d) => d.location.path)).toEqual(['web/features/long/Panel.tsx']);
+  });
+});
+
+describe('size rule: no source file over 600 lines outside tests', () => {
+  it('finds none in web, server, common, scripts and bench', () => {
+    const long = ['web', 'server', 'common', 'scripts', 'bench']
+      .flatMap((dir) => sourceFiles(dir))
+      .filter((file) => !/\.test\.tsx?$/.test(file))
+      .map((file) => ({ file, lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > 600);
+    expect(long).toEqual([]);
   });
 });
