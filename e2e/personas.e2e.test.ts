@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, it } from 'vitest';
-import { baseUrl, expect, freshCreator, openBrowser } from './browser.ts';
+import { baseUrl, expect, freshCreator, openBrowser, shot } from './browser.ts';
 
 function solidPng(r: number, g: number, b: number): Promise<Buffer> {
   return sharp({ create: { width: 256, height: 256, channels: 3, background: { r, g, b } } })
@@ -93,6 +93,23 @@ describe('AI personas', () => {
       expect(await page.getByTestId('persona-video-done').textContent()).toContain(
         'Made with the local preview engine',
       );
+
+      // A new image of the persona: shown at its size, and it says which engine made it.
+      await page.getByTestId('persona-section-image').click();
+      await page.getByTestId('persona-image-prompt').fill('Reading a map at a harbour cafe');
+      await page.getByTestId('persona-image-generate').click();
+      const imageResult = page.getByTestId('persona-image-result');
+      await imageResult.waitFor({ timeout: 120_000 });
+      expect(await imageResult.getByTestId('engine-badge').getAttribute('data-engine')).toBe('local');
+      expect(await imageResult.getByTestId('engine-badge').textContent()).toContain(
+        'Made with the local preview engine',
+      );
+      await expect
+        .poll(() => imageResult.locator('img').evaluate((i) => (i as HTMLImageElement).naturalWidth))
+        .toBeGreaterThan(0);
+      await imageResult.scrollIntoViewIfNeeded();
+      await shot(page, 'persona-image-result');
+      await page.getByTestId('persona-section-video').click();
 
       // Add to the campaign workspace; a second add says it is already there.
       await page.getByTestId('persona-add-workspace').click();

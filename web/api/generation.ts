@@ -118,10 +118,15 @@ export async function generatedOutput(
   throw new Error(status.error || failedMessage);
 }
 
-/** The url of `generatedOutput`. */
-export async function generatedUrl(
-  taskId: string,
-  options: { signal?: AbortSignal; timeoutMs: number; failedMessage: string },
-): Promise<string> {
-  return (await generatedOutput(taskId, options)).url;
+/**
+ * The output a generate call answered as already finished (its url, and the engine from its first media's
+ * metadata); null when its task is still running and must be followed with `generatedOutput`.
+ */
+export function finishedOutput(data: {
+  url: string | null;
+  media: ReadonlyArray<{ metadata: Record<string, unknown> }>;
+}): GeneratedOutput | null {
+  if (!data.url) return null;
+  const engine = data.media[0]?.metadata.engine;
+  return { url: data.url, engine: typeof engine === 'string' ? engine : null };
 }

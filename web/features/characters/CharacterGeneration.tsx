@@ -87,15 +87,17 @@ export function GenerationResult({ result, prompt }: { result: CharacterResult; 
       ) : (
         <img src={result.url} alt={prompt} className="w-full rounded-xl" />
       )}
-      <a
-        href={result.url}
-        download
-        className="inline-flex items-center gap-1.5 text-sm font-medium text-accent hover:underline"
-      >
-        <Download className="size-4" aria-hidden />
-        {t('characters.download')}
-      </a>
-      <EngineBadge engine={result.engine} className="text-muted" />
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
+        <a
+          href={result.url}
+          download
+          className="inline-flex items-center gap-1.5 text-sm font-medium text-accent hover:underline"
+        >
+          <Download className="size-4" aria-hidden />
+          {t('characters.download')}
+        </a>
+        <EngineBadge engine={result.engine} className="text-muted" />
+      </div>
     </div>
   );
 }

@@ -10,6 +10,7 @@ import {
   type CharacterStyle,
 } from '../../../common/api/characters.ts';
 import { useRefreshAssets } from '../../api/assets.ts';
+import { finishedOutput } from '../../api/generation.ts';
 import {
   cacheCharacters,
   charactersKey,
@@ -78,10 +79,7 @@ export function useCharacterGeneration(list: Character[]) {
         style,
         numImages: 1,
       });
-      const engine = reply.data.media[0]?.metadata.engine;
-      const made = reply.data.url
-        ? { url: reply.data.url, engine: typeof engine === 'string' ? engine : null }
-        : await waitForResult(reply.data.taskId);
+      const made = finishedOutput(reply.data) ?? (await waitForResult(reply.data.taskId));
       setResult({ ...made, type: reply.data.type });
       refreshAssets();
     } catch (e) {

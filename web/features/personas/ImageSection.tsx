@@ -8,9 +8,10 @@ import { PERSONA_LIMITS } from '../../../common/rules/personas.ts';
 import { isAbort } from '../../api/abort.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
-import { generatedUrl } from '../../api/generation.ts';
+import { finishedOutput, type GeneratedOutput, generatedOutput } from '../../api/generation.ts';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { EngineBadge } from '../../ui/EngineBadge.tsx';
 import { FormMessage, inputClass } from '../../ui/Field.tsx';
 import { generatePersonaImage } from './api.ts';
 import { ImageDropZone } from './ImageDropZone.tsx';
@@ -19,13 +20,13 @@ import type { ImageInputs } from './uploads.ts';
 
 /** The image of a started image task, followed until it is done (3 minutes at most). */
 const imageResult = (taskId: string, signal: AbortSignal) =>
-  generatedUrl(taskId, { signal, timeoutMs: 3 * 60_000, failedMessage: MESSAGES.generation.imageFailed });
+  generatedOutput(taskId, { signal, timeoutMs: 3 * 60_000, failedMessage: MESSAGES.generation.imageFailed });
 
 function useImageRun(persona: Persona) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [url, setUrl] = useState<string | null>(null);
+  const [output, setOutput] = useState<GeneratedOutput | null>(null);
   const controller = useRef<AbortController | null>(null);
   useEffect(() => () => controller.current?.abort(), []);
 
@@ -35,18 +36,17 @@ function useImageRun(persona: Persona) {
     controller.current = abort;
     setBusy(true);
     setError(null);
-    setUrl(null);
+    setOutput(null);
     try {
       const reply = await generatePersonaImage(persona.id, {
         prompt,
         productImages: productImages.length > 0 ? productImages : undefined,
       });
       void queryClient.invalidateQueries({ queryKey: meQueryKey });
-      const result =
-        reply.data.status === 'completed' && reply.data.url
-          ? reply.data.url
-          : await imageResult(reply.data.taskId, abort.signal);
-      setUrl(result);
+      setOutput(
+        (reply.data.status === 'completed' ? finishedOutput(reply.data) : null) ??
+          (await imageResult(reply.data.taskId, abort.signal)),
+      );
       void queryClient.invalidateQueries({ queryKey: assetsQueryKey });
     } catch (e) {
       if (isAbort(e)) return;
@@ -55,22 +55,25 @@ function useImageRun(persona: Persona) {
       if (controller.current === abort) setBusy(false);
     }
   }
-  return { busy, error, url, run, setError };
+  return { busy, error, output, run, setError };
 }
 
-function Result({ url, alt }: { url: string; alt: string }) {
+function Result({ output: { url, engine }, alt }: { output: GeneratedOutput; alt: string }) {
   const { t } = useTranslation();
   return (
     <figure className="space-y-2" data-testid="persona-image-result">
       <img src={url} alt={alt} className="max-h-80 w-full rounded-xl border border-line bg-surface-2 object-contain" />
-      <a
-        href={url}
-        download
-        className="inline-flex items-center gap-1.5 text-sm font-medium text-accent hover:underline"
-      >
-        <Download className="size-4" aria-hidden />
-        {t('personas.image.download')}
-      </a>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
+        <a
+          href={url}
+          download
+          className="inline-flex items-center gap-1.5 text-sm font-medium text-accent hover:underline"
+        >
+          <Download className="size-4" aria-hidden />
+          {t('personas.image.download')}
+        </a>
+        <EngineBadge engine={engine} className="text-muted" />
+      </div>
     </figure>
   );
 }
@@ -127,7 +130,7 @@ export function PromptArea({
 export function ImageSection({ persona }: { persona: Persona }) {
   const { t } = useTranslation();
   const [prompt, setPrompt] = useState('');
-  const { busy, error, url, run, setError } = useImageRun(persona);
+  const { busy, error, output, run, setError } = useImageRun(persona);
   return (
     <div className="space-y-3" data-testid="persona-image-section">
       <PromptArea
@@ -150,7 +153,7 @@ export function ImageSection({ persona }: { persona: Persona }) {
         {!busy && <ImageIcon className="size-4" aria-hidden />}
         {busy ? t('personas.working') : t('personas.image.generate')}
       </Button>
-      {url && <Result url={url} alt={prompt} />}
+      {output && <Result output={output} alt={prompt} />}
     </div>
   );
 }
@@ -171,7 +174,7 @@ export function ProductSection({
   onProductPrompt: (value: string) => void;
 }) {
   const { t } = useTranslation();
-  const { busy, error, url, run, setError } = useImageRun(persona);
+  const { busy, error, output, run, setError } = useImageRun(persona);
   return (
     <div className="space-y-3" data-testid="persona-product-section">
       <ImageDropZone
@@ -205,11 +208,11 @@ export function ProductSection({
           }}
         >
           {!busy && <Package className="size-4" aria-hidden />}
-          {busy ? t('personas.working') : url ? t('personas.product.regenerate') : t('personas.product.generate')}
+          {busy ? t('personas.working') : output ? t('personas.product.regenerate') : t('personas.product.generate')}
         </Button>
         <p className="text-xs text-subtle">{t('personas.product.videoNote')}</p>
       </div>
-      {url && <Result url={url} alt={productPrompt} />}
+      {output && <Result output={output} alt={productPrompt} />}
     </div>
   );
 }
