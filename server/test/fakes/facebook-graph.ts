@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { formFields, sendJson } from './fake-http.ts';
+import { formFields } from './fake-http.ts';
 
 // What the Facebook fake's handlers share: what it keeps, the Graph call a handler gets, Meta's replies and error
 // body, how Graph reads a call's query and body, and Facebook's crawler fetching a media URL.
@@ -79,25 +78,7 @@ export interface FakeFacebook {
   close(): Promise<void>;
 }
 
-const fbtrace = () => randomBytes(8).toString('base64url');
-
-const JSON_UTF8 = 'application/json; charset=UTF-8';
-
-export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  sendJson(res, status, body, { 'content-type': JSON_UTF8, ...headers });
-}
-
-/** Meta's error body with the status Graph answers it with. */
-export function fail(
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  extra: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
-) {
-  send(res, status, { error: { message, type: 'OAuthException', code, fbtrace_id: fbtrace(), ...extra } }, headers);
-}
+export { sendMetaError as fail, sendMetaJson as send } from './meta-replies.ts';
 
 /** The fake and the Login state only its handlers see. */
 export interface State {

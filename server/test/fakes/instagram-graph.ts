@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { sendJson } from './fake-http.ts';
+import { sendMetaJson as json, sendMetaError as metaError } from './meta-replies.ts';
 
 // What the Instagram fake's handlers share: what it keeps, the request a handler gets, Meta's replies and error
 // body, new ids and tokens, the fields asked for, the injected 5xx and throttling, and Instagram's crawler fetching
@@ -82,24 +82,7 @@ export interface InstagramFake {
   close(): Promise<void>;
 }
 
-const JSON_UTF8 = 'application/json; charset=UTF-8';
-
-const trace = () => randomBytes(9).toString('base64url');
-
-export function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) {
-  sendJson(res, status, value, { 'content-type': JSON_UTF8, ...headers });
-}
-
-export function metaError(
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  extra: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
-) {
-  json(res, status, { error: { message, type: 'OAuthException', code, ...extra, fbtrace_id: trace() } }, headers);
-}
+export { sendMetaError as metaError, sendMetaJson as json } from './meta-replies.ts';
 
 const appUsage = (calls: number) => ({
   'x-app-usage': JSON.stringify({ call_count: calls, total_cputime: 1, total_time: 1 }),
