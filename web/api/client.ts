@@ -115,6 +115,11 @@ export async function apiRequest<T>(
 }
 
 /** Field errors from a 400 reply's `details` ({ fieldErrors: { email: ['...'] } }). */
+/** The message of a caught error (a failed call's, or any Error's), else `fallback`. */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof Error && error.message ? error.message : fallback;
+}
+
 export function fieldErrorsOf(error: unknown): Record<string, string> {
   if (!(error instanceof ApiError)) return {};
   const details = error.details as { fieldErrors?: Record<string, unknown> } | undefined;

@@ -4,12 +4,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CHARACTER_MESSAGES, type Character } from '../../../common/api/characters.ts';
+import { errorMessage } from '../../api/client.ts';
 import { uploadFiles } from '../../api/uploads.ts';
 import { Button } from '../../ui/Button.tsx';
 import { TextAreaField, TextField } from '../../ui/Field.tsx';
 import { ModalDialog } from '../../ui/ModalDialog.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { cacheCharacters, charactersKey, errorText, saveCharacter } from './api.ts';
+import { cacheCharacters, charactersKey, saveCharacter } from './api.ts';
 
 interface Draft {
   name: string;
@@ -48,7 +49,7 @@ function useCharacterForm(editing: Character | null, onSaved: () => void) {
     const [result] = await uploadFiles([file], { purpose: 'characters' });
     setBusy(false);
     if (result?.status === 'fulfilled') set('imageUrl')(result.value.url);
-    else setError(errorText(result?.status === 'rejected' ? result.reason : null, 'Upload failed'));
+    else setError(errorMessage(result?.status === 'rejected' ? result.reason : null, 'Upload failed'));
   }
 
   async function submit(event: FormEvent) {
@@ -75,7 +76,7 @@ function useCharacterForm(editing: Character | null, onSaved: () => void) {
       });
       onSaved();
     } catch (e) {
-      setError(errorText(e, t('characters.saveFailed')));
+      setError(errorMessage(e, t('characters.saveFailed')));
     } finally {
       setBusy(false);
     }

@@ -70,7 +70,3 @@ const FAILED = 'Character content generation failed';
 export function waitForResult(taskId: string, signal?: AbortSignal): Promise<GeneratedOutput> {
   return generatedOutput(taskId, { signal, timeoutMs: 6 * 60_000, failedMessage: FAILED });
 }
-
-/** The message of a failed call, or the fallback when it has none. */
-export const errorText = (error: unknown, fallback: string) =>
-  error instanceof Error && error.message ? error.message : fallback;

@@ -10,15 +10,9 @@ import {
   type CharacterStyle,
 } from '../../../common/api/characters.ts';
 import { useRefreshAssets } from '../../api/assets.ts';
+import { errorMessage } from '../../api/client.ts';
 import { finishedOutput } from '../../api/generation.ts';
-import {
-  cacheCharacters,
-  charactersKey,
-  deleteCharacter,
-  errorText,
-  generateWithCharacters,
-  waitForResult,
-} from './api.ts';
+import { cacheCharacters, charactersKey, deleteCharacter, generateWithCharacters, waitForResult } from './api.ts';
 
 export type CharacterOutput = 'image' | 'video';
 export type CharacterAspectRatio = (typeof CHARACTER_ASPECT_RATIOS)[number];
@@ -55,7 +49,7 @@ export function useCharacterGeneration(list: Character[]) {
         return next;
       });
     } catch (e) {
-      setError(errorText(e, t('characters.deleteFailed')));
+      setError(errorMessage(e, t('characters.deleteFailed')));
     }
   }
 
@@ -83,7 +77,7 @@ export function useCharacterGeneration(list: Character[]) {
       setResult({ ...made, type: reply.data.type });
       refreshAssets();
     } catch (e) {
-      setError(errorText(e, CHARACTER_MESSAGES.generationFailed));
+      setError(errorMessage(e, CHARACTER_MESSAGES.generationFailed));
     } finally {
       setBusy(false);
     }

@@ -4,6 +4,7 @@
 import i18next from 'i18next';
 import { createStore } from 'zustand/vanilla';
 import type { Asset } from '../../../common/api/assets.ts';
+import { errorMessage } from '../../api/client.ts';
 import { uploadFiles } from '../../api/uploads.ts';
 import { translateMessage } from '../../i18n/index.ts';
 import { composeImages, imageAsDataUri } from '../canvas/dialogs/api.ts';
@@ -66,7 +67,7 @@ async function composable(url: string): Promise<string> {
 }
 
 function errorText(error: unknown): string {
-  const message = error instanceof Error && error.message ? error.message : CANVAS_DIALOG_MESSAGES.compositionFailed;
+  const message = errorMessage(error, CANVAS_DIALOG_MESSAGES.compositionFailed);
   return message === CANVAS_DIALOG_MESSAGES.compositionFailed
     ? i18next.t('multiComposition.failed')
     : translateMessage(message);

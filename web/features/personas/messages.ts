@@ -24,6 +24,4 @@ export function personaMessage(message: string): string {
 }
 
 /** The text of a caught error, or the fallback. */
-export function errorText(error: unknown, fallback: string): string {
-  return error instanceof Error && error.message ? error.message : fallback;
-}
+export { errorMessage as errorText } from '../../api/client.ts';

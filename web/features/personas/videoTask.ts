@@ -9,6 +9,7 @@ import { videoPollSecondsLeft } from '../../../common/rules/generation-state.ts'
 import { isAbort } from '../../api/abort.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
+import { errorMessage } from '../../api/client.ts';
 import { followGeneration } from '../../api/generation.ts';
 import type { PersonaVideoReply } from './api.ts';
 
@@ -65,7 +66,7 @@ export function useVideoTask() {
       if (isAbort(error)) return;
       setState({
         phase: 'failed',
-        message: error instanceof Error && error.message ? error.message : MESSAGES.generation.videoFailed,
+        message: errorMessage(error, MESSAGES.generation.videoFailed),
       });
     }
   }

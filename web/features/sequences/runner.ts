@@ -17,7 +17,7 @@ import {
 } from '../../../common/rules/sequences.ts';
 import { isAbort, stopRunning } from '../../api/abort.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
-import { ApiError } from '../../api/client.ts';
+import { ApiError, errorMessage } from '../../api/client.ts';
 import { watchTask } from '../../api/tasks.ts';
 import { compileMasterVideo, generateSequenceVideo, runMovieAgent } from './api.ts';
 import { type SequenceItem, useSequences } from './store.ts';
@@ -143,7 +143,7 @@ export async function generateItemVideo(id: string, queryClient?: QueryClient) {
     complete(id, { videoUrl: done.videoUrl, posterUrl: done.posterUrl }, done.assetId !== null, queryClient);
   } catch (error) {
     if (isAbort(error)) return;
-    fail(id, error instanceof Error && error.message ? error.message : sequenceText('generationFailed'));
+    fail(id, errorMessage(error, sequenceText('generationFailed')));
   } finally {
     if (running.get(id) === controller) running.delete(id);
   }

@@ -1,7 +1,6 @@
 // Runs one generation: the POST, then (for a task) its progress over the page's progress channel, moving the mode's generation through
 // loading → success | error. Lives outside React so a video keeps being followed while the user switches mode
 // or view; a new run of the same mode aborts the previous one.
-
 import type { QueryClient } from '@tanstack/react-query';
 import { AUDIO_MODEL } from '../../../common/api/generation.constants.ts';
 import type { GeneratedMedia } from '../../../common/api/generation.ts';
@@ -17,7 +16,7 @@ import { parseRatio, type StudioMode } from '../../../common/rules/studio.ts';
 import { isAbort } from '../../api/abort.ts';
 import { assetsQueryKey } from '../../api/assets.ts';
 import { meQueryKey } from '../../api/auth.ts';
-import { ApiError } from '../../api/client.ts';
+import { ApiError, errorMessage } from '../../api/client.ts';
 import {
   followGeneration,
   generateAudio,
@@ -221,7 +220,7 @@ export async function runGeneration(request: ReadyRequest, queryClient: QueryCli
     if (controller.signal.aborted || isAbort(error)) return;
     const status = error instanceof ApiError || error instanceof GenerationFailure ? error.status : undefined;
     const code = error instanceof ApiError || error instanceof GenerationFailure ? error.code : undefined;
-    const raw = error instanceof Error && error.message ? error.message : FAILED[mode];
+    const raw = errorMessage(error, FAILED[mode]);
     // The server's error, else the spec's per-mode failure text.
     const message = raw === MESSAGES.generic.internal && status !== undefined && status >= 500 ? FAILED[mode] : raw;
     setGeneration(mode, {
